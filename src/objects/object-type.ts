@@ -1,0 +1,174 @@
+/**
+ * An object type: a name, its version history (one step per version, the
+ * last being the current version), its fields, and the signatures of its
+ * remote methods. Types are plain values passed around explicitly; nothing is
+ * registered as a side effect of defining one.
+ */
+import { UnknownFieldError, UnknownVersionError } from './errors.ts';
+import type { FieldSpec, ValueOf } from './fields/field.ts';
+import { compareObjectVersions, isObjectVersion } from './version.ts';
+import { VersionedObject } from './versioned-object.ts';
+
+export type FieldMap = Record<string, FieldSpec>;
+
+/** The keys under which primitives are written: `<serial>.name`, and `<project>` as namespace. */
+export interface ObjectNamespace {
+  readonly project: string;
+  readonly serial: string;
+}
+
+/**
+ * One version of a type. `upgrade` moves data from the previous version's
+ * fields into this one's; `downgrade` does the reverse. Neither needs to
+ * handle the fields this version added: conversion removes them (wire) or
+ * sets them to their unavailable value (database) after `downgrade`.
+ */
+export interface VersionStep {
+  readonly version: string;
+  /** What changed in this version, one line. */
+  readonly note: string;
+  /** Fields that first exist in this version. */
+  readonly added?: readonly string[];
+  /** Values written to the database for added fields when saving at an older version (default null). */
+  readonly unavailableValues?: Readonly<Record<string, unknown>>;
+  readonly upgrade?: (obj: VersionedObject) => void;
+  readonly downgrade?: (obj: VersionedObject) => void;
+}
+
+export interface MethodParam {
+  readonly name: string;
+  /** Present when the parameter is optional. */
+  readonly default?: unknown;
+  readonly kind?: 'positional' | 'rest' | 'keywords' | 'keyword-only';
+}
+
+/** The signature of a method that can be called remotely (it feeds the fingerprint). */
+export interface RemotableMethod {
+  readonly static?: boolean;
+  readonly params: readonly (string | MethodParam)[];
+}
+
+export interface ObjectTypeDefinition<F extends FieldMap> {
+  readonly name: string;
+  readonly namespace: ObjectNamespace;
+  readonly fields: F;
+  /** Every version the type ever had, oldest first; the last one is current. */
+  readonly history: readonly VersionStep[];
+  readonly remotable?: Readonly<Record<string, RemotableMethod>>;
+  /** For list types: the version of the child objects at each list version. */
+  readonly childVersions?: Readonly<Record<string, string>>;
+}
+
+export class ObjectType<F extends FieldMap = FieldMap> {
+  readonly name: string;
+  readonly namespace: ObjectNamespace;
+  readonly fields: F;
+  readonly history: readonly VersionStep[];
+  readonly remotable: Readonly<Record<string, RemotableMethod>>;
+  readonly childVersions: Readonly<Record<string, string>> | undefined;
+  /** The current (latest) version. */
+  readonly version: string;
+  readonly fieldNames: readonly string[];
+  readonly specs: readonly FieldSpec[];
+  readonly #index = new Map<string, number>();
+  readonly #stepIndex = new Map<string, number>();
+  readonly #fieldsAt = new Map<string, ReadonlySet<string>>();
+
+  constructor(definition: ObjectTypeDefinition<F>) {
+    this.name = definition.name;
+    this.namespace = definition.namespace;
+    this.fields = definition.fields;
+    this.history = definition.history;
+    this.remotable = definition.remotable ?? {};
+    this.childVersions = definition.childVersions;
+    this.fieldNames = Object.keys(definition.fields);
+    this.specs = this.fieldNames.map((name) => definition.fields[name] as FieldSpec);
+    this.fieldNames.forEach((name, i) => {
+      this.#index.set(name, i);
+    });
+    const last = definition.history.at(-1);
+    if (last === undefined)
+      throw new RangeError(`${this.name}: history needs at least one version`);
+    this.version = last.version;
+    this.#checkHistory();
+  }
+
+  #checkHistory(): void {
+    let previous: string | undefined;
+    const addedSoFar = new Set<string>();
+    this.history.forEach((step, i) => {
+      if (!isObjectVersion(step.version) || step.version.split('.').length !== 2) {
+        throw new RangeError(`${this.name}: '${step.version}' is not an X.Y version`);
+      }
+      if (previous !== undefined && compareObjectVersions(step.version, previous) <= 0) {
+        throw new RangeError(`${this.name}: history must be in increasing version order`);
+      }
+      for (const field of step.added ?? []) {
+        if (!this.#index.has(field)) throw new UnknownFieldError(this.name, field);
+        if (addedSoFar.has(field)) throw new RangeError(`${this.name}: '${field}' added twice`);
+        addedSoFar.add(field);
+      }
+      this.#stepIndex.set(step.version, i);
+      previous = step.version;
+    });
+    for (const [listVersion, childVersion] of Object.entries(this.childVersions ?? {})) {
+      if (!this.#stepIndex.has(listVersion))
+        throw new UnknownVersionError(this.name, listVersion, this.knownVersions());
+      if (!isObjectVersion(childVersion))
+        throw new RangeError(`${this.name}: bad child version '${childVersion}'`);
+    }
+  }
+
+  /** Creates an instance at the current version; the given fields are set and marked changed. */
+  create(values?: { [K in keyof F]?: ValueOf<F[K]> }): VersionedObject<F> {
+    const obj = new VersionedObject<F>(this, this.version);
+    if (values !== undefined) {
+      for (const name of Object.keys(values)) obj.assign(name, values[name]);
+    }
+    return obj;
+  }
+
+  /** Index of a field in the slot array, or -1. */
+  fieldIndex(name: string): number {
+    return this.#index.get(name) ?? -1;
+  }
+
+  hasField(name: string): boolean {
+    return this.#index.has(name);
+  }
+
+  knownVersions(): string[] {
+    return this.history.map((step) => step.version);
+  }
+
+  isKnownVersion(version: string): boolean {
+    return this.#stepIndex.has(version);
+  }
+
+  /** Position of a version in the history; throws for a version the type never had. */
+  stepIndex(version: string): number {
+    const index = this.#stepIndex.get(version);
+    if (index === undefined)
+      throw new UnknownVersionError(this.name, version, this.knownVersions());
+    return index;
+  }
+
+  /** The names of the fields an object of this type has at a version. */
+  fieldsAt(version: string): ReadonlySet<string> {
+    let fields = this.#fieldsAt.get(version);
+    if (fields === undefined) {
+      const index = this.stepIndex(version);
+      const later = new Set(this.history.slice(index + 1).flatMap((step) => step.added ?? []));
+      fields = new Set(this.fieldNames.filter((name) => !later.has(name)));
+      this.#fieldsAt.set(version, fields);
+    }
+    return fields;
+  }
+}
+
+/** Defines an object type (an alias of the constructor that reads well at module level). */
+export function defineObjectType<F extends FieldMap>(
+  definition: ObjectTypeDefinition<F>,
+): ObjectType<F> {
+  return new ObjectType(definition);
+}

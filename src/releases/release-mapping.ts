@@ -1,0 +1,37 @@
+/**
+ * The release mapping (seeds 000/003, Ironic's release_mappings.py): for
+ * each release, by name (`2026.1`) or semver (`7.0`), the API microversion,
+ * RPC version and object versions it speaks, plus `master` for the code being
+ * built. Maintained by hand, one entry per release, as data.
+ */
+
+export interface Release {
+  /** The highest API microversion this release serves. */
+  readonly api?: string;
+  /** The RPC API version of this release. */
+  readonly rpc?: string;
+  /** For each object type, the versions this release knows (the highest is used). */
+  readonly objects: Readonly<Record<string, readonly string[]>>;
+}
+
+export type ReleaseMapping = Readonly<Record<string, Release>>;
+
+/** The entry every mapping must have: the code as it is now. */
+export const MASTER = 'master';
+
+export class UnknownReleaseError extends Error {
+  override name = 'UnknownReleaseError';
+  readonly release: string;
+  readonly known: readonly string[];
+  constructor(release: string, known: readonly string[]) {
+    super(
+      `pin_release_version '${release}' is not a known release; known releases: ${known.join(', ')}`,
+    );
+    this.release = release;
+    this.known = known;
+  }
+}
+
+export class InvalidReleaseMappingError extends Error {
+  override name = 'InvalidReleaseMappingError';
+}
