@@ -2,6 +2,7 @@
 export { convertForDb, convertForWire } from './conversion.ts';
 export { OffsetDateTime } from './datetime.ts';
 export { type DbChanges, versionChangesForDb } from './db-changes.ts';
+export { objectFromDbRow } from './db-row.ts';
 export * from './errors.ts';
 export type { FieldSpec, FieldType, ValueOf } from './fields/field.ts';
 export { f } from './fields/index.ts';
