@@ -139,6 +139,12 @@ export class OffsetDateTime {
     );
   }
 
+  /** A naive value read as UTC (Python's iso8601 does the same for zone-less text). */
+  toAware(): OffsetDateTime {
+    if (!this.naive) return this;
+    return new OffsetDateTime(this.epochSeconds, this.micros, 0, 'UTC', false);
+  }
+
   /** The instant as a JavaScript Date (microseconds truncated to milliseconds). */
   toDate(): Date {
     return new Date(this.epochSeconds * 1000 + Math.floor(this.micros / 1000));

@@ -67,6 +67,9 @@ export function dictOfType<T>(
     kind: 'Dict',
     detail: `${element.kind}${nullableValues ? '?' : ''}`,
     coerce(value) {
+      if (value instanceof Map && [...value.keys()].some((key) => typeof key !== 'string')) {
+        throw new CoercionError('dict keys must be strings');
+      }
       const source = value instanceof Map ? Object.fromEntries(value) : value;
       if (!isPlainObject(source)) throw new CoercionError(`${describeValue(value)} is not a dict`);
       const result: Record<string, T | null> = {};

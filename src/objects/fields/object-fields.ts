@@ -1,6 +1,7 @@
 /** Fields holding other versioned objects: one object, or a list of them. */
 import { CoercionError, describeValue } from '../errors.ts';
 import type { FieldMap, ObjectType } from '../object-type.ts';
+import { toPrimitive } from '../primitive.ts';
 import { VersionedObject } from '../versioned-object.ts';
 import type { FieldType } from './field.ts';
 
@@ -36,9 +37,7 @@ export function objectType<F extends FieldMap>(
       return target().name;
     },
     coerce: (value) => checkObject(value, target().name) as VersionedObject<F>,
-    toPrimitive: () => {
-      throw new Error('nested objects are encoded by the primitive encoder');
-    },
+    toPrimitive: (value) => toPrimitive(value),
     fromPrimitive: (value, reader) => reader.readObject(value),
     clone: (value) => value.clone(),
   };
@@ -69,9 +68,7 @@ export function listOfObjectsType<F extends FieldMap>(
         }
       });
     },
-    toPrimitive: () => {
-      throw new Error('nested objects are encoded by the primitive encoder');
-    },
+    toPrimitive: (value) => value.map((item) => toPrimitive(item)),
     fromPrimitive(value, reader) {
       if (!Array.isArray(value)) throw new CoercionError(`${describeValue(value)} is not a list`);
       return value.map((item) => reader.readObject(item));

@@ -172,7 +172,9 @@ export function dateTimeType(aware = true): FieldType<OffsetDateTime> {
   return {
     kind: 'DateTime',
     detail: aware ? undefined : 'naive',
-    coerce: aware ? coerceDateTime : (value) => coerceDateTime(value).toNaive(),
+    coerce: aware
+      ? (value) => coerceDateTime(value).toAware()
+      : (value) => coerceDateTime(value).toNaive(),
     toPrimitive: (value) => value.toPrimitive(),
     fromPrimitive(value) {
       if (typeof value !== 'string') return fail(value, 'a date string');
