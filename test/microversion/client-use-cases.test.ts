@@ -9,13 +9,13 @@ import {
   VersionCache,
   VersionRejectedError,
 } from '../../src/microversion/index.ts';
-import { IRONIC_HEADERS } from './fixtures/services.ts';
 import {
   sentVersions,
   startNewServer,
   startOldServer,
   type TestServer,
 } from './fixtures/servers.ts';
+import { IRONIC_HEADERS } from './fixtures/services.ts';
 
 // The seed's use cases, each against a real server on 127.0.0.1. "Ironic" here is Baton's own
 // plugin with an Ironic-like config (min/max headers); "old Ironic" ignores version headers.
