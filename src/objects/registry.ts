@@ -12,13 +12,10 @@ import {
 } from './errors.ts';
 import { fieldFromPrimitive, type PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
+import { isPlainObject } from './plain-object.ts';
 import { primitiveKeys } from './primitive.ts';
 import { isCompatibleVersion, parseObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export class ObjectRegistry implements PrimitiveReader {
   readonly namespace: ObjectNamespace;

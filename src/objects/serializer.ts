@@ -7,6 +7,7 @@
  */
 import { convertForWire } from './conversion.ts';
 import { IncompatibleObjectVersionError } from './errors.ts';
+import { isPlainObject, setOwn } from './plain-object.ts';
 import { toPrimitive } from './primitive.ts';
 import type { ObjectRegistry } from './registry.ts';
 import type { VersionTargets } from './targets.ts';
@@ -62,17 +63,11 @@ export class ObjectSerializer {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 function mapValues(
   source: Record<string, unknown>,
   fn: (value: unknown) => unknown,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) result[key] = fn(source[key]);
+  for (const key of Object.keys(source)) setOwn(result, key, fn(source[key]));
   return result;
 }

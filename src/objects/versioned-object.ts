@@ -117,12 +117,12 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
    * Names of the changed fields, including object fields whose nested
    * object (or any object in a list) has changes of its own.
    */
-  changedFields(): Set<string> {
+  changedFields(): Set<keyof F & string> {
     const names = this.type.fieldNames;
-    const result = new Set<string>();
+    const result = new Set<keyof F & string>();
     for (let i = 0; i < names.length; i++) {
       if (this.#changed[i] === 1 || hasNestedChanges(this.#slots[i]))
-        result.add(names[i] as string);
+        result.add(names[i] as keyof F & string);
     }
     return result;
   }

@@ -1,20 +1,15 @@
 /** Container field types: flexible dicts, typed dicts, lists and sets. */
 import { CoercionError, describeValue } from '../errors.ts';
+import { isPlainObject, setOwn } from '../plain-object.ts';
 import type { FieldType } from './field.ts';
 
 export type JsonDict = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is JsonDict {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 function fromPairs(pairs: readonly unknown[]): JsonDict | null {
   const result: JsonDict = {};
   for (const pair of pairs) {
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') return null;
-    result[pair[0]] = pair[1];
+    setOwn(result, pair[0], pair[1]);
   }
   return result;
 }
@@ -76,12 +71,12 @@ export function dictOfType<T>(
       for (const key of Object.keys(source)) {
         const item = source[key];
         if (item === null && nullableValues) {
-          result[key] = null;
+          setOwn(result, key, null);
           continue;
         }
         try {
           if (item === null || item === undefined) throw new CoercionError('cannot be null');
-          result[key] = element.coerce(item);
+          setOwn(result, key, element.coerce(item));
         } catch (error) {
           elementError(error, `[${key}]`);
         }
@@ -92,7 +87,7 @@ export function dictOfType<T>(
       const result: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const item = value[key];
-        result[key] = item === null || item === undefined ? null : element.toPrimitive(item);
+        setOwn(result, key, item === null || item === undefined ? null : element.toPrimitive(item));
       }
       return result;
     },
