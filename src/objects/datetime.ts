@@ -18,6 +18,62 @@ function offsetLabel(offsetMinutes: number): string {
   return `${sign}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`;
 }
 
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The form Baton and oslo write, `YYYY-MM-DDTHH:MM:SS` then `Z` or `±hh:mm`,
+ * read by position without a regex; undefined means "use the full parser".
+ */
+function parseCanonical(text: string): OffsetDateTime | null | undefined {
+  const length = text.length;
+  if (length !== 20 && length !== 25) return undefined;
+  if (
+    text[4] !== '-' ||
+    text[7] !== '-' ||
+    text[10] !== 'T' ||
+    text[13] !== ':' ||
+    text[16] !== ':'
+  )
+    return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || minute < 0 || second < 0)
+    return undefined;
+  let offset = 0;
+  let zoneName = 'UTC';
+  if (length === 20) {
+    if (text[19] !== 'Z') return undefined;
+  } else {
+    const sign = text[19];
+    const offsetHours = digitsAt(text, 20, 2);
+    const offsetMinutes = digitsAt(text, 23, 2);
+    if ((sign !== '+' && sign !== '-') || text[22] !== ':' || offsetHours < 0 || offsetMinutes < 0)
+      return undefined;
+    offset = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+    zoneName = text.slice(19);
+  }
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const maxDay = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] as number);
+  if (day > maxDay || hour > 23 || minute > 59 || second > 59 || Math.abs(offset) >= 24 * 60)
+    return null;
+  const epochSeconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
+  return OffsetDateTime.fromEpoch(epochSeconds, 0, offset, zoneName);
+}
+
 export class OffsetDateTime {
   /** Whole seconds since the Unix epoch, UTC. */
   readonly epochSeconds: number;
@@ -43,6 +99,16 @@ export class OffsetDateTime {
     this.offsetMinutes = offsetMinutes;
     this.zoneName = zoneName;
     this.naive = naive;
+  }
+
+  /** From an instant and the offset to show it at (internal to the parsers). */
+  static fromEpoch(
+    epochSeconds: number,
+    micros: number,
+    offsetMinutes: number,
+    zoneName: string,
+  ): OffsetDateTime {
+    return new OffsetDateTime(epochSeconds, micros, offsetMinutes, zoneName, false);
   }
 
   /** A UTC instant from a JavaScript Date (millisecond precision). */
@@ -96,6 +162,8 @@ export class OffsetDateTime {
    * Returns null when the text is not such a date.
    */
   static parse(text: string): OffsetDateTime | null {
+    const fast = parseCanonical(text);
+    if (fast !== undefined) return fast;
     const match = PARSE_PATTERN.exec(text.trim());
     if (!match) return null;
     const [, y, mo, d, h, mi, s, frac, zone] = match;

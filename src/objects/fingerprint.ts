@@ -5,59 +5,74 @@
  * changes while the version does not means someone changed the type without
  * bumping its version, which breaks peers running the previous release.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { OffsetDateTime } from './datetime.ts';
 import type { MethodParam, ObjectType } from './object-type.ts';
 import { compareObjectVersions } from './version.ts';
 
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function canonical(value: unknown): unknown {
   if (value === undefined) return null;
   if (value instanceof OffsetDateTime) return value.isoformat();
-  if (value instanceof Set) return { set: [...value].map(canonical).sort() };
+  if (value instanceof Set)
+    return { set: [...value].map((item) => JSON.stringify(canonical(item))).sort(byCodeUnit) };
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort())
+    for (const key of Object.keys(value).sort(byCodeUnit))
       result[key] = canonical((value as Record<string, unknown>)[key]);
     return result;
   }
   return value;
 }
 
-function param(p: string | MethodParam): unknown[] {
-  if (typeof p === 'string') return [p, 'positional', false, null];
-  return [p.name, p.kind ?? 'positional', 'default' in p, canonical(p.default)];
+function param(p: string | MethodParam): string {
+  if (typeof p === 'string') return `[${quote(p)},"positional",false,null]`;
+  const fallback = 'default' in p ? JSON.stringify(canonical(p.default)) : 'null';
+  return `[${quote(p.name)},${quote(p.kind ?? 'positional')},${'default' in p},${fallback}]`;
 }
 
-/** The canonical description that is hashed (exposed so a failing check can show it). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
+/** JSON string literal; JSON.stringify has a fixed cost that dominates for short names. */
+const quote = (text: string): string =>
+  NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+
+/**
+ * The canonical description that is hashed (exposed so a failing check can
+ * show it). Built by hand rather than through JSON.stringify of nested
+ * arrays, which costs several times more.
+ */
 export function describeObjectType(type: ObjectType): string {
-  const fields = [...type.fieldNames].sort().map((name) => {
+  const names = type.sortedFieldNames;
+  let out = `{"name":${quote(type.name)},"fields":[`;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
     const spec = type.fields[name];
-    if (spec === undefined) return [name];
-    return [
-      name,
-      spec.type.kind,
-      spec.type.detail ?? null,
-      spec.nullable,
-      spec.hasDefault ? canonical(spec.default) : '<no default>',
-      spec.readOnly,
-    ];
-  });
-  const methods = Object.keys(type.remotable)
-    .sort()
-    .map((name) => {
-      const method = type.remotable[name];
-      return [name, method?.static === true, (method?.params ?? []).map(param)];
-    });
+    if (spec === undefined) continue;
+    const detail = spec.type.detail;
+    const fallback = spec.hasDefault ? JSON.stringify(canonical(spec.default)) : '"<no default>"';
+    out += `${i > 0 ? ',' : ''}[${quote(name)},${quote(spec.type.kind)},${detail === undefined ? 'null' : quote(detail)},${spec.nullable},${fallback},${spec.readOnly}]`;
+  }
+  out += '],"methods":[';
+  const methods = Object.keys(type.remotable).sort(byCodeUnit);
+  for (let i = 0; i < methods.length; i++) {
+    const name = methods[i] as string;
+    const method = type.remotable[name];
+    const params = (method?.params ?? []).map(param).join(',');
+    out += `${i > 0 ? ',' : ''}[${quote(name)},${method?.static === true},[${params}]]`;
+  }
   const children = type.childVersions
-    ? Object.entries(type.childVersions).sort(([a], [b]) => compareObjectVersions(a, b))
-    : null;
-  return JSON.stringify({ name: type.name, fields, methods, childVersions: children });
+    ? JSON.stringify(
+        Object.entries(type.childVersions).sort(([a], [b]) => compareObjectVersions(a, b)),
+      )
+    : 'null';
+  return `${out}],"childVersions":${children}}`;
 }
 
 export function fingerprint(type: ObjectType): string {
-  const hash = createHash('sha256').update(describeObjectType(type)).digest('hex');
-  return `${type.version}-${hash}`;
+  return `${type.version}-${hash('sha256', describeObjectType(type), 'hex')}`;
 }
 
 export interface FingerprintReport {

@@ -69,6 +69,8 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   /** The current (latest) version. */
   readonly version: string;
   readonly fieldNames: readonly string[];
+  /** The field names in code-unit order: the order fingerprints describe them in. */
+  readonly sortedFieldNames: readonly string[];
   readonly specs: readonly FieldSpec[];
   readonly #index = new Map<string, number>();
   readonly #stepIndex = new Map<string, number>();
@@ -82,6 +84,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     this.remotable = definition.remotable ?? {};
     this.childVersions = definition.childVersions;
     this.fieldNames = Object.keys(definition.fields);
+    this.sortedFieldNames = [...this.fieldNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.specs = this.fieldNames.map((name) => definition.fields[name] as FieldSpec);
     this.fieldNames.forEach((name, i) => {
       this.#index.set(name, i);

@@ -10,7 +10,7 @@ import {
   MalformedPrimitiveError,
   UnsupportedObjectError,
 } from './errors.ts';
-import { fieldFromPrimitive, type PrimitiveReader } from './fields/field.ts';
+import { fromWire, type PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
 import { isPlainObject } from './plain-object.ts';
 import { primitiveKeys } from './primitive.ts';
@@ -88,7 +88,8 @@ export class ObjectRegistry implements PrimitiveReader {
       const spec = specs[i];
       if (spec === undefined) return;
       try {
-        obj.assign(field, fieldFromPrimitive(spec, raw, this));
+        // assign() coerces; the wire value only needs decoding.
+        obj.assign(field, fromWire(spec, raw, this));
       } catch (error) {
         if (error instanceof CoercionError)
           throw new FieldValueError(name, field + error.path, raw, error.message);

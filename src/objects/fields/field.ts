@@ -94,12 +94,16 @@ export function fieldToPrimitive<T>(spec: FieldSpec<T>, value: T | null): unknow
   return value === null ? null : spec.type.toPrimitive(value);
 }
 
+/** A wire value turned into an input for coercion (null stays null). */
+export function fromWire<T>(spec: FieldSpec<T>, value: unknown, reader: PrimitiveReader): unknown {
+  return value === null || value === undefined ? null : spec.type.fromPrimitive(value, reader);
+}
+
 /** Reads a wire value and coerces it. */
 export function fieldFromPrimitive<T>(
   spec: FieldSpec<T>,
   value: unknown,
   reader: PrimitiveReader,
 ): T | null {
-  if (value === null || value === undefined) return coerceFieldValue(spec, null);
-  return coerceFieldValue(spec, spec.type.fromPrimitive(value, reader));
+  return coerceFieldValue(spec, fromWire(spec, value, reader));
 }

@@ -20,6 +20,19 @@ function fail(value: unknown, expected: string): never {
   throw new CoercionError(`${describeValue(value)} is not ${expected}`);
 }
 
+/** The value of a short string of ASCII digits, or undefined (the common case, without a regex). */
+function plainDigits(text: string): number | undefined {
+  const length = text.length;
+  if (length === 0 || length > 15) return undefined;
+  let result = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    result = result * 10 + digit;
+  }
+  return result;
+}
+
 export const integerType: FieldType<number> = {
   kind: 'Integer',
   coerce(value) {
@@ -29,6 +42,8 @@ export const integerType: FieldType<number> = {
       return fail(value, 'an exactly representable integer');
     }
     if (typeof value === 'string') {
+      const plain = plainDigits(value);
+      if (plain !== undefined) return plain;
       const text = value.trim();
       if (INTEGER_TEXT.test(text)) return integerType.coerce(Number(text.replaceAll('_', '')));
       return fail(value, 'an integer');
@@ -108,11 +123,17 @@ export const flexibleBooleanType: FieldType<boolean> = {
   fromPrimitive: identity,
 };
 
+/** The 8-4-4-4-12 form almost every UUID arrives in; a simpler regex runs faster. */
+const CANONICAL_UUID =
+  /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const isCanonicalUuid = (text: string): boolean => text.length === 36 && CANONICAL_UUID.test(text);
+
 export const uuidType: FieldType<string> = {
   kind: 'UUID',
   coerce(value) {
     // oslo only warns on a malformed UUID; Baton refuses it. The text is kept as given.
-    if (typeof value === 'string' && UUID_TEXT.test(value)) return value;
+    if (typeof value === 'string' && (isCanonicalUuid(value) || UUID_TEXT.test(value)))
+      return value;
     return fail(value, 'a UUID');
   },
   toPrimitive: (value) => value,
