@@ -33,11 +33,26 @@ function param(p: string | MethodParam): string {
   return `[${quote(p.name)},${quote(p.kind ?? 'positional')},${'default' in p},${fallback}]`;
 }
 
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+/** Whether a string needs JSON escaping: quotes, backslashes, control and surrogate code units. */
+function needsEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (
+      code < 0x20 ||
+      code === 0x22 ||
+      code === 0x5c ||
+      (code >= 0xd800 && code <= 0xdfff) ||
+      code === 0x2028 ||
+      code === 0x2029
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
 
-/** JSON string literal; JSON.stringify has a fixed cost that dominates for short names. */
 const quote = (text: string): string =>
-  NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+  needsEscape(text) ? JSON.stringify(text) : `"${text}"`;
 
 /**
  * The canonical description that is hashed (exposed so a failing check can
