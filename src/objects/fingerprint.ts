@@ -51,8 +51,7 @@ function needsEscape(text: string): boolean {
   return false;
 }
 
-const quote = (text: string): string =>
-  needsEscape(text) ? JSON.stringify(text) : `"${text}"`;
+const quote = (text: string): string => (needsEscape(text) ? JSON.stringify(text) : `"${text}"`);
 
 /**
  * The canonical description that is hashed (exposed so a failing check can
