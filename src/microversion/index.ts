@@ -28,11 +28,12 @@ export { windowedHandler } from './fastify-windows.ts';
 export type { CompiledHeaderStyle, HeaderMode, HeaderStyle } from './header-style.ts';
 export { compileHeaderStyle, HeaderStyleError, STANDARD_HEADER } from './header-style.ts';
 export { VersionNegotiator } from './negotiator.ts';
-export type { HeaderBag } from './request-header.ts';
+export type { HeaderBag, VersionHeaderValues } from './request-header.ts';
 export {
   findRequestedVersion,
   findServiceEntry,
   lastListElement,
+  versionHeaderValues,
 } from './request-header.ts';
 export type { ResponseHeader } from './resolved-version.ts';
 export { ResolvedVersion } from './resolved-version.ts';

@@ -1,5 +1,11 @@
 import { type CompiledHeaderStyle, compileHeaderStyle, STANDARD_HEADER } from './header-style.ts';
-import { findRequestedVersion, type HeaderBag, requestedVersionHeader } from './request-header.ts';
+import {
+  findRequestedVersion,
+  type HeaderBag,
+  headerValue,
+  requestedVersionHeader,
+  STANDARD_KEY,
+} from './request-header.ts';
 import { ResolvedVersion, type ResponseHeader } from './resolved-version.ts';
 import type { MicroversionServerConfig } from './server-config.ts';
 import { ServerConfigError } from './server-config.ts';
@@ -21,6 +27,9 @@ import {
 
 // Bounds the per-version cache: a range spanning two majors makes every 1.N valid.
 const MAX_CACHED_VERSIONS = 4096;
+// Bounds the memo of raw header values; clients send few distinct ones, attackers many.
+const MAX_MEMO = 256;
+const MAX_MEMO_KEY = 64;
 const KEY_BASE = 1_000_000;
 
 function configVersion(field: string, text: string | undefined): Version {
@@ -60,6 +69,8 @@ export class VersionNegotiator {
   readonly #config: MicroversionServerConfig;
   readonly #serviceKey: string;
   readonly #cache = new Map<number, ResolvedVersion>();
+  readonly #standardMemo = new Map<string, ResolvedVersion>();
+  readonly #legacyMemo = new Map<string, ResolvedVersion>();
 
   constructor(config: MicroversionServerConfig) {
     this.#config = config;
@@ -89,13 +100,55 @@ export class VersionNegotiator {
 
   /** The version a request asks for, or the error it must be answered with. */
   resolve(headers: HeaderBag): ResolvedVersion | VersionServerError {
-    const text = findRequestedVersion(headers, this.style, this.#serviceKey);
+    // Read here rather than through versionHeaderValues: no object per request.
+    const { style } = this;
+    const standard = style.readsStandard ? headerValue(headers, STANDARD_KEY) : undefined;
+    const legacyKey = style.legacyKey;
+    const legacy = legacyKey === undefined ? undefined : headerValue(headers, legacyKey);
+    return this.resolveValues(standard, legacy);
+  }
+
+  /**
+   * From the values of the standard and legacy headers (undefined: absent). Clients repeat the
+   * same value on every request, so a value already resolved is answered from a memo (when it
+   * is the request's only version header) without scanning it again.
+   */
+  resolveValues(
+    standard: string | undefined,
+    legacy: string | undefined,
+  ): ResolvedVersion | VersionServerError {
+    let memo: Map<string, ResolvedVersion> | undefined;
+    let key: string | undefined;
+    if (standard === undefined) {
+      if (legacy === undefined) return this.defaultVersion;
+      memo = this.#legacyMemo;
+      key = legacy;
+    } else if (legacy === undefined) {
+      memo = this.#standardMemo;
+      key = standard;
+    }
+    if (memo !== undefined && key !== undefined) {
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit;
+    }
+    const resolved = this.#resolveUncached(standard, legacy);
+    if (memo !== undefined && key !== undefined && resolved instanceof ResolvedVersion) {
+      if (memo.size < MAX_MEMO && key.length <= MAX_MEMO_KEY) memo.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  #resolveUncached(
+    standard: string | undefined,
+    legacy: string | undefined,
+  ): ResolvedVersion | VersionServerError {
+    const text = findRequestedVersion(standard, legacy, this.#serviceKey);
     if (text === undefined) return this.defaultVersion;
     const version = tryParseVersion(text);
     if (version === undefined) {
       if (isLatest(text)) return this.latestVersion;
       return new MalformedVersionError(
-        requestedVersionHeader(headers, this.style, this.#serviceKey),
+        requestedVersionHeader(standard, this.style, this.#serviceKey),
         text,
         this.#config.malformedStatus,
         this.minText,
@@ -104,7 +157,7 @@ export class VersionNegotiator {
     }
     if (!versionInRange(version, this.min, this.max)) {
       return new VersionNotAcceptableError(
-        requestedVersionHeader(headers, this.style, this.#serviceKey),
+        requestedVersionHeader(standard, this.style, this.#serviceKey),
         version,
         this.minText,
         this.maxText,
@@ -151,12 +204,18 @@ export class VersionNegotiator {
     });
   }
 
+  // Names in lower case: HTTP does not care, HTTP/2 requires it, Fastify lower-cases them
+  // anyway (at a string allocation per call when they are not).
   #headersFor(text: string): ResponseHeader[] {
     const { style } = this;
     const value = style.versionName === STANDARD_HEADER ? `${this.serviceType} ${text}` : text;
-    const headers: ResponseHeader[] = [[style.versionName, value]];
-    if (style.minimumName !== undefined) headers.push([style.minimumName, this.minText]);
-    if (style.maximumName !== undefined) headers.push([style.maximumName, this.maxText]);
+    const headers: ResponseHeader[] = [[style.versionKey, value]];
+    if (style.minimumName !== undefined) {
+      headers.push([style.minimumName.toLowerCase(), this.minText]);
+    }
+    if (style.maximumName !== undefined) {
+      headers.push([style.maximumName.toLowerCase(), this.maxText]);
+    }
     return headers;
   }
 }

@@ -3,14 +3,15 @@ import { type CompiledHeaderStyle, STANDARD_HEADER } from './header-style.ts';
 /** Request headers keyed by lower-cased name, as Node (and so Fastify) hands them over. */
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-const STANDARD_KEY = STANDARD_HEADER.toLowerCase();
+/** Lower-cased standard header name, as Node keys request headers. */
+export const STANDARD_KEY = STANDARD_HEADER.toLowerCase();
 const COMMA = 44;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9;
 }
 
-function headerValue(headers: HeaderBag, key: string): string | undefined {
+export function headerValue(headers: HeaderBag, key: string): string | undefined {
   const value = headers[key];
   // Node folds repeated custom headers into one comma-joined string; other callers may not.
   return typeof value === 'string' || value === undefined ? value : value.join(',');
@@ -72,42 +73,47 @@ export function lastListElement(value: string): string {
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
-/**
- * Where the requested version came from: the raw text and the header that carried it, or
- * undefined when the request names no version for this service (it then gets the default).
- * The standard header is looked at first; the legacy one only when the standard header has no
- * entry for the service.
- */
-export function findRequestedVersion(
+/** The values of the version headers a style reads (undefined: absent). */
+export interface VersionHeaderValues {
+  standard: string | undefined;
+  legacy: string | undefined;
+}
+
+export function versionHeaderValues(
   headers: HeaderBag,
   style: CompiledHeaderStyle,
+): VersionHeaderValues {
+  return {
+    standard: style.readsStandard ? headerValue(headers, STANDARD_KEY) : undefined,
+    legacy: style.legacyKey === undefined ? undefined : headerValue(headers, style.legacyKey),
+  };
+}
+
+/**
+ * The requested version text, or undefined when the request names no version for this service
+ * (it then gets the default). The standard header is looked at first; the legacy one only when
+ * the standard header has no entry for the service. `serviceType` must be lower case.
+ */
+export function findRequestedVersion(
+  standard: string | undefined,
+  legacy: string | undefined,
   serviceType: string,
 ): string | undefined {
-  if (style.readsStandard) {
-    const value = headerValue(headers, STANDARD_KEY);
-    if (value !== undefined) {
-      const found = findServiceEntry(value, serviceType);
-      if (found !== undefined) return found;
-    }
+  if (standard !== undefined) {
+    const found = findServiceEntry(standard, serviceType);
+    if (found !== undefined) return found;
   }
-  if (style.legacyKey !== undefined) {
-    const value = headerValue(headers, style.legacyKey);
-    if (value !== undefined) return lastListElement(value);
-  }
-  return undefined;
+  return legacy === undefined ? undefined : lastListElement(legacy);
 }
 
 /** Name of the header `findRequestedVersion` took its answer from; used for error messages. */
 export function requestedVersionHeader(
-  headers: HeaderBag,
+  standard: string | undefined,
   style: CompiledHeaderStyle,
   serviceType: string,
 ): string {
-  if (style.readsStandard) {
-    const value = headerValue(headers, STANDARD_KEY);
-    if (value !== undefined && findServiceEntry(value, serviceType) !== undefined) {
-      return STANDARD_HEADER;
-    }
+  if (standard !== undefined && findServiceEntry(standard, serviceType) !== undefined) {
+    return STANDARD_HEADER;
   }
-  return style.legacyKey === undefined ? STANDARD_HEADER : (style.versionName as string);
+  return style.legacyKey === undefined ? STANDARD_HEADER : style.versionName;
 }

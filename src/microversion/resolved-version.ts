@@ -10,7 +10,7 @@ export class ResolvedVersion {
   readonly version: Version;
   /** Canonical `X.Y`. */
   readonly text: string;
-  /** Version header (and min/max headers where the style has them); `Vary` is kept apart. */
+  /** Version header (and min/max where the style has them), names lower-cased; no `Vary`. */
   readonly headers: readonly ResponseHeader[];
 
   constructor(version: Version, text: string, headers: readonly ResponseHeader[]) {

@@ -33,12 +33,12 @@ describe('negotiator (framework-free core)', () => {
     assert.equal(placement.resolve(headers), first);
     assert.equal(placement.resolve({ 'openstack-api-version': 'placement 01.17' }), first);
     assert.deepEqual((first as ResolvedVersion).headers, [
-      ['OpenStack-API-Version', 'placement 1.17'],
+      ['openstack-api-version', 'placement 1.17'],
     ]);
     assert.deepEqual(ironic.defaultVersion.headers, [
-      ['X-OpenStack-Ironic-API-Version', '1.1'],
-      ['X-OpenStack-Ironic-API-Minimum-Version', '1.1'],
-      ['X-OpenStack-Ironic-API-Maximum-Version', '1.82'],
+      ['x-openstack-ironic-api-version', '1.1'],
+      ['x-openstack-ironic-api-minimum-version', '1.1'],
+      ['x-openstack-ironic-api-maximum-version', '1.82'],
     ]);
   });
 

@@ -1,17 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  type CompiledHeaderStyle,
   compileHeaderStyle,
-  findRequestedVersion,
   findServiceEntry,
+  findRequestedVersion as fromValues,
+  type HeaderBag,
   HeaderStyleError,
   lastListElement,
+  versionHeaderValues,
 } from '../../src/microversion/index.ts';
 import { IRONIC_HEADERS } from './fixtures/services.ts';
 
 const standard = compileHeaderStyle({ mode: 'new' });
 const both = compileHeaderStyle(IRONIC_HEADERS);
 const legacyOnly = compileHeaderStyle({ ...IRONIC_HEADERS, mode: 'legacy' });
+
+function findRequestedVersion(headers: HeaderBag, style: CompiledHeaderStyle, service: string) {
+  const { standard, legacy } = versionHeaderValues(headers, style);
+  return fromValues(standard, legacy, service);
+}
 
 describe('OpenStack-API-Version values', () => {
   test('one entry for the service', () => {
