@@ -12,7 +12,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VersionNegotiator } from '../src/microversion/index.ts';
 
@@ -34,34 +33,34 @@ const config = {
   }),
 } as const;
 
-// One server per worker. Plain CommonJS evaluated in the worker; the TypeScript plugin is
-// loaded through tsx's CommonJS API, since module hooks do not reach Node 20 workers.
+// One server per worker, as an ES module from a data: URL. The TypeScript plugin is imported
+// as ESM through tsx's API, as the service would run it (module hooks given to this process
+// do not reach Node 20 workers, and tsx's CommonJS path would add a getter per import call).
 const SERVER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const Fastify = require('fastify');
-(async () => {
-  const app = Fastify({ logger: false });
-  if (workerData.variant === 'plugin') {
-    const tsx = require('tsx/cjs/api');
-    const mv = tsx.require(workerData.module, workerData.parent);
-    const formatError = (r) => ({ errors: [{ status: r.status, title: r.title, detail: r.detail }] });
-    const config = { ...workerData.config, formatError };
-    await app.register(mv.microversionPlugin, { negotiator: new mv.VersionNegotiator(config) });
-  }
-  app.get('/things', async () => ({ ok: true }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  // On-CPU time of this thread in ns (Linux); unaffected by time spent waiting for a core.
-  const cpu = () => {
-    try { return Number(fs.readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]); }
-    catch { return NaN; }
-  };
-  parentPort.postMessage(app.server.address().port);
-  parentPort.on('message', (message) => {
-    if (message === 'cpu') parentPort.postMessage(cpu());
-    else app.close().then(() => parentPort.close());
-  });
-})();
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+const { default: Fastify } = await import(workerData.fastify);
+const app = Fastify({ logger: false });
+if (workerData.variant === 'plugin') {
+  const tsx = await import(workerData.tsx);
+  tsx.register();
+  const mv = await import(workerData.module);
+  const formatError = (r) => ({ errors: [{ status: r.status, title: r.title, detail: r.detail }] });
+  const config = { ...workerData.config, formatError };
+  await app.register(mv.microversionPlugin, { negotiator: new mv.VersionNegotiator(config) });
+}
+app.get('/things', async () => ({ ok: true }));
+await app.listen({ host: '127.0.0.1', port: 0 });
+// On-CPU time of this thread in ns (Linux); unaffected by time spent waiting for a core.
+const cpu = () => {
+  try { return Number(fs.readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]); }
+  catch { return NaN; }
+};
+parentPort.postMessage(app.server.address().port);
+parentPort.on('message', (message) => {
+  if (message === 'cpu') parentPort.postMessage(cpu());
+  else app.close().then(() => parentPort.close());
+});
 `;
 
 // A minimal HTTP/1.1 keep-alive load loop, cheap enough that the server (not the loader) is
@@ -145,13 +144,13 @@ function variantOf(server: Server): Variant {
 
 function startServer(variant: Variant): Promise<{ worker: Worker; port: number }> {
   const { formatError: _, ...data } = config;
-  const worker = new Worker(SERVER, {
-    eval: true,
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(SERVER)}`), {
     workerData: {
       variant,
       config: data,
-      module: fileURLToPath(new URL('../src/microversion/index.ts', import.meta.url)),
-      parent: fileURLToPath(import.meta.url),
+      fastify: import.meta.resolve('fastify'),
+      tsx: import.meta.resolve('tsx/esm/api'),
+      module: new URL('../src/microversion/index.ts', import.meta.url).href,
     },
   });
   return new Promise((resolve, reject) => {

@@ -48,13 +48,18 @@ export function sendVersionError(
     .send(negotiator.errorBody(error, request.id, version));
 }
 
-function addVary(reply: FastifyReply, vary: string): void {
+/** Sets Vary, or adds our names to a Vary the handler set (`*` already covers everything). */
+function addVary(reply: FastifyReply, negotiator: VersionNegotiator): void {
   const existing = reply.getHeader('vary');
   if (existing === undefined) {
-    reply.header('vary', vary);
-  } else if (typeof existing === 'string' && !existing.toLowerCase().includes(vary)) {
-    reply.header('vary', `${existing}, ${vary}`);
+    reply.header('vary', negotiator.vary);
+    return;
   }
+  if (typeof existing !== 'string') return;
+  const lower = existing.toLowerCase();
+  if (lower.trim() === '*') return;
+  const missing = negotiator.style.varyNames.filter((name) => !lower.includes(name));
+  if (missing.length > 0) reply.header('vary', `${existing}, ${missing.join(', ')}`);
 }
 
 const plugin: FastifyPluginCallback<MicroversionPluginOptions> = (app, options, done) => {
@@ -86,7 +91,7 @@ const plugin: FastifyPluginCallback<MicroversionPluginOptions> = (app, options, 
       const header = headers[i] as readonly [string, string];
       reply.header(header[0], header[1]);
     }
-    addVary(reply, negotiator.vary);
+    addVary(reply, negotiator);
     next(null, payload);
   });
 

@@ -35,6 +35,8 @@ export interface CompiledHeaderStyle {
   readonly maximumName: string | undefined;
   /** `Vary` value: every request header the answer depends on. */
   readonly vary: string;
+  /** The same, one lower-cased name per element. */
+  readonly varyNames: readonly string[];
 }
 
 export class HeaderStyleError extends Error {
@@ -67,5 +69,6 @@ export function compileHeaderStyle(style: HeaderStyle): CompiledHeaderStyle {
     minimumName: style.minimumName,
     maximumName: style.maximumName,
     vary: varied.join(', '),
+    varyNames: varied,
   };
 }

@@ -18,6 +18,14 @@ async function buildApp(config: MicroversionServerConfig): Promise<FastifyInstan
     reply.header('vary', 'Accept');
     return { ok: true };
   });
+  app.get('/any', async (_request, reply) => {
+    reply.header('vary', '*');
+    return { ok: true };
+  });
+  app.get('/half', async (_request, reply) => {
+    reply.header('vary', 'Accept, OpenStack-API-Version');
+    return { ok: true };
+  });
   app.get('/broken', async () => {
     throw new Error('boom');
   });
@@ -143,6 +151,7 @@ describe('Fastify plugin, Placement-like service', () => {
     t.after(() => app.close());
     const varied = await placementGet(app, '/varied', 'placement 1.3');
     assert.equal(varied.headers.vary, 'Accept, openstack-api-version');
+    assert.equal((await placementGet(app, '/any')).headers.vary, '*');
     const broken = await placementGet(app, '/broken', 'placement 1.3');
     assert.equal(broken.statusCode, 500);
     assert.equal(broken.headers[MV], 'placement 1.3');
@@ -173,6 +182,12 @@ describe('Fastify plugin, Ironic-like service', () => {
     );
     assert.equal(response.headers.vary, 'openstack-api-version, x-openstack-ironic-api-version');
     assert.equal(response.headers[MV], undefined);
+    // A handler's Vary keeps its names; only the missing one is added.
+    const half = await app.inject({ method: 'GET', url: '/half' });
+    assert.equal(
+      half.headers.vary,
+      'Accept, OpenStack-API-Version, x-openstack-ironic-api-version',
+    );
   });
 
   test('legacy header, standard header, and the standard one first when both are sent', async (t) => {
