@@ -1,0 +1,60 @@
+/**
+ * What differs between the backends, in one place, as flags. Code asks
+ * `caps.transactionalDdl`, never `backend === 'mysql'`.
+ */
+import type { Backend } from './database-url.ts';
+
+export interface Capabilities {
+  readonly backend: Backend;
+  /** DDL inside a transaction is rolled back with it (not in MySQL/MariaDB). */
+  readonly transactionalDdl: boolean;
+  /** `INSERT/UPDATE … RETURNING`. */
+  readonly returning: boolean;
+  /** `CREATE INDEX CONCURRENTLY` exists (and must run outside a transaction). */
+  readonly concurrentIndex: boolean;
+  /** Adding a foreign key to an existing table locks it against writes. */
+  readonly foreignKeyLocksTable: boolean;
+  /** How processes exclude each other (migrations): an advisory lock, or a lock row in a table. */
+  readonly lockKind: 'advisory' | 'named' | 'table';
+  /** Writers are serialized by the engine (SQLite): transactions take the write lock up front. */
+  readonly singleWriter: boolean;
+  /** `ALTER TABLE … DROP COLUMN` is supported in place. */
+  readonly dropColumn: boolean;
+}
+
+const CAPABILITIES: Record<Backend, Capabilities> = {
+  sqlite: {
+    backend: 'sqlite',
+    transactionalDdl: true,
+    returning: true,
+    concurrentIndex: false,
+    foreignKeyLocksTable: false,
+    lockKind: 'table',
+    singleWriter: true,
+    dropColumn: true,
+  },
+  postgresql: {
+    backend: 'postgresql',
+    transactionalDdl: true,
+    returning: true,
+    concurrentIndex: true,
+    foreignKeyLocksTable: true,
+    lockKind: 'advisory',
+    singleWriter: false,
+    dropColumn: true,
+  },
+  mysql: {
+    backend: 'mysql',
+    transactionalDdl: false,
+    returning: false,
+    concurrentIndex: false,
+    foreignKeyLocksTable: false,
+    lockKind: 'named',
+    singleWriter: false,
+    dropColumn: true,
+  },
+};
+
+export function capabilitiesOf(backend: Backend): Capabilities {
+  return CAPABILITIES[backend];
+}

@@ -1,0 +1,112 @@
+/**
+ * Opening a database from its URL: a Kysely instance over the backend's
+ * driver, its capabilities, and a first round trip so a bad URL, an
+ * unreachable server or refused credentials fail here, with one clear line.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import { type Capabilities, capabilitiesOf } from './capabilities.ts';
+import { type DatabaseUrl, parseDatabaseUrl } from './database-url.ts';
+import { DatabaseConnectionError } from './errors.ts';
+
+/** An open database. `DB` is the Kysely schema type of the tables the caller uses. */
+export interface Database<DB = Record<string, unknown>> {
+  readonly kysely: Kysely<DB>;
+  readonly url: DatabaseUrl;
+  readonly caps: Capabilities;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Milliseconds a SQLite writer waits for the write lock before failing. */
+  readonly busyTimeoutMs?: number;
+  /** Pool size for PostgreSQL and MySQL. */
+  readonly poolSize?: number;
+  /** Milliseconds to wait for a server connection. */
+  readonly connectTimeoutMs?: number;
+}
+
+/** Turns a driver error into a short reason (the drivers' messages vary and may be empty). */
+function reasonOf(error: unknown): string {
+  const e = error as { code?: string; message?: string; errno?: number };
+  switch (e?.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case '28P01':
+    case '28000':
+    case 'ER_ACCESS_DENIED_ERROR':
+      return 'authentication failed (user or password refused)';
+    case '3D000':
+    case 'ER_BAD_DB_ERROR':
+      return 'the database does not exist';
+    case 'SQLITE_CANTOPEN':
+      return 'cannot open the file';
+  }
+  const message = e?.message?.split('\n')[0] || String(error);
+  return message;
+}
+
+function sqliteKysely<DB>(path: string, options: OpenOptions): Kysely<DB> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const handle = new SqliteDatabase(path);
+  handle.pragma('journal_mode = WAL');
+  handle.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+  handle.pragma('foreign_keys = ON');
+  handle.pragma('synchronous = NORMAL');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) });
+}
+
+export async function openDatabase<DB = Record<string, unknown>>(
+  urlText: string,
+  options: OpenOptions = {},
+): Promise<Database<DB>> {
+  const url = parseDatabaseUrl(urlText);
+  let kysely: Kysely<DB>;
+  try {
+    if (url.backend === 'sqlite') {
+      kysely = sqliteKysely<DB>(url.path as string, options);
+    } else if (url.backend === 'postgresql') {
+      const pool = new pg.Pool({
+        connectionString: url.url,
+        max: options.poolSize ?? 10,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      });
+      // An idle client that loses its server must not crash the process.
+      pool.on('error', () => {});
+      kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    } else {
+      const pool = createMysqlPool({
+        uri: url.url.replace(/^mariadb:/, 'mysql:'),
+        connectionLimit: options.poolSize ?? 10,
+        connectTimeout: options.connectTimeoutMs ?? 5_000,
+        // Generations and counts come back as numbers, dates as Date objects.
+        supportBigNumbers: true,
+        dateStrings: false,
+      });
+      kysely = new Kysely<DB>({ dialect: new MysqlDialect({ pool }) });
+    }
+  } catch (error) {
+    throw new DatabaseConnectionError(url.redacted, reasonOf(error));
+  }
+  try {
+    await sql`select 1`.execute(kysely);
+  } catch (error) {
+    await kysely.destroy().catch(() => {});
+    throw new DatabaseConnectionError(url.redacted, reasonOf(error));
+  }
+  return {
+    kysely,
+    url,
+    caps: capabilitiesOf(url.backend),
+    close: () => kysely.destroy(),
+  };
+}

@@ -1,0 +1,33 @@
+/** Errors of the database layer, each a one-line message safe to show (no password). */
+
+export class DatabaseError extends Error {
+  override name = 'DatabaseError';
+}
+
+/** The database cannot be opened: unreachable, refused credentials, missing database, bad file. */
+export class DatabaseConnectionError extends DatabaseError {
+  override name = 'DatabaseConnectionError';
+  readonly url: string;
+  readonly reason: string;
+  constructor(redactedUrl: string, reason: string) {
+    super(`cannot open database ${redactedUrl}: ${reason}`);
+    this.url = redactedUrl;
+    this.reason = reason;
+  }
+}
+
+/** An optimistic-concurrency check lost: another writer changed the row first. */
+export class ConcurrentUpdateError extends DatabaseError {
+  override name = 'ConcurrentUpdateError';
+  readonly table: string;
+  readonly id: unknown;
+  readonly expectedGeneration: number;
+  constructor(table: string, id: unknown, expectedGeneration: number) {
+    super(
+      `${table} ${String(id)} was changed by another writer (expected generation ${expectedGeneration})`,
+    );
+    this.table = table;
+    this.id = id;
+    this.expectedGeneration = expectedGeneration;
+  }
+}

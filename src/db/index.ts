@@ -1,0 +1,14 @@
+/** The database layer: the public surface of src/db. */
+export { type Capabilities, capabilitiesOf } from './capabilities.ts';
+export { type Database, type OpenOptions, openDatabase } from './connect.ts';
+export {
+  type Backend,
+  type DatabaseUrl,
+  DatabaseUrlError,
+  defaultDatabaseUrl,
+  parseDatabaseUrl,
+  redactUrl,
+} from './database-url.ts';
+export { ConcurrentUpdateError, DatabaseConnectionError, DatabaseError } from './errors.ts';
+export { bumpGeneration, type GenerationUpdate } from './generation.ts';
+export { type Executor, inTransaction } from './transaction.ts';
