@@ -44,7 +44,7 @@ forEachBackend('optimistic concurrency (generation helper)', (ctx) => {
   test('a stale generation loses, and the whole transaction rolls back', async () => {
     await assert.rejects(
       inTransaction(ctx.db(), async (trx) => {
-        await trx
+        await (trx as unknown as Kysely<Tables>)
           .updateTable('counters')
           .set({ note: 'must not stay' })
           .where('id', '=', 'a')
