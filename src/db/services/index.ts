@@ -1,0 +1,24 @@
+/** The services table (seed 004): who runs which service version, and who is live. */
+export {
+  InvalidDurationError,
+  InvalidServiceIdentityError,
+  InvalidServiceVersionError,
+} from './errors.ts';
+export { listServices, type ServiceRecord } from './list-services.ts';
+export {
+  type Clock,
+  DEFAULT_HEARTBEAT_SECONDS,
+  DEFAULT_LIVE_WITHIN_SECONDS,
+  type LivenessOptions,
+} from './liveness.ts';
+export { allAtLeast, minimumVersion } from './minimum-version.ts';
+export {
+  type HeartbeatLoopOptions,
+  type RegisterOptions,
+  registerService,
+  type ServiceIdentity,
+  type ServiceRegistration,
+} from './registration.ts';
+export { type RemoveDeadOptions, removeDeadServices } from './remove-dead.ts';
+export { ensureServicesTable, SERVICES_TABLE } from './services-table.ts';
+export { checkStartup, type StartupCheck, type StartupCheckOptions } from './startup-check.ts';

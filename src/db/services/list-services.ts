@@ -1,0 +1,50 @@
+/** Every registered service with its live/dead state, for operators and checks. */
+import type { Database } from '../connect.ts';
+import { type LivenessOptions, liveSince } from './liveness.ts';
+import {
+  ensureServicesTable,
+  millis,
+  SERVICES_TABLE,
+  type ServiceRow,
+  servicesKysely,
+} from './services-table.ts';
+
+export interface ServiceRecord {
+  readonly id: string;
+  readonly binary: string;
+  readonly host: string;
+  readonly version: number;
+  readonly startedAt: Date;
+  readonly lastSeen: Date;
+  /** Seen within the liveness window. */
+  readonly live: boolean;
+}
+
+export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
+  const lastSeen = millis(row.last_seen);
+  return {
+    id: row.id,
+    binary: row.binary,
+    host: row.host,
+    version: Number(row.version),
+    startedAt: new Date(millis(row.started_at)),
+    lastSeen: new Date(lastSeen),
+    live: lastSeen >= since,
+  };
+}
+
+/** All services, live and dead, ordered by binary then host. */
+export async function listServices(
+  db: Database,
+  options: LivenessOptions = {},
+): Promise<ServiceRecord[]> {
+  const since = liveSince(options);
+  await ensureServicesTable(db);
+  const rows = await servicesKysely(db)
+    .selectFrom(SERVICES_TABLE)
+    .selectAll()
+    .orderBy('binary')
+    .orderBy('host')
+    .execute();
+  return rows.map((row) => serviceRecord(row, since));
+}

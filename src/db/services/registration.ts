@@ -1,0 +1,139 @@
+/**
+ * A service process announces itself (seed 004): its binary, host and
+ * service version, then keeps its row fresh with heartbeats. The row is keyed
+ * by (binary, host), so a restarted process replaces its old row at once
+ * instead of leaving an old version live until it times out; `host` must
+ * therefore tell apart processes of one binary on one machine (`host:port`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../connect.ts';
+import { inTransaction } from '../transaction.ts';
+import { InvalidServiceIdentityError } from './errors.ts';
+import { type Clock, checkServiceVersion, DEFAULT_HEARTBEAT_SECONDS } from './liveness.ts';
+import { ensureServicesTable, SERVICES_TABLE, type ServicesTables } from './services-table.ts';
+
+export interface ServiceIdentity {
+  readonly binary: string;
+  readonly host: string;
+  /** The service version number of the code this process runs (a positive integer). */
+  readonly version: number;
+}
+
+export interface RegisterOptions extends ServiceIdentity {
+  readonly clock?: Clock;
+}
+
+export interface HeartbeatLoopOptions {
+  readonly intervalSeconds?: number;
+  /** Called when a heartbeat fails (the loop keeps going; the next one may succeed). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface ServiceRegistration extends ServiceIdentity {
+  readonly id: string;
+  /** Marks the service alive now; re-creates its row if an operator removed it. */
+  heartbeat(): Promise<void>;
+  /** Heartbeats every `intervalSeconds` (default 10) until the returned function is called. */
+  startHeartbeats(options?: HeartbeatLoopOptions): () => void;
+  /** Removes the row (clean shutdown), so it no longer counts anywhere. */
+  deregister(): Promise<void>;
+}
+
+function checkIdentity(identity: ServiceIdentity): void {
+  for (const field of ['binary', 'host'] as const) {
+    const value = identity[field];
+    if (typeof value !== 'string' || value.length === 0 || value.length > 255)
+      throw new InvalidServiceIdentityError(field, String(value));
+  }
+  checkServiceVersion(identity.version);
+}
+
+/** Inserts or replaces the (binary, host) row in one transaction; returns its id. */
+async function writeRow(
+  db: Database,
+  identity: ServiceIdentity,
+  now: number,
+  preferredId: string,
+): Promise<string> {
+  return inTransaction(db, async (executor) => {
+    const trx = executor as unknown as Kysely<ServicesTables>;
+    const values = { version: identity.version, started_at: now, last_seen: now };
+    const existing = await trx
+      .selectFrom(SERVICES_TABLE)
+      .select('id')
+      .where('binary', '=', identity.binary)
+      .where('host', '=', identity.host)
+      .executeTakeFirst();
+    if (existing !== undefined) {
+      await trx.updateTable(SERVICES_TABLE).set(values).where('id', '=', existing.id).execute();
+      return existing.id;
+    }
+    await trx
+      .insertInto(SERVICES_TABLE)
+      .values({ id: preferredId, binary: identity.binary, host: identity.host, ...values })
+      .execute();
+    return preferredId;
+  });
+}
+
+async function upsert(
+  db: Database,
+  identity: ServiceIdentity,
+  now: number,
+  preferredId: string,
+): Promise<string> {
+  try {
+    return await writeRow(db, identity, now, preferredId);
+  } catch (error) {
+    // Another process inserted the same (binary, host) between our select and
+    // insert, and the unique constraint refused ours: the row is there to update now.
+    try {
+      return await writeRow(db, identity, now, preferredId);
+    } catch {
+      throw error;
+    }
+  }
+}
+
+export async function registerService(
+  db: Database,
+  options: RegisterOptions,
+): Promise<ServiceRegistration> {
+  const identity = { binary: options.binary, host: options.host, version: options.version };
+  checkIdentity(identity);
+  const clock = options.clock ?? Date.now;
+  await ensureServicesTable(db);
+  let id = await upsert(db, identity, clock(), randomUUID());
+  const kysely = db.kysely as unknown as Kysely<ServicesTables>;
+
+  const heartbeat = async (): Promise<void> => {
+    const now = clock();
+    const result = await kysely
+      .updateTable(SERVICES_TABLE)
+      .set({ last_seen: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) id = await upsert(db, identity, now, id);
+  };
+
+  return {
+    ...identity,
+    get id() {
+      return id;
+    },
+    heartbeat,
+    startHeartbeats(loop: HeartbeatLoopOptions = {}) {
+      const seconds = loop.intervalSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+      const timer = setInterval(() => {
+        heartbeat().catch((error: unknown) => loop.onError?.(error));
+      }, seconds * 1000);
+      // A heartbeat loop alone must not keep the process running.
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    async deregister() {
+      await kysely.deleteFrom(SERVICES_TABLE).where('id', '=', id).execute();
+    },
+  };
+}
