@@ -1,0 +1,12 @@
+/** Object-version compatibility of the rows in the database with a release (seed 000). */
+export {
+  type FindIncompatibleOptions,
+  findIncompatibleObjectVersions,
+  type IncompatibleObjectVersion,
+  type ObjectTable,
+} from './find-incompatible.ts';
+export {
+  incompatibleObjectVersionsMessage,
+  incompatibleObjectVersionsTable,
+  type ReleaseNaming,
+} from './incompatible-message.ts';
