@@ -1,0 +1,41 @@
+/** Online data migrations (seed 000), gated on service versions (seed 004). */
+export { defaultColumnValues } from './column-values.ts';
+export { checkBatchSize, checkMaxCount, DEFAULT_BATCH_SIZE, parseMaxCount } from './counts.ts';
+export {
+  ColumnEncodingError,
+  InvalidBatchSizeError,
+  InvalidMaxCountError,
+  MigrationResultError,
+  NoProgressError,
+  OnlineMigrationRegistryError,
+  OnlineMigrationUsageError,
+  RowMigrationError,
+} from './errors.ts';
+export type {
+  MigrationCount,
+  OnlineMigration,
+  OnlineMigrationContext,
+  ServiceRequirement,
+} from './online-migration.ts';
+export { findPendingOnlineMigrations, type PendingMigration } from './pending.ts';
+export {
+  createOnlineMigrationRegistry,
+  type OnlineMigrationRegistry,
+  type RegistryDefinition,
+} from './registry.ts';
+export {
+  EXIT_STATUS,
+  type MigrationReport,
+  type MigrationStatus,
+  type OnlineMigrationsReport,
+  type RunOutcome,
+} from './report.ts';
+export { onlineMigrationsVerdict, renderOnlineMigrationsReport } from './report-text.ts';
+export { type BatchProgress, type RunOptions, runOnlineMigrations } from './runner.ts';
+export { type WaitingFor, waitingMessage } from './service-gate.ts';
+export {
+  UPDATE_TO_LATEST_VERSIONS,
+  type UpdateToLatestOptions,
+  updateToLatestVersions,
+  type VersionedTable,
+} from './update-to-latest.ts';

@@ -1,0 +1,46 @@
+/**
+ * An online data migration (seed 000): moves or backfills data while the
+ * services keep running. `run(ctx, maxCount)` migrates at most `maxCount`
+ * rows and returns `{ total, migrated }`: the rows that needed migrating
+ * when the call started, and the rows it migrated. It must be idempotent
+ * (select by what still needs doing, typically the `version` column), so an
+ * interrupted run is finished by running again.
+ */
+import type { Kysely } from 'kysely';
+import type { Capabilities } from '../capabilities.ts';
+
+export interface MigrationCount {
+  readonly total: number;
+  readonly migrated: number;
+}
+
+/** Seed 004: a migration that must wait until every live `binary` runs `minServiceVersion` or newer. */
+export interface ServiceRequirement {
+  readonly binary: string;
+  readonly minServiceVersion: number;
+}
+
+export interface OnlineMigrationContext {
+  /** The batch's transaction: what one call writes commits or rolls back together. */
+  // biome-ignore lint/suspicious/noExplicitAny: migrations name tables of their own service
+  readonly db: Kysely<any>;
+  readonly caps: Capabilities;
+  /** The service whose registry is running. */
+  readonly service: string;
+}
+
+export interface OnlineMigration {
+  /** Stable name, shown to operators (snake_case, like Ironic's). */
+  readonly name: string;
+  /** One line: what it does. */
+  readonly description: string;
+  readonly requires?: ServiceRequirement | readonly ServiceRequirement[];
+  /** Migrates at most `maxCount` (>= 1) rows. */
+  run(ctx: OnlineMigrationContext, maxCount: number): Promise<MigrationCount>;
+}
+
+export function requirementsOf(migration: OnlineMigration): readonly ServiceRequirement[] {
+  const requires = migration.requires;
+  if (requires === undefined) return [];
+  return Array.isArray(requires) ? requires : [requires as ServiceRequirement];
+}

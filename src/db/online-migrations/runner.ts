@@ -1,0 +1,193 @@
+/**
+ * Runs a registry's online data migrations in short batches, each in its own
+ * transaction, so no lock is held for long and the services keep serving.
+ * A migration is called again until it reports nothing left, `maxCount`
+ * rows have been migrated by the run as a whole, or it fails. The run stops
+ * at the first migration that does not finish: later ones may depend on it
+ * (the last one stamps rows with the latest version). Stopping anywhere is
+ * safe: committed batches stay, and the next run carries on from there.
+ */
+import type { Database } from '../connect.ts';
+import {
+  type FindIncompatibleOptions,
+  findIncompatibleObjectVersions,
+} from '../object-versions/index.ts';
+import type { LivenessOptions } from '../services/index.ts';
+import { inTransaction } from '../transaction.ts';
+import { checkBatchSize, checkMaxCount } from './counts.ts';
+import { MigrationResultError, NoProgressError } from './errors.ts';
+import {
+  type MigrationCount,
+  type OnlineMigration,
+  type OnlineMigrationContext,
+  requirementsOf,
+} from './online-migration.ts';
+import type { OnlineMigrationRegistry } from './registry.ts';
+import {
+  EXIT_STATUS,
+  type MigrationReport,
+  type OnlineMigrationsReport,
+  outcomeOf,
+} from './report.ts';
+import { unmetRequirement } from './service-gate.ts';
+
+export interface BatchProgress {
+  readonly migration: string;
+  /** 1 for a migration's first batch. */
+  readonly batch: number;
+  /** Rows needing migration when this batch started. */
+  readonly total: number;
+  /** Rows this batch migrated. */
+  readonly migrated: number;
+  /** Rows the whole run has migrated so far. */
+  readonly runMigrated: number;
+}
+
+export interface RunOptions extends LivenessOptions {
+  /** Stop after this many rows in all (a positive integer); default: run to the end. */
+  readonly maxCount?: number;
+  /** Rows per batch, that is per transaction (default 50). */
+  readonly batchSize?: number;
+  readonly onBatch?: (progress: BatchProgress) => void;
+  /** Refuse to run (exit 2) when rows are at versions this release cannot read. */
+  readonly compatibility?: FindIncompatibleOptions;
+}
+
+export async function runOnlineMigrations(
+  db: Database,
+  registry: OnlineMigrationRegistry,
+  options: RunOptions = {},
+): Promise<OnlineMigrationsReport> {
+  const maxCount = checkMaxCount(options.maxCount);
+  const batchSize = checkBatchSize(options.batchSize);
+  const base = { service: registry.service };
+  if (options.compatibility !== undefined) {
+    const incompatible = await findIncompatibleObjectVersions(db, options.compatibility);
+    if (incompatible.length > 0) {
+      const migrations = registry.migrations.map((m) => notRun(m));
+      return {
+        ...base,
+        outcome: 'incompatible',
+        exitStatus: 2,
+        migrations,
+        migrated: 0,
+        incompatible,
+      };
+    }
+  }
+  const reports: MigrationReport[] = [];
+  let runMigrated = 0;
+  let stopped = false;
+  for (const migration of registry.migrations) {
+    const budget = maxCount === undefined ? Number.POSITIVE_INFINITY : maxCount - runMigrated;
+    if (stopped || budget <= 0) {
+      reports.push(notRun(migration));
+      continue;
+    }
+    const report = await runOne(db, registry.service, migration, {
+      budget,
+      batchSize,
+      options,
+      onMigrated: (count) => {
+        runMigrated += count;
+        return runMigrated;
+      },
+    });
+    reports.push(report);
+    stopped = report.status !== 'done';
+  }
+  const outcome = outcomeOf(reports);
+  return {
+    ...base,
+    outcome,
+    exitStatus: EXIT_STATUS[outcome],
+    migrations: reports,
+    migrated: runMigrated,
+  };
+}
+
+function notRun(migration: OnlineMigration): MigrationReport {
+  return {
+    name: migration.name,
+    description: migration.description,
+    status: 'not-run',
+    total: 0,
+    migrated: 0,
+    remaining: undefined,
+    batches: 0,
+  };
+}
+
+interface RunOneState {
+  readonly budget: number;
+  readonly batchSize: number;
+  readonly options: RunOptions;
+  /** Adds to the run's count; returns the run's new total. */
+  readonly onMigrated: (count: number) => number;
+}
+
+async function runOne(
+  db: Database,
+  service: string,
+  migration: OnlineMigration,
+  state: RunOneState,
+): Promise<MigrationReport> {
+  const requirements = requirementsOf(migration);
+  let total: number | undefined;
+  let migrated = 0;
+  let remaining: number | undefined;
+  let batches = 0;
+  const report = (status: MigrationReport['status'], extra: Partial<MigrationReport> = {}) => ({
+    name: migration.name,
+    description: migration.description,
+    status,
+    total: total ?? 0,
+    migrated,
+    remaining,
+    batches,
+    ...extra,
+  });
+  try {
+    for (;;) {
+      if (requirements.length > 0) {
+        const waitingFor = await unmetRequirement(db, requirements, state.options);
+        if (waitingFor !== undefined) return report('waiting', { waitingFor });
+      }
+      const asked = Math.min(state.batchSize, state.budget - migrated);
+      const result = await inTransaction(db, (trx) => {
+        const ctx: OnlineMigrationContext = { db: trx, caps: db.caps, service };
+        return migration.run(ctx, asked);
+      });
+      checkResult(migration.name, result, asked);
+      batches++;
+      total ??= result.total;
+      migrated += result.migrated;
+      remaining = Math.max(0, result.total - result.migrated);
+      const runMigrated = state.onMigrated(result.migrated);
+      state.options.onBatch?.({
+        migration: migration.name,
+        batch: batches,
+        total: result.total,
+        migrated: result.migrated,
+        runMigrated,
+      });
+      if (remaining === 0) return report('done');
+      if (result.migrated === 0) throw new NoProgressError(migration.name, remaining);
+      if (migrated >= state.budget) return report('more');
+    }
+  } catch (error) {
+    return report('failed', { error: error instanceof Error ? error : new Error(String(error)) });
+  }
+}
+
+function checkResult(name: string, result: MigrationCount, asked: number): void {
+  const ok = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  if (typeof result !== 'object' || result === null || !ok(result.total) || !ok(result.migrated))
+    throw new MigrationResultError(
+      name,
+      result,
+      'total and migrated must be non-negative integers',
+    );
+  if (result.migrated > asked)
+    throw new MigrationResultError(name, result, `migrated more than the ${asked} asked for`);
+}
