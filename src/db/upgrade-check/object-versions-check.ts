@@ -1,0 +1,41 @@
+/**
+ * Check: rows at object versions the target release does not support
+ * (seed 000). A failure: that release's `db upgrade` would refuse to run.
+ */
+import type { Database } from '../connect.ts';
+import {
+  type FindIncompatibleOptions,
+  findIncompatibleObjectVersions,
+  type ReleaseNaming,
+} from '../object-versions/index.ts';
+import { type CheckResult, failure, success, type UpgradeCheck } from './upgrade-check.ts';
+
+export interface ObjectVersionsCheckOptions extends FindIncompatibleOptions, ReleaseNaming {
+  readonly name?: string;
+}
+
+export function objectVersionsCheck(
+  db: Database,
+  options: ObjectVersionsCheckOptions,
+): UpgradeCheck {
+  return {
+    name: options.name ?? `Object versions for ${options.release}`,
+    async run(): Promise<CheckResult> {
+      const rows = await findIncompatibleObjectVersions(db, options);
+      if (rows.length === 0) return success();
+      const count = rows.reduce((sum, row) => sum + row.count, 0);
+      const list = rows
+        .map((row) =>
+          row.noVersionColumn
+            ? `${row.table} has no version column`
+            : `${row.table} ${row.objectName} ${row.version ?? 'NULL'}: ${row.count}`,
+        )
+        .join(', ');
+      return failure(
+        `${count} row(s) are at object versions ${options.service} ${options.release} does not ` +
+          `support (${list}). Run "baton db online-migrations --service ${options.service}" ` +
+          `with the current release until it exits with 0, then upgrade.`,
+      );
+    },
+  };
+}
