@@ -12,3 +12,4 @@ export {
 export { ConcurrentUpdateError, DatabaseConnectionError, DatabaseError } from './errors.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
 export { type Executor, inTransaction } from './transaction.ts';
+export * from './migrations/index.ts';

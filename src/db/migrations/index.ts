@@ -1,0 +1,33 @@
+/** Schema migrations: operations as data, the change policy, the runner and the startup check. */
+export { canonicalJson, operationsChecksum } from './checksum.ts';
+export { MAX_STRING_LENGTH, sqlTypeOf } from './column-types.ts';
+export { HISTORY_TABLE } from './definition-checks.ts';
+export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
+export type {
+  AddColumn,
+  AddForeignKey,
+  AlterColumn,
+  Column,
+  ColumnDefault,
+  ColumnType,
+  CreateIndex,
+  CreateTable,
+  DropColumn,
+  DropTable,
+  ForeignKey,
+  ForeignKeyAction,
+  Operation,
+  RawSql,
+  RenameColumn,
+  RenameTable,
+  UniqueConstraint,
+} from './operations.ts';
+export {
+  checkPolicy,
+  type LockWarning,
+  type MigrationPolicy,
+  type PolicyReport,
+  type PolicyRule,
+  type PolicyViolation,
+  policyViolations,
+} from './policy.ts';
