@@ -24,9 +24,9 @@ export {
   type RegistryDefinition,
 } from './registry.ts';
 export {
-  EXIT_STATUS,
   type MigrationReport,
   type MigrationStatus,
+  ONLINE_MIGRATIONS_EXIT_STATUS,
   type OnlineMigrationsReport,
   type RunOutcome,
 } from './report.ts';

@@ -49,7 +49,7 @@ export interface OnlineMigrationsReport {
   readonly incompatible?: readonly IncompatibleObjectVersion[];
 }
 
-export const EXIT_STATUS: Readonly<Record<RunOutcome, 0 | 1 | 2>> = {
+export const ONLINE_MIGRATIONS_EXIT_STATUS: Readonly<Record<RunOutcome, 0 | 1 | 2>> = {
   complete: 0,
   incomplete: 1,
   waiting: 1,

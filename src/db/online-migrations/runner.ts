@@ -24,8 +24,8 @@ import {
 } from './online-migration.ts';
 import type { OnlineMigrationRegistry } from './registry.ts';
 import {
-  EXIT_STATUS,
   type MigrationReport,
+  ONLINE_MIGRATIONS_EXIT_STATUS,
   type OnlineMigrationsReport,
   outcomeOf,
 } from './report.ts';
@@ -100,7 +100,7 @@ export async function runOnlineMigrations(
   return {
     ...base,
     outcome,
-    exitStatus: EXIT_STATUS[outcome],
+    exitStatus: ONLINE_MIGRATIONS_EXIT_STATUS[outcome],
     migrations: reports,
     migrated: runMigrated,
   };

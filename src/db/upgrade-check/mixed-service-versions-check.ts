@@ -5,7 +5,12 @@
  */
 import type { Database } from '../connect.ts';
 import { type LivenessOptions, listServices } from '../services/index.ts';
-import { type CheckResult, success, type UpgradeCheck, warning } from './upgrade-check.ts';
+import {
+  type CheckResult,
+  checkSuccess,
+  checkWarning,
+  type UpgradeCheck,
+} from './upgrade-check.ts';
 
 export interface MixedServiceVersionsCheckOptions extends LivenessOptions {
   /** Only these binaries (default: every binary in the table). */
@@ -29,7 +34,7 @@ export function mixedServiceVersionsCheck(
         versions.set(service.binary, counts);
       }
       const mixed = [...versions].filter(([, counts]) => counts.size > 1);
-      if (mixed.length === 0) return success();
+      if (mixed.length === 0) return checkSuccess();
       const list = mixed
         .map(([binary, counts]) => {
           const parts = [...counts]
@@ -38,7 +43,7 @@ export function mixedServiceVersionsCheck(
           return `${binary}: ${parts.join(', ')}`;
         })
         .join('; ');
-      return warning(
+      return checkWarning(
         `Live services run different versions (${list}). Finish the rolling upgrade: ` +
           'upgrade and restart the older services.',
       );

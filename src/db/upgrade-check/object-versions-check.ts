@@ -8,7 +8,12 @@ import {
   findIncompatibleObjectVersions,
   type ReleaseNaming,
 } from '../object-versions/index.ts';
-import { type CheckResult, failure, success, type UpgradeCheck } from './upgrade-check.ts';
+import {
+  type CheckResult,
+  checkFailure,
+  checkSuccess,
+  type UpgradeCheck,
+} from './upgrade-check.ts';
 
 export interface ObjectVersionsCheckOptions extends FindIncompatibleOptions, ReleaseNaming {
   readonly name?: string;
@@ -22,7 +27,7 @@ export function objectVersionsCheck(
     name: options.name ?? `Object versions for ${options.release}`,
     async run(): Promise<CheckResult> {
       const rows = await findIncompatibleObjectVersions(db, options);
-      if (rows.length === 0) return success();
+      if (rows.length === 0) return checkSuccess();
       const count = rows.reduce((sum, row) => sum + row.count, 0);
       const list = rows
         .map((row) =>
@@ -31,7 +36,7 @@ export function objectVersionsCheck(
             : `${row.table} ${row.objectName} ${row.version ?? 'NULL'}: ${row.count}`,
         )
         .join(', ');
-      return failure(
+      return checkFailure(
         `${count} row(s) are at object versions ${options.service} ${options.release} does not ` +
           `support (${list}). Run "baton db online-migrations --service ${options.service}" ` +
           `with the current release until it exits with 0, then upgrade.`,

@@ -17,7 +17,12 @@ import {
   waitingMessage,
 } from '../online-migrations/index.ts';
 import type { LivenessOptions } from '../services/index.ts';
-import { type CheckResult, failure, success, type UpgradeCheck } from './upgrade-check.ts';
+import {
+  type CheckResult,
+  checkFailure,
+  checkSuccess,
+  type UpgradeCheck,
+} from './upgrade-check.ts';
 
 export interface PendingOnlineMigrationsCheckOptions extends LivenessOptions {
   readonly pendingIs?: 'warning' | 'failure';
@@ -37,10 +42,10 @@ export function pendingOnlineMigrationsCheck(
       const broken = probes.filter((p) => p.error !== undefined);
       if (broken.length > 0) {
         const list = broken.map((p) => `${p.name}: ${p.error?.message}`).join('; ');
-        return failure(`Online data migrations cannot run: ${list}.`);
+        return checkFailure(`Online data migrations cannot run: ${list}.`);
       }
       const pending = probes.filter((p) => (p.pending ?? 0) > 0);
-      if (pending.length === 0) return success();
+      if (pending.length === 0) return checkSuccess();
       const list = pending
         .map((p) => {
           const rows = `${p.name}: ${p.pending} row(s)`;

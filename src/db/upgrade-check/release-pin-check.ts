@@ -3,7 +3,12 @@
  * after it (new API microversions, RPC versions and object versions stay
  * off), so a pin is a warning that says to unpin once the upgrade is done.
  */
-import { type CheckResult, success, type UpgradeCheck, warning } from './upgrade-check.ts';
+import {
+  type CheckResult,
+  checkSuccess,
+  checkWarning,
+  type UpgradeCheck,
+} from './upgrade-check.ts';
 
 /** What the check needs of the pin: a `ReleasePin` fits. */
 export interface PinnedRelease {
@@ -19,8 +24,8 @@ export function releasePinCheck(
     name: options.name ?? 'Release pin',
     run(): CheckResult {
       const release = pin.release?.trim();
-      if (!release) return success();
-      return warning(
+      if (!release) return checkSuccess();
+      return checkWarning(
         `pin_release_version is set to ${release}. Unpin after the upgrade: once every ` +
           'service runs this release, remove the setting and restart the services.',
       );

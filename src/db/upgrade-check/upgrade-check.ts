@@ -36,10 +36,10 @@ export const CHECK_EXIT_STATUS: Readonly<Record<CheckCode, 0 | 1 | 2>> = {
   failure: 2,
 };
 
-export const success = (details?: string): CheckResult =>
+export const checkSuccess = (details?: string): CheckResult =>
   details === undefined ? { code: 'success' } : { code: 'success', details };
-export const warning = (details: string): CheckResult => ({ code: 'warning', details });
-export const failure = (details: string): CheckResult => ({ code: 'failure', details });
+export const checkWarning = (details: string): CheckResult => ({ code: 'warning', details });
+export const checkFailure = (details: string): CheckResult => ({ code: 'failure', details });
 
 /**
  * Runs the checks one after the other, in order. A check that throws is a
@@ -57,7 +57,7 @@ export async function runUpgradeChecks(
       result = await check.run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      result = failure(`The check could not run: ${message}`);
+      result = checkFailure(`The check could not run: ${message}`);
     }
     rows.push({ name: check.name, ...result });
     if (CHECK_EXIT_STATUS[result.code] > CHECK_EXIT_STATUS[worst]) worst = result.code;

@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  failure,
+  checkFailure,
+  checkSuccess,
+  checkWarning,
   releasePinCheck,
   renderUpgradeCheckTable,
   runUpgradeChecks,
-  success,
   type UpgradeCheck,
-  warning,
   wrapText,
 } from '../../../src/db/upgrade-check/index.ts';
 
 const check = (name: string, run: UpgradeCheck['run']): UpgradeCheck => ({ name, run });
 
 test('the exit status is the worst code: 0 success, 1 warning, 2 failure', async () => {
-  const ok = check('ok', () => success());
-  const meh = check('meh', async () => warning('look'));
-  const bad = check('bad', () => failure('stop'));
+  const ok = check('ok', () => checkSuccess());
+  const meh = check('meh', async () => checkWarning('look'));
+  const bad = check('bad', () => checkFailure('stop'));
   assert.deepEqual(await runUpgradeChecks([]), { rows: [], code: 'success', exitStatus: 0 });
   assert.equal((await runUpgradeChecks([ok])).exitStatus, 0);
   assert.equal((await runUpgradeChecks([ok, meh])).exitStatus, 1);
@@ -37,7 +37,7 @@ test('a check that throws is a failure with the error message; the others still 
     check('explodes', () => {
       throw new Error('cannot open database sqlite:/x: cannot open the file');
     }),
-    check('fine', () => success()),
+    check('fine', () => checkSuccess()),
   ]);
   assert.equal(report.exitStatus, 2);
   assert.deepEqual(report.rows, [
