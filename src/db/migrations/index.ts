@@ -1,6 +1,7 @@
 /** Schema migrations: operations as data, the change policy, the runner and the startup check. */
 export { canonicalJson, operationsChecksum } from './checksum.ts';
 export { MAX_STRING_LENGTH, sqlTypeOf } from './column-types.ts';
+export { compileOperation, type DdlStep, UnsupportedOperationError } from './ddl-compiler.ts';
 export { HISTORY_TABLE } from './definition-checks.ts';
 export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
 export type {
@@ -22,6 +23,7 @@ export type {
   RenameTable,
   UniqueConstraint,
 } from './operations.ts';
+export { type MigrationPlan, type PlanSegment, planMigration } from './plan.ts';
 export {
   checkPolicy,
   type LockWarning,
