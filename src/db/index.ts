@@ -11,5 +11,9 @@ export {
 } from './database-url.ts';
 export { ConcurrentUpdateError, DatabaseConnectionError, DatabaseError } from './errors.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
-export { type Executor, inTransaction } from './transaction.ts';
 export * from './migrations/index.ts';
+export * from './object-versions/index.ts';
+export * from './online-migrations/index.ts';
+export * from './services/index.ts';
+export { type Executor, inTransaction } from './transaction.ts';
+export * from './upgrade-check/index.ts';
