@@ -12,6 +12,7 @@ import pg from 'pg';
 import { type Capabilities, capabilitiesOf } from './capabilities.ts';
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.ts';
 import { DatabaseConnectionError } from './errors.ts';
+import { SqliteValuesPlugin } from './sqlite-values-plugin.ts';
 
 /** An open database. `DB` is the Kysely schema type of the tables the caller uses. */
 export interface Database<DB = Record<string, unknown>> {
@@ -62,7 +63,10 @@ function sqliteKysely<DB>(path: string, options: OpenOptions): Kysely<DB> {
   handle.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   handle.pragma('foreign_keys = ON');
   handle.pragma('synchronous = NORMAL');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) });
+  return new Kysely<DB>({
+    dialect: new SqliteDialect({ database: handle }),
+    plugins: [new SqliteValuesPlugin()],
+  });
 }
 
 export async function openDatabase<DB = Record<string, unknown>>(
