@@ -11,7 +11,12 @@ import type { Database } from '../connect.ts';
 import { inTransaction } from '../transaction.ts';
 import { InvalidServiceIdentityError } from './errors.ts';
 import { type Clock, checkServiceVersion, DEFAULT_HEARTBEAT_SECONDS } from './liveness.ts';
-import { ensureServicesTable, SERVICES_TABLE, type ServicesTables } from './services-table.ts';
+import {
+  ensureServicesTable,
+  SERVICES_TABLE,
+  type ServicesTables,
+  servicesKysely,
+} from './services-table.ts';
 
 export interface ServiceIdentity {
   readonly binary: string;
@@ -105,7 +110,7 @@ export async function registerService(
   const clock = options.clock ?? Date.now;
   await ensureServicesTable(db);
   let id = await upsert(db, identity, clock(), randomUUID());
-  const kysely = db.kysely as unknown as Kysely<ServicesTables>;
+  const kysely = servicesKysely(db);
 
   const heartbeat = async (): Promise<void> => {
     const now = clock();
