@@ -3,6 +3,16 @@ export { canonicalJson, operationsChecksum } from './checksum.ts';
 export { MAX_STRING_LENGTH, sqlTypeOf } from './column-types.ts';
 export { compileOperation, type DdlStep, UnsupportedOperationError } from './ddl-compiler.ts';
 export { HISTORY_TABLE } from './definition-checks.ts';
+export {
+  MigrationBlockedError,
+  MigrationChecksumError,
+  MigrationError,
+  MigrationLockTimeoutError,
+  MigrationPolicyError,
+  MigrationStepError,
+  schemaUpgradeCommand,
+} from './errors.ts';
+export { readSchemaHistory, type SchemaHistoryRow } from './history.ts';
 export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
 export type {
   AddColumn,
@@ -33,3 +43,9 @@ export {
   type PolicyViolation,
   policyViolations,
 } from './policy.ts';
+export {
+  type AppliedMigration,
+  type MigrateOptions,
+  type MigrationResultSet,
+  migrateToLatest,
+} from './runner.ts';

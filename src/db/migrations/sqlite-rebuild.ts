@@ -36,10 +36,39 @@ export async function rebuildWithForeignKey(
   const dependents = await sql<{ sql: string }>`
     select sql from sqlite_master
     where tbl_name = ${table} and type in ('index', 'trigger') and sql is not null`.execute(db);
+  // AUTOINCREMENT never reuses an id: keep the old table's high-water mark.
+  const sequence = (await hasSequenceTable(db))
+    ? (
+        await sql<{ seq: number }>`select seq from sqlite_sequence where name = ${table}`.execute(
+          db,
+        )
+      ).rows[0]
+    : undefined;
   const temporary = `${table}__baton_rebuild`;
   await sql.raw(withConstraint(definition, temporary, constraint)).execute(db);
   await sql.raw(`insert into "${temporary}" select * from "${table}"`).execute(db);
   await sql.raw(`drop table "${table}"`).execute(db);
   await sql.raw(`alter table "${temporary}" rename to "${table}"`).execute(db);
   for (const dependent of dependents.rows) await sql.raw(dependent.sql).execute(db);
+  if (sequence) {
+    await sql`delete from sqlite_sequence where name = ${table}`.execute(db);
+    await sql`insert into sqlite_sequence (name, seq) values (${table}, ${sequence.seq})`.execute(
+      db,
+    );
+  }
+  const broken = await sql<{
+    parent: string;
+  }>`select * from pragma_foreign_key_check(${table})`.execute(db);
+  if (broken.rows.length > 0) {
+    throw new Error(
+      `${broken.rows.length} row(s) of ${table} reference missing rows of ${broken.rows[0]?.parent}`,
+    );
+  }
+}
+
+async function hasSequenceTable(db: AnyKysely): Promise<boolean> {
+  const { rows } = await sql`select 1 from sqlite_master where name = 'sqlite_sequence'`.execute(
+    db,
+  );
+  return rows.length > 0;
 }

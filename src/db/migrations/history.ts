@@ -1,0 +1,101 @@
+/**
+ * The history table, `baton_schema_migrations`: one row per (service,
+ * migration) with the release and checksum it was applied with. `applied_at`
+ * stays NULL while a migration that cannot run in one transaction is part-way
+ * through; `steps_done` then counts the operations already applied.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Backend } from '../database-url.ts';
+import { sqlTypeOf } from './column-types.ts';
+import { HISTORY_TABLE } from './definition-checks.ts';
+import { tableExists } from './introspect.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the history table is not in the caller's schema
+type AnyKysely = Kysely<any>;
+
+export interface SchemaHistoryRow {
+  readonly id: string;
+  readonly release: string;
+  readonly checksum: string;
+  /** Undefined while the migration is part-way through. */
+  readonly appliedAt: Date | undefined;
+  readonly stepsDone: number;
+}
+
+/** Creates the table if missing (under the migration lock: concurrent creation races on PostgreSQL). */
+export async function ensureHistoryTable(db: AnyKysely, backend: Backend): Promise<void> {
+  await db.schema
+    .createTable(HISTORY_TABLE)
+    .ifNotExists()
+    .addColumn('service', 'varchar(64)', (c) => c.notNull())
+    .addColumn('id', 'varchar(128)', (c) => c.notNull())
+    .addColumn('release', 'varchar(64)', (c) => c.notNull())
+    .addColumn('checksum', 'varchar(64)', (c) => c.notNull())
+    .addColumn('applied_at', sqlTypeOf('datetime', backend))
+    .addColumn('steps_done', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint(`${HISTORY_TABLE}_pkey`, ['service', 'id'])
+    .execute();
+}
+
+function toDate(value: unknown): Date | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value instanceof Date) return value;
+  // SQLite's CURRENT_TIMESTAMP: 'YYYY-MM-DD HH:MM:SS' in UTC.
+  return new Date(`${String(value).replace(' ', 'T')}Z`);
+}
+
+/** The service's rows; empty when the table does not exist yet (nothing is created). */
+export async function readSchemaHistory(
+  db: AnyKysely,
+  backend: Backend,
+  service: string,
+): Promise<SchemaHistoryRow[]> {
+  if (!(await tableExists(db, backend, HISTORY_TABLE))) return [];
+  const rows = await db
+    .selectFrom(HISTORY_TABLE)
+    .select(['id', 'release', 'checksum', 'applied_at', 'steps_done'])
+    .where('service', '=', service)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: String(row.id),
+    release: String(row.release),
+    checksum: String(row.checksum),
+    appliedAt: toDate(row.applied_at),
+    stepsDone: Number(row.steps_done),
+  }));
+}
+
+export interface Progress {
+  readonly service: string;
+  readonly id: string;
+  readonly release: string;
+  readonly checksum: string;
+  readonly stepsDone: number;
+  readonly finished: boolean;
+}
+
+/** Writes a migration's progress: a new row, or an update of the row of an earlier attempt. */
+export async function recordProgress(db: AnyKysely, progress: Progress, rowExists: boolean) {
+  const appliedAt = progress.finished ? sql`current_timestamp` : null;
+  if (rowExists) {
+    await db
+      .updateTable(HISTORY_TABLE)
+      .set({ steps_done: progress.stepsDone, applied_at: appliedAt, checksum: progress.checksum })
+      .where('service', '=', progress.service)
+      .where('id', '=', progress.id)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto(HISTORY_TABLE)
+    .values({
+      service: progress.service,
+      id: progress.id,
+      release: progress.release,
+      checksum: progress.checksum,
+      applied_at: appliedAt,
+      steps_done: progress.stepsDone,
+    })
+    .execute();
+}
