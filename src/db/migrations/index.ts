@@ -49,3 +49,11 @@ export {
   type MigrationResultSet,
   migrateToLatest,
 } from './runner.ts';
+export {
+  type AssertSchemaOptions,
+  assertSchemaCurrent,
+  checkSchema,
+  SchemaNotCurrentError,
+  type SchemaReport,
+  type SchemaState,
+} from './schema-check.ts';

@@ -1,0 +1,128 @@
+/**
+ * The startup check: new code refuses an older schema and names the
+ * command that upgrades it; old code accepts a schema a newer release has
+ * expanded (that is what the policy is for).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  assertSchemaCurrent,
+  checkSchema,
+  type Database,
+  migrateToLatest,
+  parseDatabaseUrl,
+  SchemaNotCurrentError,
+} from '../../../src/db/index.ts';
+import { forEachBackend } from '../support/backends.ts';
+import { columnsOf, migration, migrationSet } from './fixtures.ts';
+
+const first = migration('0001_nodes', [
+  {
+    op: 'createTable',
+    table: 'nodes',
+    columns: [{ name: 'id', type: 'integer', primaryKey: true }],
+  },
+]);
+const second = migration(
+  '0002_node_owner',
+  [{ op: 'addColumn', table: 'nodes', column: { name: 'owner', type: 'string(255)' } }],
+  { release: '2026.2' },
+);
+const release1 = migrationSet('startup', [first]);
+const release2 = migrationSet('startup', [first, second]);
+
+forEachBackend('schema currency at startup', (ctx) => {
+  test('empty: refused without createIfEmpty, with the upgrade command and no password', async () => {
+    // Same database, but as if its URL carried a password.
+    const url = parseDatabaseUrl(
+      ctx.backend === 'sqlite'
+        ? ctx.url()
+        : ctx
+            .url()
+            .replace('://', '://admin:s3cret@')
+            .replace(/@[^@]*@/, '@'),
+    );
+    const withPassword: Database = { ...ctx.db(), url };
+    const report = await checkSchema(withPassword, release2);
+    assert.equal(report.state, 'empty');
+    assert.deepEqual(report.pending, ['0001_nodes', '0002_node_owner']);
+    assert.ok(report.message.includes(`baton db upgrade --service startup --db ${url.redacted}`));
+    assert.ok(!report.message.includes('s3cret'));
+    await assert.rejects(assertSchemaCurrent(ctx.db(), release2), (e: unknown) => {
+      assert.ok(e instanceof SchemaNotCurrentError);
+      assert.equal(e.report.state, 'empty');
+      return true;
+    });
+    assert.deepEqual(await columnsOf(ctx.db(), 'nodes'), [], 'checking creates nothing');
+  });
+
+  test('behind: new code refuses to start on the older schema, naming the command', async () => {
+    assert.equal((await migrateToLatest(ctx.db(), release1)).error, undefined);
+    await assert.rejects(
+      assertSchemaCurrent(ctx.db(), release2, { createIfEmpty: true }),
+      (e: unknown) => {
+        assert.ok(e instanceof SchemaNotCurrentError);
+        assert.equal(e.report.state, 'behind');
+        assert.deepEqual(e.report.pending, ['0002_node_owner']);
+        assert.equal(
+          e.message,
+          `the schema of service startup is older than this code: 1 migration(s) pending (0002_node_owner); run \`baton db upgrade --service startup --db ${ctx.db().url.redacted}\` before starting it`,
+        );
+        return true;
+      },
+    );
+    assert.deepEqual(await columnsOf(ctx.db(), 'nodes'), ['id'], 'createIfEmpty only creates');
+  });
+
+  test('current: starts', async () => {
+    assert.equal((await migrateToLatest(ctx.db(), release2)).error, undefined);
+    const report = await assertSchemaCurrent(ctx.db(), release2);
+    assert.equal(report.state, 'current');
+    assert.deepEqual(report.applied, ['0001_nodes', '0002_node_owner']);
+    assert.match(report.message, /is current \(latest migration 0002_node_owner\)/);
+  });
+
+  test('ahead: the previous release keeps working on the expanded schema, and says so', async () => {
+    const report = await assertSchemaCurrent(ctx.db(), release1);
+    assert.equal(report.state, 'ahead');
+    assert.deepEqual(report.unknown, ['0002_node_owner']);
+    assert.match(
+      report.message,
+      /upgraded by a newer release \(0002_node_owner\); this release keeps working with it/,
+    );
+    // Its own run has nothing to do and does not complain either.
+    assert.deepEqual(await migrateToLatest(ctx.db(), release1), { applied: [], alreadyApplied: 1 });
+  });
+
+  test('modified: a released migration was edited; refused', async () => {
+    const edited = migrationSet('startup', [
+      first,
+      {
+        ...second,
+        operations: [{ op: 'addColumn', table: 'nodes', column: { name: 'owner', type: 'text' } }],
+      },
+    ]);
+    await assert.rejects(assertSchemaCurrent(ctx.db(), edited), (e: unknown) => {
+      assert.ok(e instanceof SchemaNotCurrentError);
+      assert.equal(e.report.state, 'modified');
+      assert.deepEqual(e.report.modified, ['0002_node_owner']);
+      assert.match(e.message, /a released migration was edited/);
+      return true;
+    });
+  });
+
+  test('empty with createIfEmpty (the embedded default): everything is applied', async () => {
+    const fresh = migrationSet('embedded', [
+      migration('0001_things', [
+        {
+          op: 'createTable',
+          table: 'things',
+          columns: [{ name: 'id', type: 'integer', primaryKey: true }],
+        },
+      ]),
+    ]);
+    const report = await assertSchemaCurrent(ctx.db(), fresh, { createIfEmpty: true });
+    assert.equal(report.state, 'current');
+    assert.deepEqual(await columnsOf(ctx.db(), 'things'), ['id']);
+  });
+});
