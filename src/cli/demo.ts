@@ -62,13 +62,12 @@ const IRONIC_HEADERS = {
   maximumName: 'X-OpenStack-Ironic-API-Maximum-Version',
 };
 
-const show = (title: string, value: unknown): void => {
-  console.log(`\n== ${title}\n${JSON.stringify(value, null, 2)}`);
-};
-
-async function main(): Promise<void> {
+export async function runDemo(out: (line: string) => void = console.log): Promise<void> {
+  const show = (title: string, value: unknown): void => {
+    out(`\n== ${title}\n${JSON.stringify(value, null, 2)}`);
+  };
   const pin = ReleasePin.resolve(RELEASES, '2026.1');
-  console.log(
+  out(
     `Release pin: ${pin.release} (API max ${pin.apiMaxVersion('1.9')}, RPC cap ${pin.rpcVersionCap('1.41')})`,
   );
 
@@ -130,8 +129,3 @@ async function main(): Promise<void> {
     await app.close();
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});

@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const demo = fileURLToPath(new URL('../../src/cli/demo.ts', import.meta.url));
+const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 test('the demo shows a pinned send, a receive at latest, a pinned DB write and a negotiated microversion', async () => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', demo], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', main, 'demo'], {
+    timeout: 60_000,
+  });
   assert.match(stdout, /Release pin: 2026\.1 \(API max 1\.5, RPC cap 1\.40\)/);
   assert.match(stdout, /"ironic_object\.version": "1\.14"/);
   assert.match(stdout, /"changed": \[[^\]]*"meta"/);

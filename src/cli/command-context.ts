@@ -1,0 +1,55 @@
+/** What every database command needs: its service and an open database. */
+import { join } from 'node:path';
+import {
+  type Database,
+  DatabaseConnectionError,
+  DatabaseUrlError,
+  defaultDatabaseUrl,
+  openDatabase,
+} from '../db/index.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { type ServiceDefinition, serviceNamed, UnknownServiceError } from './service-catalog.ts';
+
+export interface DatabaseOptions {
+  readonly service: string;
+  readonly db?: string;
+}
+
+/** The embedded default database: `$BATON_DATA_DIR/baton.sqlite`, else `./data/baton.sqlite`. */
+export function defaultDbUrl(): string {
+  return defaultDatabaseUrl(process.env.BATON_DATA_DIR ?? join(process.cwd(), 'data'));
+}
+
+export function resolveService(name: string): ServiceDefinition {
+  try {
+    return serviceNamed(name);
+  } catch (error) {
+    if (error instanceof UnknownServiceError) throw usageError(error.message);
+    throw error;
+  }
+}
+
+/** Opens the database, turning URL and connection problems into one-line exits. */
+export async function openCommandDatabase(url: string): Promise<Database> {
+  try {
+    return await openDatabase(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw usageError(error.message);
+    if (error instanceof DatabaseConnectionError) throw new CliExit(error.message, EXIT.failure);
+    throw error;
+  }
+}
+
+/** Runs `work` with the service and its open database, closing it afterwards. */
+export async function withServiceDatabase<T>(
+  options: DatabaseOptions,
+  work: (service: ServiceDefinition, db: Database) => Promise<T>,
+): Promise<T> {
+  const service = resolveService(options.service);
+  const db = await openCommandDatabase(options.db ?? defaultDbUrl());
+  try {
+    return await work(service, db);
+  } finally {
+    await db.close();
+  }
+}

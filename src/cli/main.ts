@@ -1,0 +1,117 @@
+/**
+ * The `baton` command. Every database command takes `--service NAME` and
+ * `--db URL` (default: the embedded SQLite file). Errors end with one line
+ * on stderr and a non-zero status; bad input exits 64.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { CliExit, EXIT } from './cli-error.ts';
+import { defaultDbUrl } from './command-context.ts';
+import { dbOnlineMigrations } from './db-online-migrations-command.ts';
+import { dbServices } from './db-services-command.ts';
+import { dbUpgrade } from './db-upgrade-command.ts';
+import { runDemo } from './demo.ts';
+import { SERVICES } from './service-catalog.ts';
+import { upgradeCheck } from './upgrade-check-command.ts';
+
+/** Where a run writes; tests pass their own. */
+export interface CliIo {
+  readonly out: (line: string) => void;
+  readonly err: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  out: (line) => {
+    process.stdout.write(`${line}\n`);
+  },
+  err: (text) => {
+    process.stderr.write(text);
+  },
+};
+
+function databaseOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--service <name>', 'the service whose database it is')
+        .choices(Object.keys(SERVICES))
+        .makeOptionMandatory(),
+    )
+    .option(
+      '--db <url>',
+      `database URL: sqlite:<path>, postgresql://…, mysql://… (default ${defaultDbUrl()})`,
+    );
+}
+
+export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
+  const out = io.out;
+  const program = new Command('baton')
+    .description('Rolling upgrades for services sharing one SQL database')
+    .exitOverride()
+    .configureOutput({ writeErr: io.err, writeOut: (text) => io.out(text.trimEnd()) })
+    .showHelpAfterError(false);
+
+  program
+    .command('demo')
+    .description('a short tour of the toolkit on embedded defaults')
+    .action(async () => {
+      await runDemo(out);
+      setStatus(EXIT.ok);
+    });
+
+  const db = program.command('db').description('database schema, data migrations and services');
+  databaseOptions(db.command('upgrade'))
+    .description('check object versions, then apply the pending schema migrations')
+    .action(async (options) => setStatus(await dbUpgrade(options, out)));
+  databaseOptions(db.command('online-migrations'))
+    .description('run the online data migrations in batches until done (or --max-count rows)')
+    .option('--max-count <n>', 'migrate at most this many rows, then stop (exit 1 if more remain)')
+    .option('--batch-size <n>', 'rows per batch (per transaction)')
+    .action(async (options) => setStatus(await dbOnlineMigrations(options, out)));
+  databaseOptions(db.command('services'))
+    .description('list the registered services and their versions')
+    .option('--remove-dead', 'remove services not seen for --dead-after seconds')
+    .option('--dead-after <seconds>', 'how long without a heartbeat makes a service dead')
+    .action(async (options) => setStatus(await dbServices(options, out)));
+
+  databaseOptions(program.command('upgrade-check'))
+    .description('check whether the deployment is ready for (or done with) an upgrade')
+    .option(
+      '--pin-release-version <release>',
+      'the pin_release_version setting',
+      process.env.BATON_PIN_RELEASE_VERSION,
+    )
+    .action(async (options) => setStatus(await upgradeCheck(options, out)));
+  return program;
+}
+
+/** Runs the command line and returns the exit status (no process.exit inside). */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let status: number = EXIT.ok;
+  const program = buildProgram((s) => {
+    status = s;
+  }, io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version requests end "with an error" too; they are not failures.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+        return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof CliExit) {
+      io.err(`baton: ${error.message}\n`);
+      return error.status;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`baton: unexpected error: ${message}\n`);
+    return EXIT.failure;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then((status) => {
+    process.exitCode = status;
+  });
+}

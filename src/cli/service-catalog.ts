@@ -1,0 +1,60 @@
+/**
+ * The services the `baton` command knows, and what it needs of each: its
+ * schema history, its online data migrations, its object tables and release
+ * mapping (for the version checks), and the binaries that register in the
+ * services table.
+ */
+import {
+  createOnlineMigrationRegistry,
+  type MigrationSet,
+  type ObjectTable,
+  type OnlineMigrationRegistry,
+} from '../db/index.ts';
+import { PLACEMENT_MIGRATIONS } from '../placement/migrations/index.ts';
+import { createIncompleteConsumers } from '../placement/online-migrations/create-incomplete-consumers.ts';
+import type { ReleaseMapping } from '../releases/index.ts';
+
+export interface ServiceDefinition {
+  readonly name: string;
+  /** The name of the release this code is (a key of `releases`, besides master). */
+  readonly release: string;
+  readonly binaries: readonly string[];
+  readonly migrations: MigrationSet;
+  onlineMigrations(): OnlineMigrationRegistry;
+  /** Tables holding versioned objects (none for Placement, which has no RPC). */
+  readonly objectTables: readonly ObjectTable[];
+  readonly releases: ReleaseMapping;
+  /** Object types new in this release (their tables are not version-checked). */
+  readonly newModels: readonly string[];
+}
+
+const placement: ServiceDefinition = {
+  name: 'placement',
+  release: '2026.1',
+  binaries: ['placement-api'],
+  migrations: PLACEMENT_MIGRATIONS,
+  onlineMigrations: () =>
+    createOnlineMigrationRegistry({
+      service: 'placement',
+      migrations: [createIncompleteConsumers()],
+      objectTables: [],
+    }),
+  objectTables: [],
+  releases: { '2026.1': { api: '1.39', objects: {} }, master: { api: '1.39', objects: {} } },
+  newModels: [],
+};
+
+export const SERVICES: Readonly<Record<string, ServiceDefinition>> = { placement };
+
+export class UnknownServiceError extends Error {
+  override name = 'UnknownServiceError';
+  constructor(service: string) {
+    super(`unknown service '${service}'; known services: ${Object.keys(SERVICES).join(', ')}`);
+  }
+}
+
+export function serviceNamed(name: string): ServiceDefinition {
+  const service = Object.hasOwn(SERVICES, name) ? SERVICES[name] : undefined;
+  if (service === undefined) throw new UnknownServiceError(name);
+  return service;
+}

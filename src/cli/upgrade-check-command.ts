@@ -1,0 +1,86 @@
+/**
+ * `baton upgrade-check`, like `placement-status upgrade check`: named checks
+ * (schema migrations, online data migrations, object versions, service
+ * versions, the release pin), a result table, exit 0 / 1 / 2.
+ */
+import {
+  checkFailure,
+  checkSchema,
+  checkSuccess,
+  checkWarning,
+  mixedServiceVersionsCheck,
+  objectVersionsCheck,
+  pendingOnlineMigrationsCheck,
+  releasePinCheck,
+  renderUpgradeCheckTable,
+  runUpgradeChecks,
+  type UpgradeCheck,
+} from '../db/index.ts';
+import { MASTER, ReleasePin, UnknownReleaseError } from '../releases/index.ts';
+import { usageError } from './cli-error.ts';
+import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+
+export interface UpgradeCheckOptions extends DatabaseOptions {
+  readonly pinReleaseVersion?: string;
+}
+
+export async function upgradeCheck(
+  options: UpgradeCheckOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  return withServiceDatabase(options, async (service, db) => {
+    let pin: ReleasePin;
+    try {
+      pin = ReleasePin.resolve(service.releases, options.pinReleaseVersion);
+    } catch (error) {
+      if (error instanceof UnknownReleaseError) throw usageError(error.message);
+      throw error;
+    }
+    const schemaCheck: UpgradeCheck = {
+      name: 'Schema migrations',
+      async run() {
+        const report = await checkSchema(db, service.migrations);
+        if (report.state === 'current' || report.state === 'ahead') return checkSuccess();
+        if (report.state === 'modified') return checkFailure(report.message);
+        return checkWarning(report.message);
+      },
+    };
+    const onlineCheck = pendingOnlineMigrationsCheck(db, service.onlineMigrations());
+    const onlineAfterSchema: UpgradeCheck = {
+      name: onlineCheck.name,
+      async run() {
+        // Data migrations read the tables the schema migrations create.
+        const schema = await checkSchema(db, service.migrations);
+        if (schema.state === 'empty' || schema.state === 'behind') {
+          return checkWarning(
+            'Not checked: the schema is not up to date (see above); run the schema migrations first.',
+          );
+        }
+        return onlineCheck.run();
+      },
+    };
+    const checks: UpgradeCheck[] = [
+      schemaCheck,
+      onlineAfterSchema,
+      mixedServiceVersionsCheck(db, { binaries: service.binaries }),
+      releasePinCheck(pin),
+    ];
+    const supported = service.releases[MASTER];
+    if (supported !== undefined && service.objectTables.length > 0) {
+      checks.splice(
+        2,
+        0,
+        objectVersionsCheck(db, {
+          tables: service.objectTables,
+          supported,
+          newModels: service.newModels,
+          service: service.name,
+          release: service.release,
+        }),
+      );
+    }
+    const report = await runUpgradeChecks(checks);
+    out(renderUpgradeCheckTable(report.rows));
+    return report.exitStatus;
+  });
+}

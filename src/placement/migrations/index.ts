@@ -1,0 +1,10 @@
+/** Placement's schema history (forward-only, under the model change policy). */
+import type { MigrationSet } from '../../db/migrations/index.ts';
+import { initialSchema } from './0001-initial.ts';
+
+export const PLACEMENT_MIGRATIONS: MigrationSet = {
+  service: 'placement',
+  releases: ['2026.1'],
+  deprecations: [],
+  migrations: [initialSchema],
+};

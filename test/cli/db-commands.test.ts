@@ -1,0 +1,185 @@
+/** The `baton db …` and `baton upgrade-check` commands, run in-process on each backend. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import { runCli } from '../../src/cli/main.ts';
+import { registerService } from '../../src/db/index.ts';
+import { forEachBackend } from '../db/support/backends.ts';
+
+async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const status = await runCli(argv, {
+    out: (line) => (out += `${line}\n`),
+    err: (text) => (err += text),
+  });
+  return { status, out, err };
+}
+
+describe('baton: bad input', () => {
+  test('an unknown service, a bad URL and a bad --max-count are usage errors (64) with a message', async () => {
+    const unknown = await baton('db', 'upgrade', '--service', 'nova', '--db', 'sqlite::memory:');
+    assert.equal(unknown.status, 64);
+    assert.match(unknown.err, /Allowed choices are placement/);
+    const badUrl = await baton(
+      'db',
+      'upgrade',
+      '--service',
+      'placement',
+      '--db',
+      'oracle://u:pw@h/x',
+    );
+    assert.equal(badUrl.status, 64);
+    assert.match(
+      badUrl.err,
+      /^baton: database URL 'oracle:\/\/u:\*\*\*@h\/x' has an unsupported scheme/,
+    );
+    for (const count of ['0', '-3', 'abc', '1.5']) {
+      const bad = await baton(
+        'db',
+        'online-migrations',
+        '--service',
+        'placement',
+        '--db',
+        'sqlite::memory:',
+        '--max-count',
+        count,
+      );
+      assert.equal(bad.status, 64, count);
+      assert.match(bad.err, /max-count must be a positive integer/);
+    }
+    const missing = await baton('db', 'upgrade');
+    assert.equal(missing.status, 64);
+    assert.match(missing.err, /required option '--service <name>' not specified/);
+  });
+
+  test('an unreachable server: exit 1, one line, no password, no stack trace', async () => {
+    const result = await baton(
+      'db',
+      'upgrade',
+      '--service',
+      'placement',
+      '--db',
+      'postgresql://admin:hunter2@127.0.0.1:1/x',
+    );
+    assert.equal(result.status, 1);
+    assert.equal(
+      result.err,
+      'baton: cannot open database postgresql://admin:***@127.0.0.1:1/x: connection refused (is the server running?)\n',
+    );
+  });
+});
+
+forEachBackend('baton db commands', (ctx) => {
+  // biome-ignore lint/suspicious/noExplicitAny: placement's tables
+  const db = () => ctx.db().kysely as Kysely<any>;
+
+  test('upgrade-check before the schema exists warns about the pending migration (exit 1)', async () => {
+    const result = await baton('upgrade-check', '--service', 'placement', '--db', ctx.url());
+    assert.equal(result.status, 1, result.out + result.err);
+    assert.match(result.out, /Check: Schema migrations\s*\|\n\| Result: Warning/);
+    assert.match(
+      result.out.replace(/\s*\|\n\|\s*/g, ' '),
+      /run `baton db upgrade --service placement --db /,
+    );
+    assert.match(
+      result.out,
+      /Check: Online data migrations\s*\|\n\| Result: Warning\s*\|\n\| Details: Not checked/,
+    );
+  });
+
+  test('db upgrade applies the schema once; a second run has nothing to do', async () => {
+    const first = await baton('db', 'upgrade', '--service', 'placement', '--db', ctx.url());
+    assert.equal(first.status, 0, first.err);
+    assert.match(first.out, /applied 0001_initial \(2026\.1\)/);
+    const second = await baton('db', 'upgrade', '--service', 'placement', '--db', ctx.url());
+    assert.equal(second.status, 0, second.err);
+    assert.match(second.out, /the schema is up to date \(1 migrations applied\)/);
+    const tables = await db().selectFrom('resource_providers').select('id').execute();
+    assert.deepEqual(tables, []);
+  });
+
+  test('online migrations: --max-count stops with exit 1, a re-run finishes with exit 0', async () => {
+    await db()
+      .insertInto('allocations')
+      .values(
+        ['c1', 'c1', 'c2', 'c3', 'c3'].map((consumer, i) => ({
+          resource_provider_id: 1,
+          consumer_id: `00000000-0000-0000-0000-00000000000${consumer.slice(1)}`,
+          resource_class_id: i,
+          used: 1,
+        })),
+      )
+      .execute();
+    const partial = await baton(
+      'db',
+      'online-migrations',
+      '--service',
+      'placement',
+      '--db',
+      ctx.url(),
+      '--max-count',
+      '2',
+    );
+    assert.equal(partial.status, 1, partial.out + partial.err);
+    assert.match(partial.out, /create_incomplete_consumers \|\s+3 \|\s+2 \|\s+1 \| more/);
+    assert.match(partial.out, /Please re-run/);
+    const rest = await baton(
+      'db',
+      'online-migrations',
+      '--service',
+      'placement',
+      '--db',
+      ctx.url(),
+    );
+    assert.equal(rest.status, 0, rest.out + rest.err);
+    assert.match(rest.out, /Data migrations have completed/);
+    const consumers = await db()
+      .selectFrom('consumers')
+      .select(['uuid', 'generation'])
+      .orderBy('uuid')
+      .execute();
+    assert.equal(consumers.length, 3);
+    const again = await baton(
+      'db',
+      'online-migrations',
+      '--service',
+      'placement',
+      '--db',
+      ctx.url(),
+    );
+    assert.equal(again.status, 0);
+    assert.match(again.out, /create_incomplete_consumers \|\s+0 \|\s+0 \|\s+0 \| done/);
+  });
+
+  test('services lists what registered; upgrade-check warns when versions are mixed or a pin is set', async () => {
+    await registerService(ctx.db(), { binary: 'placement-api', host: 'a:8778', version: 2 });
+    await registerService(ctx.db(), { binary: 'placement-api', host: 'b:8778', version: 3 });
+    const listed = await baton('db', 'services', '--service', 'placement', '--db', ctx.url());
+    assert.equal(listed.status, 0);
+    assert.match(listed.out, /\| placement-api \| a:8778 \| 2\s+\|.*\| live {2}\|/);
+    const check = await baton(
+      'upgrade-check',
+      '--service',
+      'placement',
+      '--db',
+      ctx.url(),
+      '--pin-release-version',
+      '2026.1',
+    );
+    assert.equal(check.status, 1);
+    assert.match(check.out, /Check: Service versions\s*\|\n\| Result: Warning/);
+    assert.match(check.out, /pin_release_version is set to 2026\.1/);
+    const badPin = await baton(
+      'upgrade-check',
+      '--service',
+      'placement',
+      '--db',
+      ctx.url(),
+      '--pin-release-version',
+      'zed',
+    );
+    assert.equal(badPin.status, 64);
+    assert.match(badPin.err, /'zed' is not a known release; known releases: 2026\.1, master/);
+  });
+});
