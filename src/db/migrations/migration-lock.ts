@@ -114,22 +114,26 @@ async function writeLock(db: AnyKysely, deadline: number): Promise<Held> {
   // better-sqlite3 waits synchronously: wait here, asynchronously, instead.
   await sql`pragma busy_timeout = 0`.execute(db);
   await sql`pragma foreign_keys = off`.execute(db);
-  const restore = async () => {
-    await sql`pragma foreign_keys = ${sql.raw(String(foreignKeys))}`.execute(db);
-    await sql`pragma busy_timeout = ${sql.raw(String(busyTimeout))}`.execute(db);
-  };
+  const restoreBusyTimeout = () =>
+    sql`pragma busy_timeout = ${sql.raw(String(busyTimeout))}`.execute(db);
+  const restoreForeignKeys = () =>
+    sql`pragma foreign_keys = ${sql.raw(String(foreignKeys))}`.execute(db);
   for (;;) {
     try {
       await sql`begin immediate`.execute(db);
       break;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) {
-        await restore();
-        throw (error as { code?: string }).code === 'SQLITE_BUSY' ? new LockTimeout() : error;
+      const busy = (error as { code?: string }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() >= deadline) {
+        await restoreBusyTimeout();
+        await restoreForeignKeys();
+        throw busy ? new LockTimeout() : error;
       }
       await sleep(POLL_MS);
     }
   }
+  // Holding the write lock, the run waits for no other writer.
+  await restoreBusyTimeout();
   const session: MigrationSession = {
     db,
     async atomically(work) {
@@ -152,7 +156,7 @@ async function writeLock(db: AnyKysely, deadline: number): Promise<Held> {
       try {
         await sql.raw(succeeded ? 'commit' : 'rollback').execute(db);
       } finally {
-        await restore();
+        await restoreForeignKeys();
       }
     },
   };

@@ -9,32 +9,21 @@
  * their progress recorded (see plan.ts), so an interrupted run resumes.
  */
 
-import { sql } from 'kysely';
-import type { Capabilities } from '../capabilities.ts';
 import type { Database } from '../connect.ts';
-import { expectedChecksum, operationsChecksum } from './checksum.ts';
-import { constraintName, type DdlStep } from './ddl-compiler.ts';
+import { applyMigration } from './apply-migration.ts';
+import { expectedChecksum } from './checksum.ts';
 import {
   MigrationBlockedError,
   MigrationChecksumError,
   MigrationError,
   MigrationLockTimeoutError,
   MigrationPolicyError,
-  MigrationStepError,
 } from './errors.ts';
-import {
-  ensureHistoryTable,
-  readSchemaHistory,
-  recordProgress,
-  type SchemaHistoryRow,
-} from './history.ts';
-import { alreadyApplied } from './introspect.ts';
+import { ensureHistoryTable, readSchemaHistory } from './history.ts';
 import type { Migration, MigrationSet } from './migration.ts';
 import { LockTimeout, type MigrationSession, withMigrationLock } from './migration-lock.ts';
-import type { Operation } from './operations.ts';
 import { type MigrationPlan, planMigration } from './plan.ts';
 import { checkPolicy, type LockWarning, policyViolations } from './policy.ts';
-import { rebuildWithForeignKey } from './sqlite-rebuild.ts';
 
 export interface MigrateOptions {
   /** How long to wait for another process's run to finish (default 10 minutes). */
@@ -56,110 +45,18 @@ export interface MigrationResultSet {
   readonly error?: MigrationError;
 }
 
-function describe(operation: Operation): string {
-  switch (operation.op) {
-    case 'renameTable':
-      return `renameTable ${operation.from}`;
-    case 'sql':
-      return 'sql';
-    case 'createIndex':
-      return `createIndex ${operation.name}`;
-    default:
-      return `${operation.op} ${operation.table}`;
-  }
-}
-
-function foreignKeyName(operation: Operation): string {
-  return operation.op === 'addForeignKey'
-    ? (operation.name ?? constraintName(operation.table, operation.columns, 'fkey'))
-    : '';
-}
-
-async function runStep(session: MigrationSession, step: DdlStep): Promise<void> {
-  if (step.kind === 'rebuild-with-foreign-key') {
-    await rebuildWithForeignKey(session.db, step.table, step.constraint);
-    return;
-  }
-  for (const statement of step.statements) await sql.raw(statement).execute(session.db);
-}
-
-interface Attempt {
-  readonly caps: Capabilities;
-  readonly session: MigrationSession;
-  readonly service: string;
-  readonly migration: Migration;
-  readonly plan: MigrationPlan;
-  /** The row of an earlier, interrupted attempt. */
-  readonly earlier: SchemaHistoryRow | undefined;
-}
-
-async function applyMigration(attempt: Attempt): Promise<void> {
-  const { caps, session, service, migration, plan, earlier } = attempt;
-  const backend = caps.backend;
-  const base = { service, id: migration.id, release: migration.release };
-  let rowExists = earlier !== undefined;
-  const record = (stepsDone: number, finished: boolean) => {
-    const operations = finished ? migration.operations : migration.operations.slice(0, stepsDone);
-    const checksum = operationsChecksum(operations);
-    return recordProgress(session.db, { ...base, checksum, stepsDone, finished }, rowExists);
-  };
-  let done = earlier?.stepsDone ?? 0;
-  // Only a non-transactional step right after an earlier attempt's recorded
-  // progress may have run without being recorded (the process died in between).
-  const uncertainStep = earlier?.stepsDone;
-  if (!plan.atomic && !rowExists) {
-    // Mark it as started: a crash from here on leaves a row a re-run resumes from.
-    await record(0, false);
-    rowExists = true;
-  }
-  const segments = plan.segments.filter((s) => s.steps.some((step) => step.operation >= done));
-  if (segments.length === 0) {
-    await record(done, true);
-    return;
-  }
-  for (const [i, segment] of segments.entries()) {
-    const steps = segment.steps.filter((step) => step.operation >= done);
-    const end = (steps.at(-1)?.operation ?? done - 1) + 1;
-    const run = async () => {
-      for (const step of steps) {
-        const operation = migration.operations[step.operation] as Operation;
-        try {
-          const uncertain = !segment.transactional && step.operation === uncertainStep;
-          if (
-            uncertain &&
-            (await alreadyApplied(session.db, backend, operation, foreignKeyName(operation)))
-          ) {
-            continue;
-          }
-          await runStep(session, step);
-        } catch (error) {
-          const kept = segment.transactional ? done : step.operation;
-          throw new MigrationStepError(
-            service,
-            migration.id,
-            step.operation,
-            describe(operation),
-            kept,
-            error,
-          );
-        }
-      }
-      const finished = i === segments.length - 1;
-      await record(end, finished);
-      rowExists = true;
-    };
-    if (!segment.transactional) await run();
-    else {
-      try {
-        await session.atomically(run);
-      } catch (error) {
-        if (error instanceof MigrationStepError) throw error;
-        // The commit itself failed (on SQLite, the foreign key check before it).
-        const last = end - 1;
-        throw new MigrationStepError(service, migration.id, last, 'commit', done, error);
-      }
-    }
-    done = end;
+async function blockerRemaining(
+  service: string,
+  migration: Migration,
+  session: MigrationSession,
+): Promise<number> {
+  const blocker = migration.blockedBy as NonNullable<Migration['blockedBy']>;
+  try {
+    return await blocker.remaining(session.db);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const message = `migration ${migration.id} of service ${service}: cannot tell whether online migration '${blocker.onlineMigration}' is done: ${reason}`;
+    throw new MigrationError(service, message, { cause: error });
   }
 }
 
@@ -224,7 +121,7 @@ export async function migrateToLatest<DB>(
             continue;
           }
           if (migration.blockedBy) {
-            const remaining = await migration.blockedBy.remaining(session.db);
+            const remaining = await blockerRemaining(service, migration, session);
             if (remaining > 0) {
               return new MigrationBlockedError(
                 service,
