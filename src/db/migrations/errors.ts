@@ -58,6 +58,21 @@ export class MigrationChecksumError extends MigrationError {
   }
 }
 
+/** A pending migration comes before an applied one: it was inserted into the history. */
+export class MigrationOrderError extends MigrationError {
+  override name = 'MigrationOrderError';
+  readonly id: string;
+  readonly appliedAfter: string;
+  constructor(service: string, id: string, appliedAfter: string) {
+    super(
+      service,
+      `migration ${id} of service ${service} is pending but ${appliedAfter}, which comes after it, is already applied: migrations are only ever appended; move ${id} after the last applied one`,
+    );
+    this.id = id;
+    this.appliedAfter = appliedAfter;
+  }
+}
+
 /** A migration waits for an online data migration to finish; earlier ones were applied. */
 export class MigrationBlockedError extends MigrationError {
   override name = 'MigrationBlockedError';

@@ -8,6 +8,7 @@ export {
   MigrationChecksumError,
   MigrationError,
   MigrationLockTimeoutError,
+  MigrationOrderError,
   MigrationPolicyError,
   MigrationStepError,
   schemaUpgradeCommand,

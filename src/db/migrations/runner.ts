@@ -17,6 +17,7 @@ import {
   MigrationChecksumError,
   MigrationError,
   MigrationLockTimeoutError,
+  MigrationOrderError,
   MigrationPolicyError,
 } from './errors.ts';
 import { ensureHistoryTable, readSchemaHistory } from './history.ts';
@@ -107,12 +108,19 @@ export async function migrateToLatest<DB>(
         const history = new Map(
           (await readSchemaHistory(session.db, caps.backend, service)).map((r) => [r.id, r]),
         );
+        let pending: string | undefined;
         for (const migration of set.migrations) {
           const row = history.get(migration.id);
           const checksum = row && expectedChecksum(migration.operations, row);
           if (row && checksum && row.checksum !== checksum) {
             return new MigrationChecksumError(service, migration.id, row.checksum, checksum);
           }
+          // The history is append-only: a migration slipped in before an applied one
+          // was written for a schema that no longer exists.
+          if (row?.appliedAt && pending !== undefined) {
+            return new MigrationOrderError(service, pending, migration.id);
+          }
+          if (!row?.appliedAt) pending ??= migration.id;
         }
         for (const [index, migration] of set.migrations.entries()) {
           const earlier = history.get(migration.id);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   MigrationChecksumError,
+  MigrationOrderError,
   MigrationPolicyError,
   MigrationStepError,
   migrateToLatest,
@@ -138,6 +139,22 @@ forEachBackend('migration runner', (ctx) => {
     assert.match(result.error.message, /put the change in a new migration/);
     assert.deepEqual(result.applied, []);
     assert.ok(!(await columnsOf(ctx.db(), 'items')).includes('shape'));
+  });
+
+  test('a migration slipped in before an applied one is refused', async () => {
+    const slipped = migration('0001b_add_weight', [
+      { op: 'addColumn', table: 'items', column: { name: 'weight', type: 'float' } },
+    ]);
+    const result = await migrateToLatest(
+      ctx.db(),
+      migrationSet('runner', [createItems, slipped, addColour]),
+    );
+    assert.ok(result.error instanceof MigrationOrderError, String(result.error));
+    assert.match(
+      result.error.message,
+      /migration 0001b_add_weight of service runner is pending but 0002_add_colour, which comes after it, is already applied/,
+    );
+    assert.ok(!(await columnsOf(ctx.db(), 'items')).includes('weight'));
   });
 
   test('the policy is checked at run time: a violating set runs nothing at all', async () => {
