@@ -69,6 +69,12 @@ function setProblems(set: MigrationSet): PolicyViolation[] {
     if (seen.has(release)) {
       problems.push({ rule: 'invalid-definition', message: `release ${release} is listed twice` });
     }
+    if (release.length === 0 || release.length > 64) {
+      problems.push({
+        rule: 'invalid-definition',
+        message: `release name '${release}' must be 1-64 characters (the history table's column)`,
+      });
+    }
     seen.add(release);
   }
   if (!/^[a-z][a-z0-9_-]{0,63}$/.test(set.service)) {
