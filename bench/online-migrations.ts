@@ -19,6 +19,7 @@ import {
   createOnlineMigrationRegistry,
   type Database,
   type OnlineMigration,
+  type OnlineMigrationContext,
   openDatabase,
   runOnlineMigrations,
 } from '../src/db/index.ts';
@@ -73,26 +74,42 @@ async function createTable(db: Database, table: string): Promise<void> {
   );
 }
 
-/** The migration as an operator would ship it: set-based, by id ranges of not-yet-migrated rows. */
+/**
+ * The migration as an operator would ship it: set-based, one id range of
+ * not-yet-migrated rows per batch, found through the (version, id) index.
+ * `after` is a hint kept for the run: ids up to it were migrated by earlier
+ * batches, so counting and finding the next range start past them instead
+ * of wading through their dead index entries. When nothing is left past the
+ * hint, one full count confirms (a row rewritten at 1.0 behind the hint is
+ * picked up then).
+ */
 function metaFromExtra(table: string): OnlineMigration {
+  const t = sql.table(table);
+  let after = 0;
+  const countFrom = async (db: OnlineMigrationContext['db'], from: number): Promise<number> => {
+    const found = await sql<{
+      n: number;
+    }>`select count(*) as n from ${t} where version = '1.0' and id > ${from}`.execute(db);
+    return Number(found.rows[0]?.n ?? 0);
+  };
   return {
     name: 'meta_from_extra',
     description: "move 'extra' to 'meta' and mark rows as object version 1.1",
     async run(ctx, maxCount) {
-      const pending = await sql<{
-        n: number;
-      }>`select count(*) as n from ${sql.table(table)} where version = '1.0'`.execute(ctx.db);
-      const total = Number(pending.rows[0]?.n ?? 0);
+      let total = await countFrom(ctx.db, after);
+      if (total === 0 && after > 0) {
+        after = 0;
+        total = await countFrom(ctx.db, 0);
+      }
       if (total === 0) return { total, migrated: 0 };
-      // The batch is an id range found through the (version, id) index, so the
-      // UPDATE touches only its rows: no join, no scan of the rows already done.
-      const t = sql.table(table);
-      const result = await sql`with lo as (select min(id) as v from ${t} where version = '1.0'),
-        hi as (select max(id) as v from (select id from ${t} where version = '1.0' and id >= (select v from lo) order by id limit ${maxCount}) s)
-        update ${t} set meta = extra, extra = '{}', version = '1.1'
-        where version = '1.0' and id between (select v from lo) and (select v from hi)`.execute(
+      const range = await sql<{ hi: number }>`select max(id) as hi from (
+          select id from ${t} where version = '1.0' and id > ${after} order by id limit ${maxCount}) s`.execute(
         ctx.db,
       );
+      const hi = Number(range.rows[0]?.hi);
+      const result = await sql`update ${t} set meta = extra, extra = '{}', version = '1.1'
+        where version = '1.0' and id > ${after} and id <= ${hi}`.execute(ctx.db);
+      after = hi;
       return { total, migrated: Number(result.numAffectedRows ?? 0) };
     },
   };
