@@ -95,6 +95,8 @@ export async function openDatabase<DB = Record<string, unknown>>(
         // Generations and counts come back as numbers, dates as Date objects.
         supportBigNumbers: true,
         dateStrings: false,
+        // DATETIME has no zone: write and read it as UTC whatever the host's zone.
+        timezone: 'Z',
       });
       kysely = new Kysely<DB>({ dialect: new MysqlDialect({ pool }) });
     }
