@@ -34,7 +34,7 @@ function isUnversioned(request: FastifyRequest): boolean {
   return request.routeOptions.config?.microversion?.unversioned === true;
 }
 
-/** Sends a version error in the service's format; the version headers follow in onSend. */
+/** Sends a version error in the service's format (the version headers are already set). */
 export function sendVersionError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -48,18 +48,21 @@ export function sendVersionError(
     .send(negotiator.errorBody(error, request.id, version));
 }
 
-/** Sets Vary, or adds our names to a Vary the handler set (`*` already covers everything). */
-function addVary(reply: FastifyReply, negotiator: VersionNegotiator): void {
+/**
+ * Adds names to the response's Vary. The plugin sets its own Vary before the
+ * handler runs, so a handler that varies on more must append with this rather
+ * than set the header (`*` covers everything; names already there are kept once).
+ */
+export function appendVary(reply: FastifyReply, names: string): FastifyReply {
   const existing = reply.getHeader('vary');
-  if (existing === undefined) {
-    reply.header('vary', negotiator.vary);
-    return;
-  }
-  if (typeof existing !== 'string') return;
-  const lower = existing.toLowerCase();
-  if (lower.trim() === '*') return;
-  const missing = negotiator.style.varyNames.filter((name) => !lower.includes(name));
-  if (missing.length > 0) reply.header('vary', `${existing}, ${missing.join(', ')}`);
+  if (typeof existing !== 'string' || existing.trim() === '') return reply.header('vary', names);
+  if (existing.trim() === '*' || names.trim() === '*') return reply.header('vary', '*');
+  const present = new Set(existing.split(',').map((name) => name.trim().toLowerCase()));
+  const added = names
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !present.has(name.toLowerCase()));
+  return added.length === 0 ? reply : reply.header('vary', `${existing}, ${added.join(', ')}`);
 }
 
 const plugin: FastifyPluginCallback<MicroversionPluginOptions> = (app, options, done) => {
@@ -67,32 +70,24 @@ const plugin: FastifyPluginCallback<MicroversionPluginOptions> = (app, options, 
   app.decorate('microversion', negotiator);
   app.decorateRequest('microversion', null, []);
 
-  // Callback-style hooks: no promise per request on the hot path.
+  // One callback-style hook and no onSend pass: the headers are set before the handler runs,
+  // so every answer (errors and 404s included) carries them at no further cost per request.
+  const vary = negotiator.vary;
   app.addHook('onRequest', (request, reply, next) => {
     const resolved = negotiator.resolve(request.headers);
-    if (resolved instanceof ResolvedVersion) {
-      request.microversion = resolved;
-      next();
-      return;
-    }
-    request.microversion = negotiator.defaultVersion;
-    if (isUnversioned(request)) {
-      next();
-      return;
-    }
-    sendVersionError(request, reply, resolved);
-  });
-
-  app.addHook('onSend', (request, reply, payload, next) => {
-    // Requests failed before onRequest (a malformed URL) still get the default version's headers.
-    const resolved = request.microversion ?? negotiator.defaultVersion;
-    const headers = resolved.headers;
+    const answered = resolved instanceof ResolvedVersion ? resolved : negotiator.defaultVersion;
+    request.microversion = answered;
+    const headers = answered.headers;
     for (let i = 0; i < headers.length; i++) {
       const header = headers[i] as readonly [string, string];
       reply.header(header[0], header[1]);
     }
-    addVary(reply, negotiator);
-    next(null, payload);
+    reply.header('vary', vary);
+    if (resolved instanceof ResolvedVersion || isUnversioned(request)) {
+      next();
+      return;
+    }
+    sendVersionError(request, reply, resolved);
   });
 
   done();

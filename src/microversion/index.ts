@@ -20,6 +20,7 @@ export {
 } from './client-negotiation.ts';
 export type { MicroversionPluginOptions } from './fastify-plugin.ts';
 export {
+  appendVary,
   microversionPlugin,
   sendVersionError,
   UNVERSIONED_ROUTE,
