@@ -7,14 +7,15 @@
 import { SingleBar } from 'cli-progress';
 import {
   type BatchProgress,
-  InvalidMaxCountError,
+  checkBatchSize,
+  OnlineMigrationUsageError,
   parseMaxCount,
   renderOnlineMigrationsReport,
   runOnlineMigrations,
 } from '../db/index.ts';
-import { MASTER } from '../releases/index.ts';
 import { usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { compatibilityOf } from './service-catalog.ts';
 
 export interface OnlineMigrationOptions extends DatabaseOptions {
   readonly maxCount?: string;
@@ -62,27 +63,22 @@ export async function dbOnlineMigrations(
   out: (line: string) => void,
 ): Promise<number> {
   let maxCount: number | undefined;
+  let batchSize: number | undefined;
   try {
-    maxCount = options.maxCount === undefined ? undefined : parseMaxCount(options.maxCount);
+    maxCount = parseMaxCount(options.maxCount);
+    batchSize =
+      options.batchSize === undefined ? undefined : checkBatchSize(Number(options.batchSize));
   } catch (error) {
-    if (error instanceof InvalidMaxCountError) throw usageError(error.message);
+    if (error instanceof OnlineMigrationUsageError) throw usageError(error.message);
     throw error;
   }
-  const batchSize = options.batchSize === undefined ? undefined : Number(options.batchSize);
-  if (batchSize !== undefined && !(Number.isSafeInteger(batchSize) && batchSize > 0)) {
-    throw usageError(`--batch-size must be a positive integer, not '${options.batchSize}'`);
-  }
   return withServiceDatabase(options, async (service, db) => {
-    const supported = service.releases[MASTER];
     const progress = progressReporter(out);
     const report = await runOnlineMigrations(db, service.onlineMigrations(), {
       maxCount,
       batchSize,
       onBatch: progress.onBatch,
-      compatibility:
-        supported !== undefined && service.objectTables.length > 0
-          ? { tables: service.objectTables, supported, newModels: service.newModels }
-          : undefined,
+      compatibility: compatibilityOf(service),
     });
     progress.stop();
     out(renderOnlineMigrationsReport(report, { release: service.release }));

@@ -8,22 +8,18 @@ import {
   incompatibleObjectVersionsMessage,
   migrateToLatest,
 } from '../db/index.ts';
-import { MASTER } from '../releases/index.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { compatibilityOf } from './service-catalog.ts';
 
 export async function dbUpgrade(
   options: DatabaseOptions,
   out: (line: string) => void,
 ): Promise<number> {
   return withServiceDatabase(options, async (service, db) => {
-    const supported = service.releases[MASTER];
-    if (supported !== undefined && service.objectTables.length > 0) {
-      const incompatible = await findIncompatibleObjectVersions(db, {
-        tables: service.objectTables,
-        supported,
-        newModels: service.newModels,
-      });
+    const compatibility = compatibilityOf(service);
+    if (compatibility !== undefined) {
+      const incompatible = await findIncompatibleObjectVersions(db, compatibility);
       if (incompatible.length > 0) {
         throw new CliExit(
           incompatibleObjectVersionsMessage(incompatible, {

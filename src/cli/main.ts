@@ -3,6 +3,7 @@
  * `--db URL` (default: the embedded SQLite file). Errors end with one line
  * on stderr and a non-zero status; bad input exits 64.
  */
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, EXIT } from './cli-error.ts';
 import { defaultDbUrl } from './command-context.ts';
@@ -110,7 +111,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   runCli(process.argv.slice(2)).then((status) => {
     process.exitCode = status;
   });

@@ -6,13 +6,14 @@
  */
 import {
   createOnlineMigrationRegistry,
+  type FindIncompatibleOptions,
   type MigrationSet,
   type ObjectTable,
   type OnlineMigrationRegistry,
 } from '../db/index.ts';
 import { PLACEMENT_MIGRATIONS } from '../placement/migrations/index.ts';
 import { createIncompleteConsumers } from '../placement/online-migrations/create-incomplete-consumers.ts';
-import type { ReleaseMapping } from '../releases/index.ts';
+import { MASTER, type ReleaseMapping } from '../releases/index.ts';
 
 export interface ServiceDefinition {
   readonly name: string;
@@ -43,6 +44,16 @@ const placement: ServiceDefinition = {
   releases: { '2026.1': { api: '1.39', objects: {} }, master: { api: '1.39', objects: {} } },
   newModels: [],
 };
+
+/**
+ * What the object-version checks compare: the service's object tables against
+ * this release's supported versions. Undefined when there is nothing to check.
+ */
+export function compatibilityOf(service: ServiceDefinition): FindIncompatibleOptions | undefined {
+  const supported = service.releases[MASTER];
+  if (supported === undefined || service.objectTables.length === 0) return undefined;
+  return { tables: service.objectTables, supported, newModels: service.newModels };
+}
 
 export const SERVICES: Readonly<Record<string, ServiceDefinition>> = { placement };
 

@@ -16,9 +16,10 @@ import {
   runUpgradeChecks,
   type UpgradeCheck,
 } from '../db/index.ts';
-import { MASTER, ReleasePin, UnknownReleaseError } from '../releases/index.ts';
+import { ReleasePin, UnknownReleaseError } from '../releases/index.ts';
 import { usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { compatibilityOf } from './service-catalog.ts';
 
 export interface UpgradeCheckOptions extends DatabaseOptions {
   readonly pinReleaseVersion?: string;
@@ -36,10 +37,16 @@ export async function upgradeCheck(
       if (error instanceof UnknownReleaseError) throw usageError(error.message);
       throw error;
     }
+    // Read once: the schema check reports it, the data-migration check depends on it.
+    let schema: ReturnType<typeof checkSchema> | undefined;
+    const readSchema = () => {
+      schema ??= checkSchema(db, service.migrations);
+      return schema;
+    };
     const schemaCheck: UpgradeCheck = {
       name: 'Schema migrations',
       async run() {
-        const report = await checkSchema(db, service.migrations);
+        const report = await readSchema();
         if (report.state === 'current' || report.state === 'ahead') return checkSuccess();
         if (report.state === 'modified') return checkFailure(report.message);
         return checkWarning(report.message);
@@ -50,8 +57,8 @@ export async function upgradeCheck(
       name: onlineCheck.name,
       async run() {
         // Data migrations read the tables the schema migrations create.
-        const schema = await checkSchema(db, service.migrations);
-        if (schema.state === 'empty' || schema.state === 'behind') {
+        const { state } = await readSchema();
+        if (state === 'empty' || state === 'behind') {
           return checkWarning(
             'Not checked: the schema is not up to date (see above); run the schema migrations first.',
           );
@@ -65,15 +72,13 @@ export async function upgradeCheck(
       mixedServiceVersionsCheck(db, { binaries: service.binaries }),
       releasePinCheck(pin),
     ];
-    const supported = service.releases[MASTER];
-    if (supported !== undefined && service.objectTables.length > 0) {
+    const compatibility = compatibilityOf(service);
+    if (compatibility !== undefined) {
       checks.splice(
         2,
         0,
         objectVersionsCheck(db, {
-          tables: service.objectTables,
-          supported,
-          newModels: service.newModels,
+          ...compatibility,
           service: service.name,
           release: service.release,
         }),

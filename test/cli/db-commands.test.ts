@@ -48,6 +48,20 @@ describe('baton: bad input', () => {
       assert.equal(bad.status, 64, count);
       assert.match(bad.err, /max-count must be a positive integer/);
     }
+    for (const size of ['0', 'many', '2.5']) {
+      const bad = await baton(
+        'db',
+        'online-migrations',
+        '--service',
+        'placement',
+        '--db',
+        'sqlite::memory:',
+        '--batch-size',
+        size,
+      );
+      assert.equal(bad.status, 64, size);
+      assert.match(bad.err, /^baton: batch-size must be a positive integer/);
+    }
     const missing = await baton('db', 'upgrade');
     assert.equal(missing.status, 64);
     assert.match(missing.err, /required option '--service <name>' not specified/);
