@@ -20,6 +20,8 @@ export interface Capabilities {
   readonly singleWriter: boolean;
   /** `ALTER TABLE … DROP COLUMN` is supported in place. */
   readonly dropColumn: boolean;
+  /** `WITH x AS (DELETE …) INSERT …`: several writes in one statement (one round trip). */
+  readonly writableCte: boolean;
 }
 
 const CAPABILITIES: Record<Backend, Capabilities> = {
@@ -32,6 +34,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     lockKind: 'table',
     singleWriter: true,
     dropColumn: true,
+    writableCte: false,
   },
   postgresql: {
     backend: 'postgresql',
@@ -42,16 +45,18 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     lockKind: 'advisory',
     singleWriter: false,
     dropColumn: true,
+    writableCte: true,
   },
   mysql: {
     backend: 'mysql',
     transactionalDdl: false,
     returning: false,
     concurrentIndex: false,
-    foreignKeyLocksTable: false,
+    foreignKeyLocksTable: true, // ADD FOREIGN KEY needs ALGORITHM=COPY with checks on
     lockKind: 'named',
     singleWriter: false,
     dropColumn: true,
+    writableCte: false,
   },
 };
 

@@ -12,6 +12,8 @@ import pg from 'pg';
 import { type Capabilities, capabilitiesOf } from './capabilities.ts';
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.ts';
 import { DatabaseConnectionError } from './errors.ts';
+import { type PreparedStatementOptions, prepareRepeatedStatements } from './pg-prepared.ts';
+import { BusyWaitingSqlite } from './sqlite-busy-wait.ts';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.ts';
 
 /** An open database. `DB` is the Kysely schema type of the tables the caller uses. */
@@ -29,6 +31,13 @@ export interface OpenOptions {
   readonly poolSize?: number;
   /** Milliseconds to wait for a server connection. */
   readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: name the parameterized statements each connection repeats, so they are
+   * parsed (and mostly planned) once per connection (pg-prepared.ts). Not for connections
+   * through a pooler that shares server sessions between clients (PgBouncer's transaction
+   * mode). Ignored by the other backends.
+   */
+  readonly preparedStatements?: boolean | PreparedStatementOptions;
 }
 
 /** Turns a driver error into a short reason (the drivers' messages vary and may be empty). */
@@ -60,11 +69,12 @@ function sqliteKysely<DB>(path: string, options: OpenOptions): Kysely<DB> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const handle = new SqliteDatabase(path);
   handle.pragma('journal_mode = WAL');
-  handle.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
   handle.pragma('foreign_keys = ON');
   handle.pragma('synchronous = NORMAL');
+  // Waits for the write lock in even short steps rather than SQLite's growing ones.
+  const database = new BusyWaitingSqlite(handle, options.busyTimeoutMs ?? 10_000);
   return new Kysely<DB>({
-    dialect: new SqliteDialect({ database: handle }),
+    dialect: new SqliteDialect({ database }),
     plugins: [new SqliteValuesPlugin()],
   });
 }
@@ -86,6 +96,11 @@ export async function openDatabase<DB = Record<string, unknown>>(
       });
       // An idle client that loses its server must not crash the process.
       pool.on('error', () => {});
+      const prepared = options.preparedStatements;
+      if (prepared) {
+        const settings = prepared === true ? {} : prepared;
+        pool.on('connect', (client) => prepareRepeatedStatements(client, settings));
+      }
       kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     } else {
       const pool = createMysqlPool({

@@ -31,3 +31,19 @@ export class ConcurrentUpdateError extends DatabaseError {
     this.expectedGeneration = expectedGeneration;
   }
 }
+
+/** SQLite's write lock stayed with another connection for longer than the busy timeout. */
+export class DatabaseBusyError extends DatabaseError {
+  override name = 'DatabaseBusyError';
+  /** The SQLite code, `SQLITE_BUSY` (or an extended one), as callers may test it. */
+  readonly code: string;
+  readonly timeoutMs: number;
+  constructor(file: string, timeoutMs: number, code: string, cause: unknown) {
+    super(
+      `database ${file} is locked: another connection kept its write lock for more than the busy timeout (${timeoutMs} ms)`,
+      { cause },
+    );
+    this.code = code;
+    this.timeoutMs = timeoutMs;
+  }
+}

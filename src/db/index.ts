@@ -9,7 +9,12 @@ export {
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
-export { ConcurrentUpdateError, DatabaseConnectionError, DatabaseError } from './errors.ts';
+export {
+  ConcurrentUpdateError,
+  DatabaseBusyError,
+  DatabaseConnectionError,
+  DatabaseError,
+} from './errors.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
 export * from './migrations/index.ts';
 export * from './object-versions/index.ts';

@@ -1,5 +1,5 @@
 /** The count options of a run, validated (the CLI turns the errors into usage messages). */
-import { InvalidBatchSizeError, InvalidMaxCountError } from './errors.ts';
+import { InvalidBatchPauseError, InvalidBatchSizeError, InvalidMaxCountError } from './errors.ts';
 
 /** Rows per batch (per transaction) when none is given: Ironic's 50. */
 export const DEFAULT_BATCH_SIZE = 50;
@@ -16,6 +16,21 @@ export function checkMaxCount(value: unknown): number | undefined {
 export function checkBatchSize(value: unknown): number {
   if (value === undefined) return DEFAULT_BATCH_SIZE;
   if (!isPositiveInteger(value)) throw new InvalidBatchSizeError(value);
+  return value;
+}
+
+/**
+ * Milliseconds between two batches on a single-writer backend (SQLite) when
+ * none is given: the write lock is free long enough for another process's
+ * writer, retrying every millisecond, to take it (between-batches.ts).
+ * The other backends pause for 0 by default.
+ */
+export const SINGLE_WRITER_BATCH_PAUSE_MS = 2;
+
+export function checkBatchPause(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))
+    throw new InvalidBatchPauseError(value);
   return value;
 }
 

@@ -5,9 +5,9 @@ export class OnlineMigrationUsageError extends Error {
   override name = 'OnlineMigrationUsageError';
   readonly option: string;
   readonly value: unknown;
-  constructor(option: string, value: unknown) {
+  constructor(option: string, value: unknown, expected = 'a positive integer') {
     const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-    super(`${option} must be a positive integer, got ${shown}`);
+    super(`${option} must be ${expected}, got ${shown}`);
     this.option = option;
     this.value = value;
   }
@@ -24,6 +24,13 @@ export class InvalidBatchSizeError extends OnlineMigrationUsageError {
   override name = 'InvalidBatchSizeError';
   constructor(value: unknown) {
     super('batch-size', value);
+  }
+}
+
+export class InvalidBatchPauseError extends OnlineMigrationUsageError {
+  override name = 'InvalidBatchPauseError';
+  constructor(value: unknown) {
+    super('batch-pause-ms', value, 'a non-negative integer');
   }
 }
 

@@ -1,8 +1,16 @@
 /** Online data migrations (seed 000), gated on service versions (seed 004). */
 export { defaultColumnValues } from './column-values.ts';
-export { checkBatchSize, checkMaxCount, DEFAULT_BATCH_SIZE, parseMaxCount } from './counts.ts';
+export {
+  checkBatchPause,
+  checkBatchSize,
+  checkMaxCount,
+  DEFAULT_BATCH_SIZE,
+  parseMaxCount,
+  SINGLE_WRITER_BATCH_PAUSE_MS,
+} from './counts.ts';
 export {
   ColumnEncodingError,
+  InvalidBatchPauseError,
   InvalidBatchSizeError,
   InvalidMaxCountError,
   MigrationResultError,
@@ -17,6 +25,7 @@ export type {
   OnlineMigrationContext,
   ServiceRequirement,
 } from './online-migration.ts';
+export { totalAfterBatch } from './online-migration.ts';
 export { findPendingOnlineMigrations, type PendingMigration } from './pending.ts';
 export {
   createOnlineMigrationRegistry,

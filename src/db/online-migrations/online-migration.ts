@@ -27,6 +27,24 @@ export interface OnlineMigrationContext {
   readonly caps: Capabilities;
   /** The service whose registry is running. */
   readonly service: string;
+  /**
+   * What the previous batch of this run left to do (its `total - migrated`); undefined on
+   * a migration's first batch. A migration may report a total from it instead of counting
+   * again (`totalAfterBatch`): counting what is left costs a scan of it per batch, which on
+   * a big table costs more than the batch itself, and on SQLite holds the one write lock.
+   */
+  readonly remainingEstimate?: number;
+}
+
+/**
+ * The total a batch reports when it did not count: a batch that found fewer rows than it
+ * was asked for has left nothing behind it; a full one reports at least one more row, so
+ * the runner calls again and the next batch (finding nothing, or the rows older services
+ * wrote meanwhile) decides. "Done" is therefore never reported on an estimate alone.
+ */
+export function totalAfterBatch(estimate: number, asked: number, migrated: number): number {
+  if (migrated < asked) return migrated;
+  return migrated + Math.max(1, estimate - migrated);
 }
 
 export interface OnlineMigration {

@@ -14,7 +14,13 @@ import {
 } from '../object-versions/index.ts';
 import type { LivenessOptions } from '../services/index.ts';
 import { inTransaction } from '../transaction.ts';
-import { checkBatchSize, checkMaxCount } from './counts.ts';
+import { betweenBatches } from './between-batches.ts';
+import {
+  checkBatchPause,
+  checkBatchSize,
+  checkMaxCount,
+  SINGLE_WRITER_BATCH_PAUSE_MS,
+} from './counts.ts';
 import { MigrationResultError, NoProgressError } from './errors.ts';
 import {
   type MigrationCount,
@@ -48,6 +54,12 @@ export interface RunOptions extends LivenessOptions {
   readonly maxCount?: number;
   /** Rows per batch, that is per transaction (default 50). */
   readonly batchSize?: number;
+  /**
+   * Milliseconds to wait between two batches, when the write lock is free:
+   * default 2 on single-writer backends (SQLite), where other processes'
+   * writers would otherwise starve, 0 on the others.
+   */
+  readonly batchPauseMs?: number;
   readonly onBatch?: (progress: BatchProgress) => void;
   /** Refuse to run (exit 2) when rows are at versions this release cannot read. */
   readonly compatibility?: FindIncompatibleOptions;
@@ -60,6 +72,9 @@ export async function runOnlineMigrations(
 ): Promise<OnlineMigrationsReport> {
   const maxCount = checkMaxCount(options.maxCount);
   const batchSize = checkBatchSize(options.batchSize);
+  const batchPauseMs =
+    checkBatchPause(options.batchPauseMs) ??
+    (db.caps.singleWriter ? SINGLE_WRITER_BATCH_PAUSE_MS : 0);
   const base = { service: registry.service };
   if (options.compatibility !== undefined) {
     const incompatible = await findIncompatibleObjectVersions(db, options.compatibility);
@@ -87,6 +102,7 @@ export async function runOnlineMigrations(
     const report = await runOne(db, registry.service, migration, {
       budget,
       batchSize,
+      batchPauseMs,
       options,
       onMigrated: (count) => {
         runMigrated += count;
@@ -121,6 +137,7 @@ function notRun(migration: OnlineMigration): MigrationReport {
 interface RunOneState {
   readonly budget: number;
   readonly batchSize: number;
+  readonly batchPauseMs: number;
   readonly options: RunOptions;
   /** Adds to the run's count; returns the run's new total. */
   readonly onMigrated: (count: number) => number;
@@ -155,7 +172,12 @@ async function runOne(
       }
       const asked = Math.min(state.batchSize, state.budget - migrated);
       const result = await inTransaction(db, (trx) => {
-        const ctx: OnlineMigrationContext = { db: trx, caps: db.caps, service };
+        const ctx: OnlineMigrationContext = {
+          db: trx,
+          caps: db.caps,
+          service,
+          ...(remaining === undefined ? {} : { remainingEstimate: remaining }),
+        };
         return migration.run(ctx, asked);
       });
       checkResult(migration.name, result, asked);
@@ -174,6 +196,7 @@ async function runOne(
       if (remaining === 0) return report('done');
       if (result.migrated === 0) throw new NoProgressError(migration.name, remaining);
       if (migrated >= state.budget) return report('more');
+      await betweenBatches(db, state.batchPauseMs);
     }
   } catch (error) {
     return report('failed', { error: error instanceof Error ? error : new Error(String(error)) });

@@ -26,6 +26,7 @@ import type {
   OnlineMigrationContext,
   ServiceRequirement,
 } from './online-migration.ts';
+import { totalAfterBatch } from './online-migration.ts';
 
 export const UPDATE_TO_LATEST_VERSIONS = 'update_to_latest_versions';
 
@@ -73,18 +74,24 @@ export function updateToLatestVersions(
     name: UPDATE_TO_LATEST_VERSIONS,
     description: `Bring every ${tables.map((t) => t.type.name).join(', ')} row to its latest object version`,
     async run(ctx, maxCount) {
+      // Counted on a run's first batch only; later batches go on the estimate.
       let total = 0;
-      for (const t of tables) {
-        const row = await stale(ctx.db, t.table, t.type.version)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirst();
-        total += Number(row?.n ?? 0);
+      if (ctx.remainingEstimate === undefined) {
+        for (const t of tables) {
+          const row = await stale(ctx.db, t.table, t.type.version)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirst();
+          total += Number(row?.n ?? 0);
+        }
+        if (total === 0) return { total, migrated: 0 };
       }
-      if (total === 0) return { total, migrated: 0 };
       let migrated = 0;
       for (const t of tables) {
         if (migrated >= maxCount) break;
         migrated += await migrateTable(ctx, t, maxCount - migrated);
+      }
+      if (ctx.remainingEstimate !== undefined) {
+        total = totalAfterBatch(ctx.remainingEstimate, maxCount, migrated);
       }
       return { total, migrated } satisfies MigrationCount;
     },

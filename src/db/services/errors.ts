@@ -10,12 +10,12 @@ export class InvalidServiceVersionError extends Error {
   }
 }
 
-/** A binary or host name that cannot identify a service (empty or over 255 characters). */
+/** A binary, host or RPC address that cannot be stored (empty or over 255 characters). */
 export class InvalidServiceIdentityError extends Error {
   override name = 'InvalidServiceIdentityError';
-  readonly field: 'binary' | 'host';
+  readonly field: 'binary' | 'host' | 'rpcAddress';
   readonly value: string;
-  constructor(field: 'binary' | 'host', value: string) {
+  constructor(field: 'binary' | 'host' | 'rpcAddress', value: string) {
     super(`service ${field} must be 1 to 255 characters, got ${JSON.stringify(value)}`);
     this.field = field;
     this.value = value;

@@ -20,5 +20,6 @@ export {
   type ServiceRegistration,
 } from './registration.ts';
 export { type RemoveDeadOptions, removeDeadServices } from './remove-dead.ts';
+export { SERVICES_SCHEMA } from './services-schema.ts';
 export { ensureServicesTable, SERVICES_TABLE } from './services-table.ts';
 export { checkStartup, type StartupCheck, type StartupCheckOptions } from './startup-check.ts';

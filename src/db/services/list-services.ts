@@ -18,6 +18,8 @@ export interface ServiceRecord {
   readonly lastSeen: Date;
   /** Seen within the liveness window. */
   readonly live: boolean;
+  /** Where it listens for RPC, when it registered an address. */
+  readonly rpcAddress?: string;
 }
 
 export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
@@ -30,6 +32,7 @@ export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
     startedAt: new Date(millis(row.started_at)),
     lastSeen: new Date(lastSeen),
     live: lastSeen >= since,
+    ...(row.rpc_address ? { rpcAddress: row.rpc_address } : {}),
   };
 }
 

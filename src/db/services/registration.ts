@@ -27,6 +27,11 @@ export interface ServiceIdentity {
 
 export interface RegisterOptions extends ServiceIdentity {
   readonly clock?: Clock;
+  /**
+   * Where this process listens for RPC (`http://127.0.0.1:4711`). Left out,
+   * a row keeps the address it has.
+   */
+  readonly rpcAddress?: string;
 }
 
 export interface HeartbeatLoopOptions {
@@ -57,13 +62,18 @@ function checkIdentity(identity: ServiceIdentity): void {
 /** Inserts or replaces the (binary, host) row in one transaction; returns its id. */
 async function writeRow(
   db: Database,
-  identity: ServiceIdentity,
+  identity: ServiceIdentity & { readonly rpcAddress?: string },
   now: number,
   preferredId: string,
 ): Promise<string> {
   return inTransaction(db, async (executor) => {
     const trx = executor as unknown as Kysely<ServicesTables>;
-    const values = { version: identity.version, started_at: now, last_seen: now };
+    const values = {
+      version: identity.version,
+      started_at: now,
+      last_seen: now,
+      ...(identity.rpcAddress === undefined ? {} : { rpc_address: identity.rpcAddress }),
+    };
     const existing = await trx
       .selectFrom(SERVICES_TABLE)
       .select('id')
@@ -84,7 +94,7 @@ async function writeRow(
 
 async function upsert(
   db: Database,
-  identity: ServiceIdentity,
+  identity: ServiceIdentity & { readonly rpcAddress?: string },
   now: number,
   preferredId: string,
 ): Promise<string> {
@@ -107,9 +117,15 @@ export async function registerService(
 ): Promise<ServiceRegistration> {
   const identity = { binary: options.binary, host: options.host, version: options.version };
   checkIdentity(identity);
+  if (
+    options.rpcAddress !== undefined &&
+    (options.rpcAddress === '' || options.rpcAddress.length > 255)
+  )
+    throw new InvalidServiceIdentityError('rpcAddress', options.rpcAddress);
+  const row = { ...identity, rpcAddress: options.rpcAddress };
   const clock = options.clock ?? Date.now;
   await ensureServicesTable(db);
-  let id = await upsert(db, identity, clock(), randomUUID());
+  let id = await upsert(db, row, clock(), randomUUID());
   const kysely = servicesKysely(db);
 
   const heartbeat = async (): Promise<void> => {
@@ -119,7 +135,7 @@ export async function registerService(
       .set({ last_seen: now })
       .where('id', '=', id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) id = await upsert(db, identity, now, id);
+    if (Number(result.numUpdatedRows) === 0) id = await upsert(db, row, now, id);
   };
 
   return {

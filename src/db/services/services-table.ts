@@ -10,6 +10,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../connect.ts';
+import { migrateToLatest } from '../migrations/runner.ts';
+import { SERVICES_SCHEMA } from './services-schema.ts';
 
 export const SERVICES_TABLE = 'baton_services';
 
@@ -20,6 +22,8 @@ export interface ServiceRow {
   version: number;
   started_at: number | string;
   last_seen: number | string;
+  /** Where the service listens for RPC (http transport); added by SERVICES_SCHEMA. */
+  rpc_address: string | null;
 }
 
 export interface ServicesTables {
@@ -33,7 +37,10 @@ export function servicesKysely(db: Database): Kysely<ServicesTables> {
 
 const ensured = new WeakSet<Database>();
 
-/** Creates `baton_services` unless it exists; cheap after the first call on a handle. */
+/**
+ * Creates `baton_services` unless it exists, then applies its migrations
+ * (SERVICES_SCHEMA); cheap after the first call on a handle.
+ */
 export async function ensureServicesTable(db: Database): Promise<void> {
   if (ensured.has(db)) return;
   const kysely = servicesKysely(db);
@@ -55,6 +62,8 @@ export async function ensureServicesTable(db: Database): Promise<void> {
     // with IF NOT EXISTS. The table being there is all that matters.
     if (!(await tableIsThere(kysely))) throw error;
   }
+  const migrated = await migrateToLatest(db, SERVICES_SCHEMA);
+  if (migrated.error !== undefined) throw migrated.error;
   ensured.add(db);
 }
 

@@ -81,7 +81,8 @@ forEachBackend('adding a foreign key to an existing table', (ctx) => {
     await db().deleteFrom('members').where('name', '=', 'orphan').execute();
     const result = await migrateToLatest(ctx.db(), migrationSet('fk', [tables, addKey]));
     assert.equal(result.error, undefined, result.error?.message);
-    assert.deepEqual(result.applied[0]?.lockWarnings.length, ctx.backend === 'postgresql' ? 1 : 0);
+    // SQLite rebuilds the table inside the migration's transaction: no lock others would see.
+    assert.deepEqual(result.applied[0]?.lockWarnings.length, ctx.backend === 'sqlite' ? 0 : 1);
 
     const names = await db().selectFrom('members').select('name').orderBy('id').execute();
     assert.deepEqual(

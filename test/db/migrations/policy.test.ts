@@ -251,7 +251,7 @@ describe('policy: write locks are flagged, and refused unless acknowledged', () 
     columns: ['name'],
   };
 
-  test('a foreign key added to an existing table: a PostgreSQL lock', () => {
+  test('a foreign key added to an existing table: a PostgreSQL and MariaDB lock', () => {
     const report = checkPolicy(withNodes(inRelease('2026.2', [addKey])));
     const [violation] = policyViolations(report);
     assert.equal(violation?.rule, 'unacknowledged-lock');
@@ -260,12 +260,12 @@ describe('policy: write locks are flagged, and refused unless acknowledged', () 
       /acknowledge it with acknowledgeLocks: '<why it is acceptable>' and mention it in the release notes/,
     );
     const [warning] = report.migrations[1]?.lockWarnings ?? [];
-    assert.deepEqual(warning?.backends, ['postgresql']);
+    assert.deepEqual(warning?.backends, ['postgresql', 'mysql']);
     assert.equal(warning?.table, 'nodes');
     assert.equal(warning?.acknowledged, undefined);
     assert.match(
       warning?.message ?? '',
-      /locks nodes against writes while every row is checked on PostgreSQL/,
+      /locks nodes against writes while every row is checked on PostgreSQL, MariaDB/,
     );
   });
 

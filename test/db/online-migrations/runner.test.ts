@@ -8,6 +8,7 @@ import {
   type OnlineMigration,
   RowMigrationError,
   runOnlineMigrations,
+  totalAfterBatch,
 } from '../../../src/db/online-migrations/index.ts';
 import { registerService } from '../../../src/db/services/index.ts';
 import { forEachBackend } from '../support/backends.ts';
@@ -70,6 +71,58 @@ forEachBackend('online data migrations', (ctx) => {
     const again = await runOnlineMigrations(ctx.db(), registry(), { batchSize: 3 });
     assert.deepEqual([again.exitStatus, again.migrated], [0, 0]);
     assert.deepEqual(byName(again.migrations, LATEST).batches, 1);
+  });
+
+  test('later batches get the previous remainder as an estimate; done needs a short batch', async () => {
+    const estimates: (number | undefined)[] = [];
+    let left = 7;
+    // Counts nothing after its first batch; rows are handed out 3 at a time.
+    const counter: OnlineMigration = {
+      name: 'estimating',
+      description: 'reports totals from the estimate',
+      async run(c, maxCount) {
+        estimates.push(c.remainingEstimate);
+        const migrated = Math.min(left, maxCount);
+        left -= migrated;
+        if (c.remainingEstimate === undefined) return { total: migrated + left, migrated };
+        return { total: totalAfterBatch(c.remainingEstimate, maxCount, migrated), migrated };
+      },
+    };
+    const report = await runOnlineMigrations(ctx.db(), registry(counter), { batchSize: 3 });
+    assert.equal(report.exitStatus, 0);
+    assert.deepEqual(estimates, [undefined, 4, 1]);
+    assert.deepEqual(byName(report.migrations, 'estimating').batches, 3);
+  });
+
+  test('rows an older service writes at an old version mid-run are migrated before done', async () => {
+    const base = registry();
+    const latest = base.migrations.at(-1) as OnlineMigration;
+    let calls = 0;
+    // After the first batch has counted (8) and migrated ids 0-2, those are saved at 1.0
+    // again, as a pinned service would: the count the later batches go on is now too low.
+    const wrapped: OnlineMigration = {
+      ...latest,
+      async run(c, maxCount) {
+        const result = await latest.run(c, maxCount);
+        if (++calls === 1) {
+          await c.db
+            .updateTable(T)
+            .set({ version: '1.0', extra: JSON.stringify({ n: 0 }), meta: null })
+            .where('version', '=', '1.1')
+            .where('id', '<', 3)
+            .execute();
+        }
+        return result;
+      },
+    };
+    const report = await runOnlineMigrations(
+      ctx.db(),
+      { ...base, migrations: [...base.migrations.slice(0, -1), wrapped] },
+      { batchSize: 3 },
+    );
+    assert.equal(report.exitStatus, 0);
+    assert.equal(byName(report.migrations, LATEST).migrated, 8 + 3);
+    for (const row of await widgetRows(ctx.db(), T)) assert.equal(row.version, '1.1');
   });
 
   test('maxCount stops the run with exit 1; re-running finishes with exit 0', async () => {
@@ -205,9 +258,12 @@ forEachBackend('online data migrations', (ctx) => {
     );
     const last = new Map<number, number>();
     let writing = true;
-    // A pinned service saving widgets at 1.0 (meta unavailable) as fast as it can.
+    // A pinned service saving widgets at 1.0 (meta unavailable) as fast as it can. Bounded:
+    // a writer that re-stales rows faster than batches migrate them would keep any run going
+    // (in a real upgrade update_to_latest runs once every service is unpinned).
+    const WRITES = 120;
     const writer = (async () => {
-      for (let k = 0; writing || k < 30; k++) {
+      for (let k = 0; (writing && k < WRITES) || k < 30; k++) {
         const id = (k * 7) % ids.length;
         await anyKysely(ctx.db())
           .updateTable(T)

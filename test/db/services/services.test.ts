@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { checkSchema } from '../../../src/db/migrations/index.ts';
 import {
   allAtLeast,
   checkStartup,
@@ -9,6 +10,7 @@ import {
   minimumVersion,
   registerService,
   removeDeadServices,
+  SERVICES_SCHEMA,
 } from '../../../src/db/services/index.ts';
 import { forEachBackend } from '../support/backends.ts';
 
@@ -31,6 +33,34 @@ forEachBackend('services table', (ctx) => {
     );
     assert.equal(rows[0]?.startedAt.getTime(), T0);
     assert.equal(await minimumVersion(ctx.db(), 'api', live), 3);
+  });
+
+  test('an RPC address is stored with the row, kept when re-registering without one', async () => {
+    now = T0;
+    await registerService(ctx.db(), {
+      binary: 'rpc-topic',
+      host: 'h1',
+      version: 1,
+      clock,
+      rpcAddress: 'http://127.0.0.1:4711',
+    });
+    await registerService(ctx.db(), { binary: 'rpc-topic', host: 'h2', version: 1, clock });
+    await registerService(ctx.db(), { binary: 'rpc-topic', host: 'h1', version: 2, clock });
+    const rows = (await listServices(ctx.db(), live)).filter((s) => s.binary === 'rpc-topic');
+    assert.deepEqual(
+      rows.map((s) => [s.host, s.version, s.rpcAddress]),
+      [
+        ['h1', 2, 'http://127.0.0.1:4711'],
+        ['h2', 1, undefined],
+      ],
+    );
+    await assert.rejects(
+      registerService(ctx.db(), { binary: 'x', host: 'h', version: 1, rpcAddress: '' }),
+      InvalidServiceIdentityError,
+    );
+    // The column came from a migration of the services table's own history.
+    const report = await checkSchema(ctx.db(), SERVICES_SCHEMA);
+    assert.equal(report.state, 'current');
   });
 
   test('registering the same binary and host again replaces the row (a restart)', async () => {

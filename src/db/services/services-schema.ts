@@ -1,0 +1,28 @@
+/**
+ * Changes to `baton_services` after its first shape. The table itself is
+ * created on first use (services-table.ts); every later change is a
+ * migration of the `baton_services` history, so it is held to the same
+ * expand-only policy as a service's own schema: older code that never heard
+ * of a column keeps inserting and reading its rows.
+ */
+import type { MigrationSet } from '../migrations/migration.ts';
+
+export const SERVICES_SCHEMA: MigrationSet = {
+  service: 'baton_services',
+  releases: ['2026.1'],
+  deprecations: [],
+  migrations: [
+    {
+      id: '0001_rpc_address',
+      release: '2026.1',
+      description: 'Where a service listens for RPC (the http transport), NULL when it does not',
+      operations: [
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'rpc_address', type: 'string(255)' },
+        },
+      ],
+    },
+  ],
+};
