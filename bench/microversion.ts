@@ -1,26 +1,55 @@
 /**
- * Requests/s of a trivial Fastify route with and without the microversion plugin, over real
- * loopback sockets. The servers are worker threads of this process (separate V8 isolates, so
- * one's JIT state cannot slow another), two of each kind: a server instance tends to stay fast
- * or slow for its whole life, and the gap between two identical ones shows the noise floor of
- * the machine. The load comes from a child process over raw keep-alive sockets. Rounds rotate
- * the order; the overhead is the median over rounds of sum(plugin) / sum(bare). The run is
- * bounded (about 30 s) and stops by itself.
+ * Cost of the microversion plugin on a trivial Fastify route, over real loopback sockets.
  *
- *   npm run bench:microversion
- *   ROUNDS=4 SECONDS=0.3 npm run bench:microversion      # quicker
+ * Three kinds of server, three instances each (one instance can be off by up to 30% for
+ * minutes at a time): `bare` (no plugin), `headers` (no plugin; a hook writes the two headers the
+ * plugin must send, as constants: the floor any implementation pays) and `plugin`. Each is a
+ * worker thread of this process (bench/support/microversion-server.mjs). Load comes from a
+ * child process over persistent keep-alive sockets (bench/support/keepalive-load.ts).
+ *
+ * Made to hold still on a shared 2-core machine: where `taskset` works, the server threads are
+ * pinned to CPU 0 and the loader to CPU 1 (unpinned, migrations made one server's samples vary
+ * by up to 60%); the young generation starts at its full size (left to grow, it settled at a
+ * different size in each isolate, and identical servers differed by up to 10% for life).
+ *
+ * Primary figure: server-thread on-CPU time per request (/proc/thread-self/schedstat), which
+ * does not count time spent waiting for a core, unlike requests/s. Alone on the machine the
+ * server is the bottleneck (on its CPU 95 to 99% of the time) and both agree; shared, req/s
+ * mostly measures the other work. Samples are short and interleaved (each round visits every
+ * server, the order rotating), so a disturbance falls on neighbouring samples of every kind;
+ * the overhead is the median over rounds of median(plugin) / median(bare) across instances,
+ * with a bootstrap 90% interval over rounds. A run during which the CPUs were shared is flagged `busy`.
+ *
+ *   npm run bench:microversion                   # about 45 s
+ *   ROUNDS=10 npm run bench:microversion         # quicker, wider interval
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { VersionNegotiator } from '../src/microversion/index.ts';
+import { KeepAliveLoader, pinToCpu } from './support/keepalive-loader.ts';
+import { median, medianInterval } from './support/stats.ts';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 12);
-const SECONDS = Number(process.env.SECONDS ?? 0.4);
-const WARMUP_MS = Number(process.env.WARMUP_MS ?? 1000);
+const ROUNDS = Number(process.env.ROUNDS ?? 32);
+const INSTANCES = ['a', 'b', 'c'];
+const SECONDS = Number(process.env.SECONDS ?? 0.1);
+const WARMUP_MS = Number(process.env.WARMUP_MS ?? 600);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
-const HARD_LIMIT_MS = 60_000;
+const PIN = process.env.PIN !== '0';
+const SEMI_SPACE_MB = Number(process.env.SEMI_SPACE_MB ?? 16);
+const HARD_LIMIT_MS = 120_000;
+// When a run is not to be trusted. Alone on the machine, a server is on its CPU 95 to 99% of
+// the time and identical servers differ by about 2% per sample. When other work shares the
+// CPUs, the share falls (to 30% under load average 5), the gap grows to 10 to 45%, and runs a
+// minute apart disagreed by more than their intervals.
+const BUSY_SHARE = 0.85;
+const BUSY_NOISE_PERCENT = 5;
 const VERSION_HEADER = 'placement 1.20';
+const REQUEST =
+  'GET /things HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+  `OpenStack-API-Version: ${VERSION_HEADER}\r\nConnection: keep-alive\r\n\r\n`;
 
 const config = {
   serviceType: 'placement',
@@ -33,157 +62,42 @@ const config = {
   }),
 } as const;
 
-// One server per worker, as an ES module from a data: URL. The TypeScript plugin is imported
-// as ESM through tsx's API, as the service would run it (module hooks given to this process
-// do not reach Node 20 workers, and tsx's CommonJS path would add a getter per import call).
-const SERVER = `
-import fs from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
-const { default: Fastify } = await import(workerData.fastify);
-const app = Fastify({ logger: false });
-if (workerData.variant === 'plugin') {
-  const tsx = await import(workerData.tsx);
-  tsx.register();
-  const mv = await import(workerData.module);
-  const formatError = (r) => ({ errors: [{ status: r.status, title: r.title, detail: r.detail }] });
-  const config = { ...workerData.config, formatError };
-  await app.register(mv.microversionPlugin, { negotiator: new mv.VersionNegotiator(config) });
+const VARIANTS = ['bare', 'headers', 'plugin'] as const;
+type Variant = (typeof VARIANTS)[number];
+interface Server {
+  name: string;
+  variant: Variant;
+  worker: Worker;
+  port: number;
+  /** Kernel thread id, for pinning (0 when unknown). */
+  tid: number;
 }
-app.get('/things', async () => ({ ok: true }));
-await app.listen({ host: '127.0.0.1', port: 0 });
-// On-CPU time of this thread in ns (Linux); unaffected by time spent waiting for a core.
-const cpu = () => {
-  try { return Number(fs.readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]); }
-  catch { return NaN; }
-};
-parentPort.postMessage(app.server.address().port);
-parentPort.on('message', (message) => {
-  if (message === 'cpu') parentPort.postMessage(cpu());
-  else app.close().then(() => parentPort.close());
-});
-`;
-
-// A minimal HTTP/1.1 keep-alive load loop, cheap enough that the server (not the loader) is
-// the bottleneck: one request in flight per connection; the first response on each connection
-// is parsed to learn its length (status line, Date and body never change size for this
-// route), after which responses are counted by bytes. A response of another size leaves bytes
-// over and is reported as bad. Plain CommonJS because it runs as \`node -e\` in the child.
-const LOADER = `
-const net = require('node:net');
-const REQUEST = Buffer.from(
-  'GET /things HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n' +
-  'OpenStack-API-Version: placement 1.20\\r\\nConnection: keep-alive\\r\\n\\r\\n');
-const END = Buffer.from('\\r\\n\\r\\n');
-function responseLength(buffer) {
-  const end = buffer.indexOf(END);
-  if (end < 0) return 0;
-  const head = buffer.toString('latin1', 0, end).toLowerCase();
-  if (!head.startsWith('http/1.1 200')) return -1;
-  const at = head.indexOf('content-length:');
-  const total = end + 4 + (at < 0 ? 0 : parseInt(head.slice(at + 15), 10));
-  return buffer.length >= total ? total : 0;
-}
-function run(port, connections, durationMs) {
-  return new Promise((resolve, reject) => {
-    let done = 0, bad = 0, open = connections;
-    const deadline = Date.now() + durationMs;
-    for (let c = 0; c < connections; c++) {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.setNoDelay(true);
-      let length = 0, pending = 0, first = Buffer.alloc(0);
-      const next = () => {
-        done++;
-        if (Date.now() >= deadline) socket.end(); else socket.write(REQUEST);
-      };
-      socket.on('connect', () => socket.write(REQUEST));
-      socket.on('data', (chunk) => {
-        if (length === 0) {
-          first = Buffer.concat([first, chunk]);
-          const found = responseLength(first);
-          if (found === 0) return;
-          if (found < 0) { bad++; socket.destroy(); return; }
-          length = found;
-          pending = first.length - found;
-          next();
-          return;
-        }
-        pending += chunk.length;
-        if (pending >= length) { pending -= length; next(); }
-      });
-      socket.on('error', reject);
-      socket.on('close', () => {
-        if (pending !== 0) bad++;
-        if (--open === 0) resolve({ done, bad });
-      });
-    }
-  });
-}
-process.on('message', ({ port, connections, durationMs }) => {
-  run(port, connections, durationMs).then(
-    (result) => process.send(result),
-    (error) => process.send({ done: 0, bad: 0, error: String(error) }),
-  );
-});
-process.on('disconnect', () => process.exit(0));
-process.send('ready');
-`;
-interface LoadResult {
-  done: number;
-  bad: number;
-  error?: string;
-}
-
-type Variant = 'bare' | 'plugin';
-// Two servers of each kind: one instance can be lucky or unlucky for its whole life.
-const SERVERS = ['bare-a', 'plugin-a', 'bare-b', 'plugin-b'] as const;
-type Server = (typeof SERVERS)[number];
-
-function variantOf(server: Server): Variant {
-  return server.startsWith('plugin') ? 'plugin' : 'bare';
-}
-
-function startServer(variant: Variant): Promise<{ worker: Worker; port: number }> {
-  const { formatError: _, ...data } = config;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(SERVER)}`), {
-    workerData: {
-      variant,
-      config: data,
-      fastify: import.meta.resolve('fastify'),
-      tsx: import.meta.resolve('tsx/esm/api'),
-      module: new URL('../src/microversion/index.ts', import.meta.url).href,
-    },
-  });
-  return new Promise((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', (port: number) => resolve({ worker, port }));
-  });
-}
-
-function startLoader(): Promise<ChildProcess> {
-  const loader = spawn(process.execPath, ['-e', LOADER], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    loader.once('error', reject);
-    loader.once('message', () => resolve(loader));
-  });
-}
-
-function load(loader: ChildProcess, port: number, durationMs: number): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    loader.once('message', (result: LoadResult) => {
-      if (result.error) reject(new Error(result.error));
-      else if (result.bad > 0) reject(new Error(`${result.bad} bad responses from port ${port}`));
-      else resolve(result);
-    });
-    loader.send({ port, connections: CONNECTIONS, durationMs });
-  });
-}
-
 interface Sample {
   reqPerSec: number;
   /** Server thread on-CPU time per request, in microseconds (NaN off Linux). */
   cpuMicros: number;
+  /** Share of the sample's wall time the server thread, and the loader, were on a CPU. */
+  serverBusy: number;
+  loaderBusy: number;
+}
+type Metric = (sample: Sample) => number;
+type Samples = Map<Server, Sample[]>;
+
+function startServer(variant: Variant, instance: string): Promise<Server> {
+  const { formatError: _, ...data } = config;
+  const worker = new Worker(new URL('./support/microversion-server.mjs', import.meta.url), {
+    workerData: { variant, config: data, version: VERSION_HEADER },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', ({ port, tid }: { port: number; tid: number }) =>
+      resolve({ name: `${variant}-${instance}`, variant, worker, port, tid }),
+    );
+  });
+}
+
+function load(loader: KeepAliveLoader, server: Server, durationMs: number) {
+  return loader.run({ port: server.port, connections: CONNECTIONS, durationMs, request: REQUEST });
 }
 
 function threadCpu(worker: Worker): Promise<number> {
@@ -193,38 +107,34 @@ function threadCpu(worker: Worker): Promise<number> {
   });
 }
 
-async function sample(
-  loader: ChildProcess,
-  server: { worker: Worker; port: number },
-): Promise<Sample> {
+async function sample(loader: KeepAliveLoader, server: Server): Promise<Sample> {
   const cpuBefore = await threadCpu(server.worker);
   const start = performance.now();
-  const { done } = await load(loader, server.port, SECONDS * 1000);
+  const { done, cpuMicros: loaderMicros } = await load(loader, server, SECONDS * 1000);
   const seconds = (performance.now() - start) / 1000;
   const cpuNs = (await threadCpu(server.worker)) - cpuBefore;
-  return { reqPerSec: done / seconds, cpuMicros: cpuNs / 1000 / done };
+  return {
+    reqPerSec: done / seconds,
+    cpuMicros: cpuNs / 1000 / done,
+    serverBusy: cpuNs / 1e9 / seconds,
+    loaderBusy: loaderMicros / 1e6 / seconds,
+  };
 }
 
-/** Checks over a socket that only the plugin server answers with the version header. */
-async function checkServers(servers: Record<Server, { port: number }>): Promise<void> {
-  for (const server of SERVERS) {
-    const variant = variantOf(server);
-    const response = await fetch(`http://127.0.0.1:${servers[server].port}/things`, {
+/** Checks over a socket that only the bare servers answer without the version headers. */
+async function checkServers(servers: readonly Server[]): Promise<void> {
+  for (const server of servers) {
+    const response = await fetch(`http://127.0.0.1:${server.port}/things`, {
       headers: { 'OpenStack-API-Version': VERSION_HEADER },
     });
     await response.arrayBuffer();
-    const versioned = response.headers.get('OpenStack-API-Version') === VERSION_HEADER;
-    if (response.status !== 200 || versioned !== (variant === 'plugin')) {
-      throw new Error(`${variant} server answered unexpectedly`);
+    const versioned =
+      response.headers.get('OpenStack-API-Version') === VERSION_HEADER &&
+      response.headers.get('Vary') === 'openstack-api-version';
+    if (response.status !== 200 || versioned !== (server.variant !== 'bare')) {
+      throw new Error(`${server.name} server answered unexpectedly`);
     }
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const upper = sorted[mid] as number;
-  return sorted.length % 2 ? upper : ((sorted[mid - 1] as number) + upper) / 2;
 }
 
 /**
@@ -246,6 +156,119 @@ function resolveNanoseconds(): number {
   return Math.max(0, time(() => negotiator.resolve(fresh())) - baseline);
 }
 
+const loadAverage = () => readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
+
+/**
+ * Per round, a variant against bare, in percent: the median of its instances' samples over
+ * the median of the bare instances' (one instance can be off by 30% for minutes at a time).
+ */
+function overheads(servers: readonly Server[], samples: Samples, of: Variant, metric: Metric) {
+  const middle = (variant: Variant, round: number) =>
+    median(
+      servers
+        .filter((s) => s.variant === variant)
+        .map((s) => metric(samples.get(s)?.[round] as Sample)),
+    );
+  const perRound: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    perRound.push((middle(of, round) / middle('bare', round) - 1) * 100);
+  }
+  const [low, high] = medianInterval(perRound);
+  return { overhead: median(perRound), low, high };
+}
+
+/** Median over rounds of |b / a - 1| for pairs of servers running the same code. */
+function noiseFloor(servers: readonly Server[], samples: Samples, metric: Metric): number {
+  const gaps: number[] = [];
+  for (const variant of VARIANTS) {
+    const same = servers.filter((s) => s.variant === variant);
+    for (let round = 0; round < ROUNDS; round++) {
+      const at = (s: Server) => metric(samples.get(s)?.[round] as Sample);
+      for (let i = 0; i < same.length; i++) {
+        for (let j = i + 1; j < same.length; j++) {
+          gaps.push(Math.abs(at(same[j] as Server) / at(same[i] as Server) - 1) * 100);
+        }
+      }
+    }
+  }
+  return median(gaps);
+}
+
+function report(
+  servers: readonly Server[],
+  samples: Samples,
+  context: { loadBefore: string; loadAfter: string; pinned: boolean },
+): void {
+  const cpuMicros: Metric = (s) => s.cpuMicros;
+  const reqPerSec: Metric = (s) => s.reqPerSec;
+  // Fewer requests per second is overhead: compare the inverse of the rate.
+  const inverseRate: Metric = (s) => 1 / s.reqPerSec;
+  const medianOf = (server: Server, metric: Metric) =>
+    median((samples.get(server) ?? []).map(metric));
+  const cpu = overheads(servers, samples, 'plugin', cpuMicros);
+  const headers = overheads(servers, samples, 'headers', cpuMicros);
+  const rate = overheads(servers, samples, 'plugin', inverseRate);
+  const cpuNoise = noiseFloor(servers, samples, cpuMicros);
+  const rateNoise = noiseFloor(servers, samples, inverseRate);
+  const bare = servers.filter((s) => s.variant === 'bare');
+  const bareMicros = median(bare.map((s) => medianOf(s, cpuMicros)));
+  const resolveNs = resolveNanoseconds();
+  const percent = (c: { overhead: number; low: number; high: number }) =>
+    `${c.overhead.toFixed(2)}% (90% interval ${c.low.toFixed(2)} to ${c.high.toFixed(2)})`;
+  const each = (metric: Metric, digits: number) =>
+    servers.map((s) => `${s.name} ${medianOf(s, metric).toFixed(digits)}`).join(', ');
+  const addedMicros = (cpu.overhead / 100) * bareMicros;
+  const added = `${addedMicros < 0 ? '' : '+'}${addedMicros.toFixed(2)}`;
+  console.log(`median req/s: ${each(reqPerSec, 0)}`);
+  console.log(`median server CPU us/request: ${each(cpuMicros, 2)}`);
+  console.log(`median share of time on a CPU: server ${each((s) => s.serverBusy, 2)}`);
+  console.log(`  loader ${each((s) => s.loaderBusy, 2)}`);
+  console.log(`plugin overhead, server CPU per request (primary): ${percent(cpu)}`);
+  console.log(`  that is ${added} us on ${bareMicros.toFixed(2)} us per request`);
+  console.log(`the two headers alone (a hook, no plugin), CPU per request: ${percent(headers)}`);
+  console.log(`plugin overhead, req/s: ${percent(rate)}`);
+  console.log(
+    `per-sample noise between identical servers: CPU ${cpuNoise.toFixed(2)}%, ` +
+      `req/s ${rateNoise.toFixed(2)}%`,
+  );
+  const serverShare = median(servers.map((s) => medianOf(s, (x) => x.serverBusy)));
+  const busy = serverShare < BUSY_SHARE || cpuNoise > BUSY_NOISE_PERCENT;
+  if (busy) {
+    console.log(
+      `the machine was busy (servers on their CPU ${(serverShare * 100).toFixed(0)}% of the ` +
+        `time, identical servers ${cpuNoise.toFixed(1)}% apart per sample): the interval ` +
+        'understates the error; take the figures again when it is quieter',
+    );
+  }
+  console.log(`core resolve(): ${resolveNs.toFixed(0)} ns per request; target: overhead < 5%`);
+  console.log(`load average ${context.loadBefore} before, ${context.loadAfter} after`);
+  const round2 = (value: number) => Number(value.toFixed(2));
+  const perServer = (metric: Metric, digits: number) =>
+    Object.fromEntries(servers.map((s) => [s.name, Number(medianOf(s, metric).toFixed(digits))]));
+  console.log(
+    JSON.stringify({
+      bench: 'microversion',
+      rounds: ROUNDS,
+      secondsPerSample: SECONDS,
+      connections: CONNECTIONS,
+      pinned: context.pinned,
+      loadAverage: { before: context.loadBefore, after: context.loadAfter },
+      cpuMicrosPerRequest: perServer(cpuMicros, 2),
+      reqPerSec: perServer(reqPerSec, 0),
+      cpuOverheadPercent: round2(cpu.overhead),
+      cpuOverheadInterval90: [round2(cpu.low), round2(cpu.high)],
+      headersOnlyCpuOverheadPercent: round2(headers.overhead),
+      overheadPercent: round2(rate.overhead),
+      overheadInterval90: [round2(rate.low), round2(rate.high)],
+      cpuNoiseFloorPercent: round2(cpuNoise),
+      serverShareOnCpu: round2(serverShare),
+      busy,
+      overheadNoiseFloorPercent: round2(rateNoise),
+      resolveNs: Number(resolveNs.toFixed(0)),
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const guard = setTimeout(() => {
     console.error('benchmark exceeded its time limit');
@@ -253,90 +276,39 @@ async function main(): Promise<void> {
   }, HARD_LIMIT_MS);
   guard.unref();
 
-  const started = await Promise.all(SERVERS.map((name) => startServer(variantOf(name))));
-  const servers = Object.fromEntries(SERVERS.map((name, i) => [name, started[i]])) as Record<
-    Server,
-    { worker: Worker; port: number }
-  >;
-  const loader = await startLoader();
+  // Process-wide: applies to the isolates of the workers started after this.
+  if (SEMI_SPACE_MB > 0) setFlagsFromString(`--min-semi-space-size=${SEMI_SPACE_MB}`);
+  const loadBefore = loadAverage();
+  const servers = await Promise.all(
+    INSTANCES.flatMap((instance) => VARIANTS.map((v) => startServer(v, instance))),
+  );
+  const loader = await KeepAliveLoader.start();
+  const pinned =
+    PIN &&
+    availableParallelism() >= 2 &&
+    servers.every((server) => pinToCpu(server.tid, 0)) &&
+    pinToCpu(loader.pid, 1, true);
+  console.log(pinned ? 'servers pinned to CPU 0, loader to CPU 1' : 'not pinned');
   try {
     await checkServers(servers);
-    for (const name of SERVERS) await load(loader, servers[name].port, WARMUP_MS);
-    const samples = Object.fromEntries(SERVERS.map((n) => [n, [] as Sample[]])) as Record<
-      Server,
-      Sample[]
-    >;
-    for (let index = 0; index < ROUNDS; index++) {
-      const order = SERVERS.map((_, i) => SERVERS[(i + index) % SERVERS.length] as Server);
-      for (const name of order) samples[name].push(await sample(loader, servers[name]));
-      const line = order.map((n) => `${n} ${Math.round(samples[n][index]?.reqPerSec ?? 0)}`);
-      console.log(`round ${index + 1}: ${line.join(', ')} req/s`);
+    for (const server of servers) await load(loader, server, WARMUP_MS);
+    const samples: Samples = new Map(servers.map((server) => [server, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < servers.length; i++) {
+        const server = servers[(i + round) % servers.length] as Server;
+        samples.get(server)?.push(await sample(loader, server));
+      }
+      const line = servers.map((s) => `${s.name} ${samples.get(s)?.[round]?.cpuMicros.toFixed(1)}`);
+      console.log(`round ${round + 1}: ${line.join(', ')} us/request`);
     }
-    report(samples);
+    report(servers, samples, { loadBefore, loadAfter: loadAverage(), pinned });
   } finally {
-    loader.disconnect();
-    for (const { worker } of started) {
+    loader.stop();
+    for (const { worker } of servers) {
       worker.postMessage('close');
       await new Promise((resolve) => worker.once('exit', resolve));
     }
   }
-}
-
-/** Per round: plugin pair against bare pair, and each pair's own spread (the noise floor). */
-function compare(samples: Record<Server, Sample[]>, metric: (s: Sample) => number) {
-  const overhead: number[] = [];
-  const noise: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const at = (name: Server) => metric(samples[name][round] as Sample);
-    overhead.push(((at('plugin-a') + at('plugin-b')) / (at('bare-a') + at('bare-b')) - 1) * 100);
-    noise.push(Math.abs(at('bare-b') / at('bare-a') - 1) * 100);
-    noise.push(Math.abs(at('plugin-b') / at('plugin-a') - 1) * 100);
-  }
-  return { overhead: median(overhead), noise: median(noise) };
-}
-
-function report(samples: Record<Server, Sample[]>): void {
-  const medianOf = (name: Server, metric: (s: Sample) => number) =>
-    median(samples[name].map(metric));
-  const reqPerSec = (s: Sample) => s.reqPerSec;
-  const cpuMicros = (s: Sample) => s.cpuMicros;
-  // Fewer requests per second is overhead: compare the inverse of the rate.
-  const throughput = compare(samples, (s) => 1 / s.reqPerSec);
-  const cpu = compare(samples, cpuMicros);
-  const resolveNs = resolveNanoseconds();
-  const rates = SERVERS.map((n) => `${n} ${Math.round(medianOf(n, reqPerSec))}`).join(', ');
-  const cpus = SERVERS.map((n) => `${n} ${medianOf(n, cpuMicros).toFixed(2)}`).join(', ');
-  console.log(`median req/s: ${rates}`);
-  console.log(`median server CPU us/request: ${cpus}`);
-  console.log(
-    `plugin overhead, req/s: ${throughput.overhead.toFixed(2)}% ` +
-      `(noise floor ${throughput.noise.toFixed(2)}%)`,
-  );
-  console.log(
-    `plugin overhead, server CPU per request: ${cpu.overhead.toFixed(2)}% ` +
-      `(noise floor ${cpu.noise.toFixed(2)}%)`,
-  );
-  console.log(`core resolve(): ${resolveNs.toFixed(0)} ns per request; target: overhead < 5%`);
-  const round2 = (value: number) => Number(value.toFixed(2));
-  console.log(
-    JSON.stringify({
-      bench: 'microversion',
-      rounds: ROUNDS,
-      secondsPerRound: SECONDS,
-      connections: CONNECTIONS,
-      reqPerSec: Object.fromEntries(
-        SERVERS.map((n) => [n, samples[n].map((s) => Math.round(s.reqPerSec))]),
-      ),
-      cpuMicrosPerRequest: Object.fromEntries(
-        SERVERS.map((n) => [n, round2(medianOf(n, cpuMicros))]),
-      ),
-      overheadPercent: round2(throughput.overhead),
-      overheadNoiseFloorPercent: round2(throughput.noise),
-      cpuOverheadPercent: round2(cpu.overhead),
-      cpuNoiseFloorPercent: round2(cpu.noise),
-      resolveNs: Number(resolveNs.toFixed(0)),
-    }),
-  );
 }
 
 await main();
