@@ -1,0 +1,141 @@
+/**
+ * The calling side (oslo.messaging's RPCClient): a topic, the version
+ * requests are built for, and an optional version cap from the release pin.
+ * `prepare` returns a copy with a different version, server or timeout.
+ * Sending above the cap fails before anything is sent; method code asks
+ * `canSendVersion` and builds a request an older server understands.
+ */
+import { type RpcDestination, RpcError, RpcVersionCapError } from './errors.ts';
+import type { RpcRequest } from './message.ts';
+import { assertRpcVersion, rpcVersionWithin } from './rpc-version.ts';
+import { PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
+import type { RpcTransport } from './transports/transport.ts';
+import { BUILT_IN_REMOTE_ERRORS, errorFromFailure, type RemoteErrorTypes } from './wire-errors.ts';
+
+/** oslo.messaging's rpc_response_timeout. */
+export const DEFAULT_RPC_TIMEOUT_MS = 60_000;
+
+export interface RpcClientOptions {
+  readonly transport: RpcTransport;
+  readonly topic: string;
+  /** The version requests are built for unless `prepare` says otherwise. */
+  readonly version: string;
+  /** The highest version this client may send (the pin's `rpcVersionCap`); none: no cap. */
+  readonly versionCap?: string;
+  readonly namespace?: string | null;
+  readonly server?: string;
+  readonly timeoutMs?: number;
+  readonly serializer?: RpcSerializer;
+  /** Remote error types rebuilt as themselves (besides the built-in RPC errors). */
+  readonly remoteErrors?: RemoteErrorTypes;
+  /** Casts go to every server of the topic. */
+  readonly fanout?: boolean;
+}
+
+export interface PrepareOptions {
+  readonly version?: string;
+  /** Send to this server (host) of the topic only. */
+  readonly server?: string;
+  readonly timeoutMs?: number;
+  readonly namespace?: string | null;
+  /** Casts go to every server of the topic. */
+  readonly fanout?: boolean;
+}
+
+interface ClientState {
+  readonly transport: RpcTransport;
+  readonly topic: string;
+  readonly version: string;
+  readonly versionCap: string | undefined;
+  readonly namespace: string | null;
+  readonly server: string | undefined;
+  readonly fanout: boolean;
+  readonly timeoutMs: number;
+  readonly serializer: RpcSerializer;
+  readonly remoteErrors: RemoteErrorTypes;
+}
+
+export class RpcClient {
+  readonly #s: ClientState;
+
+  constructor(options: RpcClientOptions) {
+    assertRpcVersion(options.version, 'RPC version');
+    if (options.versionCap !== undefined) assertRpcVersion(options.versionCap, 'RPC version cap');
+    this.#s = {
+      transport: options.transport,
+      topic: options.topic,
+      version: options.version,
+      versionCap: options.versionCap,
+      namespace: options.namespace ?? null,
+      server: options.server,
+      fanout: options.fanout ?? false,
+      timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+      serializer: options.serializer ?? PLAIN_SERIALIZER,
+      remoteErrors: { ...options.remoteErrors, ...BUILT_IN_REMOTE_ERRORS },
+    };
+  }
+
+  get topic(): string {
+    return this.#s.topic;
+  }
+  get version(): string {
+    return this.#s.version;
+  }
+  get versionCap(): string | undefined {
+    return this.#s.versionCap;
+  }
+
+  prepare(options: PrepareOptions): RpcClient {
+    const s = this.#s;
+    return new RpcClient({
+      ...s,
+      version: options.version ?? s.version,
+      server: options.server ?? s.server,
+      timeoutMs: options.timeoutMs ?? s.timeoutMs,
+      namespace: options.namespace === undefined ? s.namespace : options.namespace,
+      fanout: options.fanout ?? s.fanout,
+    });
+  }
+
+  /** Whether `version` is within the cap (same major, minor at most the cap's). */
+  canSendVersion(version: string): boolean {
+    const cap = this.#s.versionCap;
+    return cap === undefined || rpcVersionWithin(version, cap);
+  }
+
+  /** Request/response; the result arrives deserialized (objects at their latest version). */
+  async call(method: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    const s = this.#s;
+    if (s.fanout) throw new RpcError(`RPC call '${method}': a fanout client can only cast`);
+    const request = this.#request(method, args);
+    const reply = await s.transport.call(this.#destination(), request, s.timeoutMs);
+    if (!reply.ok) throw errorFromFailure(reply.failure, s.remoteErrors);
+    return s.serializer.deserializeEntity(reply.result);
+  }
+
+  /** One-way; resolves once the transport has accepted the message, rejects if it could not. */
+  async cast(method: string, args: Record<string, unknown> = {}): Promise<void> {
+    const request = this.#request(method, args);
+    await this.#s.transport.cast(this.#destination(), request, this.#s.timeoutMs);
+  }
+
+  #destination(): RpcDestination {
+    const s = this.#s;
+    if (s.fanout) return { topic: s.topic, fanout: true };
+    return s.server === undefined ? { topic: s.topic } : { topic: s.topic, server: s.server };
+  }
+
+  #request(method: string, args: Record<string, unknown>): RpcRequest {
+    const s = this.#s;
+    if (s.versionCap !== undefined && !rpcVersionWithin(s.version, s.versionCap))
+      throw new RpcVersionCapError(method, s.version, s.versionCap);
+    if (typeof method !== 'string' || method === '')
+      throw new RpcError('an RPC method name must be a non-empty string');
+    return {
+      method,
+      version: s.version,
+      namespace: s.namespace,
+      args: s.serializer.serializeEntity(args) as Record<string, unknown>,
+    };
+  }
+}

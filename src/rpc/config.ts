@@ -1,0 +1,109 @@
+/**
+ * Choosing a transport is configuration: `rpc_transport = http | amqp`
+ * (`local` for single-process runs and tests) and `rpc_transport_url`. The
+ * same client and server code runs on each.
+ *
+ *   rpc_transport = http            rpc_transport_url = http://127.0.0.1:0   (listen address)
+ *   rpc_transport = amqp            rpc_transport_url = amqp://guest:guest@127.0.0.1:5672/
+ *   rpc_shared_secret (http, optional), rpc_exchange (amqp, default `baton`)
+ */
+import type { Database } from '../db/connect.ts';
+import { RpcConfigError } from './errors.ts';
+import { AmqpTransport } from './transports/amqp-transport.ts';
+import { HttpTransport } from './transports/http-transport.ts';
+import { LocalBus, LocalTransport } from './transports/local-transport.ts';
+import type { RpcTransport } from './transports/transport.ts';
+
+export const RPC_TRANSPORTS = ['local', 'http', 'amqp'] as const;
+export type RpcTransportKind = (typeof RPC_TRANSPORTS)[number];
+
+/** The embedded default: nothing to install. */
+export const DEFAULT_RPC_TRANSPORT: RpcTransportKind = 'http';
+export const DEFAULT_URLS: Readonly<Record<RpcTransportKind, string>> = {
+  local: 'local:',
+  http: 'http://127.0.0.1:0',
+  amqp: 'amqp://guest:guest@127.0.0.1:5672/',
+};
+
+export interface RpcSettings {
+  readonly rpc_transport?: string;
+  readonly rpc_transport_url?: string;
+  readonly rpc_shared_secret?: string;
+  readonly rpc_exchange?: string;
+}
+
+export interface RpcConfig {
+  readonly transport: RpcTransportKind;
+  readonly url: URL;
+  readonly sharedSecret?: string;
+  readonly exchange?: string;
+}
+
+const PROTOCOLS: Readonly<Record<RpcTransportKind, readonly string[]>> = {
+  local: ['local:'],
+  http: ['http:'],
+  amqp: ['amqp:', 'amqps:'],
+};
+
+export function readRpcConfig(settings: RpcSettings): RpcConfig {
+  const name = settings.rpc_transport?.trim() || DEFAULT_RPC_TRANSPORT;
+  if (!(RPC_TRANSPORTS as readonly string[]).includes(name))
+    throw new RpcConfigError(`rpc_transport '${name}' is not one of ${RPC_TRANSPORTS.join(', ')}`);
+  const transport = name as RpcTransportKind;
+  const raw = settings.rpc_transport_url?.trim() || DEFAULT_URLS[transport];
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RpcConfigError(`rpc_transport_url '${raw}' is not a URL`);
+  }
+  if (!PROTOCOLS[transport].includes(url.protocol))
+    throw new RpcConfigError(
+      `rpc_transport_url for ${transport} must start with ${PROTOCOLS[transport].join(' or ')}, got '${url.protocol}'`,
+    );
+  if (transport === 'http' && url.pathname !== '/' && url.pathname !== '')
+    throw new RpcConfigError('rpc_transport_url for http is a listen address: http://host:port');
+  const secret = settings.rpc_shared_secret;
+  return {
+    transport,
+    url,
+    ...(secret ? { sharedSecret: secret } : {}),
+    ...(settings.rpc_exchange ? { exchange: settings.rpc_exchange } : {}),
+  };
+}
+
+export interface TransportDeps {
+  /** The http transport's services table. */
+  readonly db?: Database;
+  /** The local transport's bus (one per process by default). */
+  readonly bus?: LocalBus;
+  /** The service version registered with the http listen address. */
+  readonly serviceVersion?: number;
+}
+
+let processBus: LocalBus | undefined;
+
+export function createTransport(config: RpcConfig, deps: TransportDeps = {}): RpcTransport {
+  switch (config.transport) {
+    case 'local':
+      processBus ??= new LocalBus();
+      return new LocalTransport(deps.bus ?? processBus);
+    case 'http': {
+      if (deps.db === undefined)
+        throw new RpcConfigError('the http transport needs the database (its services table)');
+      const host = config.url.hostname.replace(/^\[(.*)\]$/, '$1');
+      return new HttpTransport({
+        db: deps.db,
+        host,
+        port: config.url.port === '' ? 0 : Number(config.url.port),
+        ...(config.sharedSecret === undefined ? {} : { sharedSecret: config.sharedSecret }),
+        ...(deps.serviceVersion === undefined ? {} : { serviceVersion: deps.serviceVersion }),
+      });
+    }
+    case 'amqp':
+      return new AmqpTransport({
+        url: config.url.toString(),
+        ...(config.exchange === undefined ? {} : { exchange: config.exchange }),
+      });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What a transport carries, already serialized (JSON values only): a
+ * request naming the method, the version it was built for and its named
+ * arguments, and a reply holding a result or a failure.
+ */
+import type { WireFailure } from './wire-errors.ts';
+
+export interface RpcRequest {
+  readonly method: string;
+  /** The RPC API version the client built this request for. */
+  readonly version: string;
+  /** Endpoints can be grouped in namespaces; null is the default one. */
+  readonly namespace: string | null;
+  readonly args: Record<string, unknown>;
+}
+
+export type RpcReply =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly failure: WireFailure };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Reads a request that arrived as JSON; a description of the problem when it is not one. */
+export function readRpcRequest(value: unknown): RpcRequest | string {
+  if (!isObject(value)) return 'a request must be a JSON object';
+  const { method, version, namespace, args } = value;
+  if (typeof method !== 'string' || method === '') return 'method must be a non-empty string';
+  if (typeof version !== 'string') return 'version must be a string';
+  if (namespace !== null && namespace !== undefined && typeof namespace !== 'string')
+    return 'namespace must be a string or null';
+  if (!isObject(args)) return 'args must be an object';
+  return { method, version, namespace: namespace ?? null, args };
+}
+
+/** Reads a reply that arrived as JSON. */
+export function readRpcReply(value: unknown): RpcReply | string {
+  if (!isObject(value) || typeof value.ok !== 'boolean') return 'a reply must have ok';
+  if (value.ok) return { ok: true, result: value.result };
+  if (!isObject(value.failure)) return 'a failed reply must have a failure';
+  return { ok: false, failure: value.failure as unknown as WireFailure };
+}

@@ -1,0 +1,66 @@
+/**
+ * A TCP proxy of the test's own between a client and the broker, so a test
+ * can cut every connection (as a broker restart or a network failure would)
+ * and refuse new ones for a while, without touching the shared broker.
+ */
+
+import type { AddressInfo } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export class TcpProxy {
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  #refusing = false;
+  cuts = 0;
+
+  private constructor(server: Server) {
+    this.#server = server;
+  }
+
+  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
+    const server = createServer();
+    const proxy = new TcpProxy(server);
+    server.on('connection', (client) => proxy.#accept(client, targetHost, targetPort));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  get port(): number {
+    return (this.#server.address() as AddressInfo).port;
+  }
+
+  #accept(client: Socket, host: string, port: number): void {
+    if (this.#refusing) {
+      client.destroy();
+      return;
+    }
+    const upstream = createConnection({ host, port });
+    for (const socket of [client, upstream]) {
+      this.#sockets.add(socket);
+      socket.setNoDelay(true);
+      socket.on('close', () => this.#sockets.delete(socket));
+      socket.on('error', () => {});
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  }
+
+  /** Drops every connection now; with `refuseMs`, new ones are dropped too for that long. */
+  cut(refuseMs = 0): void {
+    this.cuts++;
+    for (const socket of this.#sockets) socket.destroy();
+    if (refuseMs > 0) {
+      this.#refusing = true;
+      setTimeout(() => {
+        this.#refusing = false;
+      }, refuseMs).unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
