@@ -8,11 +8,19 @@ import {
   openDatabase,
 } from '../db/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { type ServiceDefinition, serviceNamed, UnknownServiceError } from './service-catalog.ts';
+import {
+  NO_CONFIG,
+  type ServiceConfig,
+  type ServiceDefinition,
+  serviceNamed,
+  UnknownServiceError,
+} from './service-catalog.ts';
 
 export interface DatabaseOptions {
   readonly service: string;
   readonly db?: string;
+  /** The service's config file: its database URL (when --db is absent) and settings. */
+  readonly configFile?: string;
 }
 
 /** The embedded default database: `$BATON_DATA_DIR/baton.sqlite`, else `./data/baton.sqlite`. */
@@ -40,15 +48,29 @@ export async function openCommandDatabase(url: string): Promise<Database> {
   }
 }
 
-/** Runs `work` with the service and its open database, closing it afterwards. */
+async function readServiceConfig(
+  service: ServiceDefinition,
+  path: string | undefined,
+): Promise<ServiceConfig> {
+  if (path === undefined) return NO_CONFIG;
+  try {
+    return await service.readConfigFile(path);
+  } catch (error) {
+    // A missing or malformed config file is bad input, named by the service's loader.
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Runs `work` with the service, its open database and its config, closing the database after. */
 export async function withServiceDatabase<T>(
   options: DatabaseOptions,
-  work: (service: ServiceDefinition, db: Database) => Promise<T>,
+  work: (service: ServiceDefinition, db: Database, config: ServiceConfig) => Promise<T>,
 ): Promise<T> {
   const service = resolveService(options.service);
-  const db = await openCommandDatabase(options.db ?? defaultDbUrl());
+  const config = await readServiceConfig(service, options.configFile);
+  const db = await openCommandDatabase(options.db ?? config.databaseUrl ?? defaultDbUrl());
   try {
-    return await work(service, db);
+    return await work(service, db, config);
   } finally {
     await db.close();
   }

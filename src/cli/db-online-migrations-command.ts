@@ -72,9 +72,9 @@ export async function dbOnlineMigrations(
     if (error instanceof OnlineMigrationUsageError) throw usageError(error.message);
     throw error;
   }
-  return withServiceDatabase(options, async (service, db) => {
+  return withServiceDatabase(options, async (service, db, config) => {
     const progress = progressReporter(out);
-    const report = await runOnlineMigrations(db, service.onlineMigrations(), {
+    const report = await runOnlineMigrations(db, service.onlineMigrations(config), {
       maxCount,
       batchSize,
       onBatch: progress.onBatch,

@@ -11,6 +11,7 @@ import { dbOnlineMigrations } from './db-online-migrations-command.ts';
 import { dbServices } from './db-services-command.ts';
 import { dbUpgrade } from './db-upgrade-command.ts';
 import { runDemo } from './demo.ts';
+import { collectList, placementServe } from './placement-serve-command.ts';
 import { SERVICES } from './service-catalog.ts';
 import { upgradeCheck } from './upgrade-check-command.ts';
 
@@ -39,6 +40,10 @@ function databaseOptions(command: Command): Command {
     .option(
       '--db <url>',
       `database URL: sqlite:<path>, postgresql://…, mysql://… (default ${defaultDbUrl()})`,
+    )
+    .option(
+      '--config-file <path>',
+      "the service's config file (its database URL when --db is absent, and its settings)",
     );
 }
 
@@ -81,6 +86,33 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       process.env.BATON_PIN_RELEASE_VERSION,
     )
     .action(async (options) => setStatus(await upgradeCheck(options, out)));
+
+  program
+    .command('placement')
+    .description('the Placement service')
+    .command('serve')
+    .description('run the Placement API in the foreground until SIGTERM/SIGINT')
+    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (default 8778; 0 picks a free one)')
+    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
+    .option('--auth-strategy <strategy>', 'only noauth2 is implemented')
+    .option('--enforce-scope', '[oslo_policy] enforce_scope')
+    .option('--enforce-new-defaults', '[oslo_policy] enforce_new_defaults')
+    .option('--policy-file <path>', 'YAML or JSON rules overriding the defaults')
+    .option(
+      '--cors-allowed-origin <origin>',
+      'allowed CORS origin (repeatable or comma-separated)',
+      collectList,
+    )
+    .option('--cors-allow-headers <headers>', 'comma-separated CORS allow_headers')
+    .option(
+      '--pin-release-version <release>',
+      'serve at most the microversion of this release',
+      process.env.BATON_PIN_RELEASE_VERSION,
+    )
+    .option('--workers <n>', 'server processes sharing the port (default 1)')
+    .action(async (options) => setStatus(await placementServe(options, io)));
   return program;
 }
 

@@ -11,9 +11,23 @@ import {
   type ObjectTable,
   type OnlineMigrationRegistry,
 } from '../db/index.ts';
+import { type ConfigLayer, loadConfigFile } from '../placement/config-file.ts';
 import { PLACEMENT_MIGRATIONS } from '../placement/migrations/index.ts';
-import { createIncompleteConsumers } from '../placement/online-migrations/create-incomplete-consumers.ts';
+import {
+  createIncompleteConsumers,
+  INCOMPLETE_CONSUMER_DEFAULTS,
+} from '../placement/online-migrations/create-incomplete-consumers.ts';
 import { MASTER, type ReleaseMapping } from '../releases/index.ts';
+
+/** What a service's config file says that the database commands use. */
+export interface ServiceConfig {
+  /** The database URL the file names, if any (`--db` still wins). */
+  readonly databaseUrl?: string | undefined;
+  /** Everything else the file sets, as the service reads it (online migration settings...). */
+  readonly settings: unknown;
+}
+
+export const NO_CONFIG: ServiceConfig = { settings: undefined };
 
 export interface ServiceDefinition {
   readonly name: string;
@@ -21,7 +35,9 @@ export interface ServiceDefinition {
   readonly release: string;
   readonly binaries: readonly string[];
   readonly migrations: MigrationSet;
-  onlineMigrations(): OnlineMigrationRegistry;
+  /** Reads the service's own config file (its format; errors name the file). */
+  readConfigFile(path: string): Promise<ServiceConfig>;
+  onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
   /** Tables holding versioned objects (none for Placement, which has no RPC). */
   readonly objectTables: readonly ObjectTable[];
   readonly releases: ReleaseMapping;
@@ -34,12 +50,25 @@ const placement: ServiceDefinition = {
   release: '2026.1',
   binaries: ['placement-api'],
   migrations: PLACEMENT_MIGRATIONS,
-  onlineMigrations: () =>
-    createOnlineMigrationRegistry({
+  readConfigFile: async (path) => {
+    const layer = await loadConfigFile(path);
+    return { databaseUrl: layer.databaseUrl, settings: layer };
+  },
+  onlineMigrations: (config = NO_CONFIG) => {
+    const layer = (config.settings ?? {}) as ConfigLayer;
+    return createOnlineMigrationRegistry({
       service: 'placement',
-      migrations: [createIncompleteConsumers()],
+      migrations: [
+        createIncompleteConsumers({
+          incompleteConsumerProjectId:
+            layer.incompleteConsumerProjectId ?? INCOMPLETE_CONSUMER_DEFAULTS.projectId,
+          incompleteConsumerUserId:
+            layer.incompleteConsumerUserId ?? INCOMPLETE_CONSUMER_DEFAULTS.userId,
+        }),
+      ],
       objectTables: [],
-    }),
+    });
+  },
   objectTables: [],
   releases: { '2026.1': { api: '1.39', objects: {} }, master: { api: '1.39', objects: {} } },
   newModels: [],

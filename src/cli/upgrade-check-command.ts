@@ -29,7 +29,7 @@ export async function upgradeCheck(
   options: UpgradeCheckOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  return withServiceDatabase(options, async (service, db) => {
+  return withServiceDatabase(options, async (service, db, config) => {
     let pin: ReleasePin;
     try {
       pin = ReleasePin.resolve(service.releases, options.pinReleaseVersion);
@@ -52,7 +52,7 @@ export async function upgradeCheck(
         return checkWarning(report.message);
       },
     };
-    const onlineCheck = pendingOnlineMigrationsCheck(db, service.onlineMigrations());
+    const onlineCheck = pendingOnlineMigrationsCheck(db, service.onlineMigrations(config));
     const onlineAfterSchema: UpgradeCheck = {
       name: onlineCheck.name,
       async run() {

@@ -1,5 +1,8 @@
 /** The `baton db …` and `baton upgrade-check` commands, run in-process on each backend. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { runCli } from '../../src/cli/main.ts';
@@ -164,6 +167,52 @@ forEachBackend('baton db commands', (ctx) => {
     );
     assert.equal(again.status, 0);
     assert.match(again.out, /create_incomplete_consumers \|\s+0 \|\s+0 \|\s+0 \| done/);
+  });
+
+  test('online migrations read the database URL and the incomplete-consumer ids from --config-file', async () => {
+    const uuid = '11111111-2222-3333-4444-555555555555';
+    await db()
+      .insertInto('allocations')
+      .values({ resource_provider_id: 1, consumer_id: uuid, resource_class_id: 0, used: 1 })
+      .execute();
+    const dir = mkdtempSync(join(tmpdir(), 'baton-conf-'));
+    const file = join(dir, 'placement.conf');
+    writeFileSync(
+      file,
+      `[placement_database]\nconnection = ${ctx.url()}\n\n[placement]\n` +
+        'incomplete_consumer_project_id = legacy-project\nincomplete_consumer_user_id = legacy-user\n',
+    );
+    try {
+      const run = await baton(
+        'db',
+        'online-migrations',
+        '--service',
+        'placement',
+        '--config-file',
+        file,
+      );
+      assert.equal(run.status, 0, run.out + run.err);
+      const owner = await db()
+        .selectFrom('consumers as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .select(['p.external_id as project', 'u.external_id as user'])
+        .where('c.uuid', '=', uuid)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(owner, { project: 'legacy-project', user: 'legacy-user' });
+      const missing = await baton(
+        'db',
+        'online-migrations',
+        '--service',
+        'placement',
+        '--config-file',
+        join(dir, 'absent.conf'),
+      );
+      assert.equal(missing.status, 64);
+      assert.match(missing.err, /absent\.conf: no such file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('services lists what registered; upgrade-check warns when versions are mixed or a pin is set', async () => {

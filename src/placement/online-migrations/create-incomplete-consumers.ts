@@ -3,10 +3,13 @@
  * existed (microversion < 1.8, or imported data) get a consumer record, with
  * the configured `incomplete_consumer_project_id` / `incomplete_consumer_user_id`
  * standing in for the unknown project and user. Idempotent: it only looks at
- * allocations whose consumer has no record.
+ * allocations whose consumer has no record. The ids come from the same
+ * PlacementConfig settings that PUT /allocations below 1.8 uses.
  */
 import type { Kysely } from 'kysely';
 import type { OnlineMigration } from '../../db/index.ts';
+import type { PlacementConfig } from '../config.ts';
+import { incompleteConsumerOwner } from '../store/projects-users.ts';
 
 /** Placement's defaults for the two settings. */
 export const INCOMPLETE_CONSUMER_DEFAULTS = {
@@ -14,10 +17,16 @@ export const INCOMPLETE_CONSUMER_DEFAULTS = {
   userId: '00000000-0000-0000-0000-000000000000',
 };
 
-export interface IncompleteConsumerSettings {
-  readonly projectId: string;
-  readonly userId: string;
-}
+/** The two settings of PlacementConfig this migration reads. */
+export type IncompleteConsumerSettings = Pick<
+  PlacementConfig,
+  'incompleteConsumerProjectId' | 'incompleteConsumerUserId'
+>;
+
+const DEFAULT_SETTINGS: IncompleteConsumerSettings = {
+  incompleteConsumerProjectId: INCOMPLETE_CONSUMER_DEFAULTS.projectId,
+  incompleteConsumerUserId: INCOMPLETE_CONSUMER_DEFAULTS.userId,
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: placement's tables
 type Db = Kysely<any>;
@@ -51,8 +60,9 @@ function consumersWithoutRecord(db: Db) {
 }
 
 export function createIncompleteConsumers(
-  settings: IncompleteConsumerSettings = INCOMPLETE_CONSUMER_DEFAULTS,
+  settings: IncompleteConsumerSettings = DEFAULT_SETTINGS,
 ): OnlineMigration {
+  const owner = incompleteConsumerOwner(settings);
   return {
     name: 'create_incomplete_consumers',
     description: 'create consumer records for allocations that have none (seed 002)',
@@ -69,8 +79,8 @@ export function createIncompleteConsumers(
         .orderBy('a.consumer_id')
         .limit(maxCount)
         .execute();
-      const projectId = await externalIdRow(db, 'projects', settings.projectId);
-      const userId = await externalIdRow(db, 'users', settings.userId);
+      const projectId = await externalIdRow(db, 'projects', owner.projectExternalId);
+      const userId = await externalIdRow(db, 'users', owner.userExternalId);
       const now = new Date();
       await db
         .insertInto('consumers')

@@ -1,0 +1,64 @@
+/**
+ * `placement serve --workers N`: N server processes sharing one listening port (node:cluster),
+ * as the real service runs several WSGI processes. The primary only supervises: it forwards
+ * SIGTERM/SIGINT so every worker finishes its requests in flight, and exits when they have.
+ * A worker that dies unasked is reported and the primary stops the rest (a supervisor such
+ * as systemd restarts the service; a half-dead pool would hide the failure).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { EXIT } from './cli-error.ts';
+
+export function isWorkerProcess(): boolean {
+  return cluster.isWorker;
+}
+
+/** A worker that has stopped serving closes its channel to the primary, so it can exit. */
+export function leaveCluster(): void {
+  if (cluster.isWorker) cluster.worker?.disconnect();
+}
+
+export async function superviseWorkers(
+  count: number,
+  io: { out: (line: string) => void; err: (text: string) => void },
+  stopped: () => Promise<string>,
+): Promise<number> {
+  const workers: Worker[] = [];
+  let stopping = false;
+  let failed = false;
+  const exits = new Set<Promise<void>>();
+  for (let i = 0; i < count; i++) {
+    const worker = cluster.fork();
+    workers.push(worker);
+    exits.add(
+      new Promise((resolve) => {
+        worker.once('exit', (code, signal) => {
+          if (!stopping) {
+            failed = true;
+            io.err(
+              `baton: placement worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
+            );
+            stopAll();
+          } else if (code !== 0 && code !== null) {
+            failed = true;
+          }
+          resolve();
+        });
+      }),
+    );
+  }
+  const stopAll = () => {
+    stopping = true;
+    for (const worker of workers) {
+      if (worker.isDead()) continue;
+      worker.process.kill('SIGTERM');
+    }
+  };
+  io.out(`placement-api: ${count} worker processes`);
+  const signal = await Promise.race([stopped(), Promise.all(exits).then(() => 'exit')]);
+  if (signal !== 'exit') {
+    io.out(`placement-api stopping (${signal}): workers finish their requests in flight`);
+    stopAll();
+  }
+  await Promise.all(exits);
+  return failed ? EXIT.failure : EXIT.ok;
+}

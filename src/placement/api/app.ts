@@ -1,0 +1,208 @@
+/**
+ * The Placement HTTP application: request ids, CORS, auth, microversions, JSON bodies,
+ * routes, and every error answered in Placement's format (a 500 never shows a stack).
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { ConcurrentUpdateError } from '../../db/index.ts';
+import { parseVersion, type ResolvedVersion } from '../../microversion/index.ts';
+import { effectiveAccept } from './accept.ts';
+import { corsSettingsOf, registerCors } from './cors.ts';
+import { placementJson } from './error-body.ts';
+import { ErrorCodes, PlacementHttpError } from './errors.ts';
+import { noauthCredentials } from './noauth.ts';
+import { webobContentType } from './request-body.ts';
+import type { PlacementServices } from './request-context.ts';
+import { registerRoot } from './root.ts';
+import { RESOURCE_ROUTES } from './routes.ts';
+import { registerVersionNegotiation, VersionRefusedError } from './versions.ts';
+import { renderWebobError, webobDefaultJson } from './webob-error.ts';
+import { wsgiPath } from './wsgi-path.ts';
+
+const ERROR_CODE_SINCE = parseVersion('1.23');
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** PostgreSQL's character_not_in_repertoire: a NUL in a text parameter. */
+const PG_NUL_IN_TEXT = '22021';
+
+export interface PlacementAppOptions {
+  readonly services: PlacementServices;
+  /** Max microversion lowered by a release pin during a rolling upgrade. */
+  readonly pinnedMax?: string;
+  /** Fastify logger setting (off in tests). */
+  readonly logger?: boolean | Record<string, unknown>;
+}
+
+interface ErrorAnswer {
+  readonly status: number;
+  readonly message: string;
+  readonly code?: string | undefined;
+  /** Raised past the real service's handler: no `Vary` (see HttpErrorOptions). */
+  readonly escapesHandler?: boolean;
+  /** From the auth layer: WebOb's default JSON body, no version headers. */
+  readonly outsidePlacement?: boolean;
+  /** A refused version header: no version headers; the range when it is a 406. */
+  readonly versionRefused?: VersionRefusedError;
+}
+
+/** Sends an error the way the real service's WebOb renders it for this request. */
+export function sendPlacementError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: ErrorAnswer,
+) {
+  const version = request.microversion as ResolvedVersion | null;
+  const noVersion =
+    answer.outsidePlacement === true ||
+    answer.versionRefused !== undefined ||
+    answer.status >= 500 ||
+    version === null;
+  if (noVersion) reply.removeHeader('openstack-api-version');
+  if (noVersion || answer.escapesHandler === true) reply.removeHeader('vary');
+  reply.code(answer.status);
+  if (request.method === 'HEAD') {
+    // WebOb skips rendering for HEAD: its bare response type and no body.
+    return reply.header('content-type', 'text/html; charset=UTF-8').send('');
+  }
+  const facts = {
+    method: request.method,
+    accept: effectiveAccept(request.headers.accept),
+    contentType: webobContentType(request.headers['content-type']).environ,
+  };
+  const json = answer.outsidePlacement
+    ? { format: webobDefaultJson, stripped: false }
+    : {
+        format: placementJson({
+          code: answer.code,
+          requestId: request.id,
+          // A 500 escapes the version layer but its body still knows the agreed version.
+          showsCode:
+            version === null || answer.versionRefused !== undefined
+              ? undefined
+              : version.atLeast(ERROR_CODE_SINCE),
+          range: answer.versionRefused?.range,
+        }),
+        stripped: true,
+      };
+  const rendered = renderWebobError(answer.status, answer.message, facts, json);
+  return reply.header('content-type', rendered.contentType).send(Buffer.from(rendered.body));
+}
+
+export async function buildPlacementApp(options: PlacementAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => `req-${randomUUID()}`,
+    requestIdHeader: false,
+    exposeHeadRoutes: false,
+    // Paths are matched exactly, as the real service's router does; path parameters may be
+    // long (255-character trait and class names, and longer ones refused by the handler).
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      ignoreDuplicateSlashes: false,
+      maxParamLength: 8192,
+    },
+    return503OnClosing: true,
+    // The real service reads bodies of any size; a reshape or a POST /allocations of a big
+    // deployment can pass Fastify's 1 MiB default. Larger ones get a 413 (docs/placement.md).
+    bodyLimit: MAX_BODY_BYTES,
+    // Route on the path as a WSGI server decodes it (`%2F` separates, bytes stay bytes).
+    rewriteUrl: (request) => wsgiPath(request.url ?? '/'),
+    // A URL the router cannot take apart: answered in Placement's format, not Fastify's.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-openstack-request-id', request.id);
+      reply.header('openstack-request-id', request.id);
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      return sendPlacementError(request, reply, { status, message: error.message });
+    },
+  });
+  app.decorate('placement', options.services);
+  app.decorateRequest('credentials', undefined);
+
+  // Bodies are read as text and parsed by the handler, so content-type and JSON errors are
+  // answered in Placement's words (415 / 400) rather than by the framework.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  // The real service sends `x-openstack-request-id`; `openstack-request-id` is kept as well
+  // for clients of Baton's earlier releases (docs/placement.md).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-openstack-request-id', request.id);
+    reply.header('openstack-request-id', request.id);
+    done();
+  });
+  // CORS sits outside auth (a preflight needs no token), as the real middleware stack orders it.
+  registerCors(app, corsSettingsOf(options.services.config));
+  // Auth comes before microversions, as the real middleware stack orders them.
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      request.credentials = noauthCredentials(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  registerVersionNegotiation(app, options.pinnedMax);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > 0 && !request.headers['content-type']) {
+      done(
+        new PlacementHttpError(400, 'content-type header required when content-length > 0', {
+          escapesHandler: true,
+        }),
+      );
+      return;
+    }
+    done();
+  });
+
+  app.setErrorHandler((error: FastifyError | PlacementHttpError, request, reply) => {
+    if (error instanceof ConcurrentUpdateError) {
+      // A generation moved under a writer that did not translate it itself.
+      return sendPlacementError(request, reply, {
+        status: 409,
+        message: 'A concurrent update changed the resource; re-read it and retry.',
+        code: ErrorCodes.CONCURRENT_UPDATE,
+      });
+    }
+    if (error instanceof VersionRefusedError) {
+      return sendPlacementError(request, reply, {
+        status: error.status,
+        message: error.message,
+        versionRefused: error,
+      });
+    }
+    if (error instanceof PlacementHttpError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendPlacementError(request, reply, error);
+    }
+    if ((error as { code?: unknown }).code === PG_NUL_IN_TEXT) {
+      // A NUL in a value PostgreSQL is asked to compare: the real service answers a 500
+      // with psycopg2's sentence; Baton the same sentence as a 400 (docs/placement.md).
+      return sendPlacementError(request, reply, {
+        status: 400,
+        message: 'A string literal cannot contain NUL (0x00) characters.',
+      });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendPlacementError(request, reply, { status, message: error.message });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendPlacementError(request, reply, {
+      status: 500,
+      message: 'An unexpected error occurred; it has been logged with this request id.',
+    });
+  });
+  // An unknown URL: the real router raises its 404 past the handlers.
+  app.setNotFoundHandler((request, reply) =>
+    sendPlacementError(request, reply, { status: 404, message: '', escapesHandler: true }),
+  );
+
+  registerRoot(app);
+  for (const register of RESOURCE_ROUTES) register(app);
+  return app;
+}

@@ -1,0 +1,82 @@
+/** Placement's settings, named after the real service's options. */
+import { INCOMPLETE_CONSUMER_DEFAULTS } from './online-migrations/create-incomplete-consumers.ts';
+
+export interface PlacementConfig {
+  /** `[placement_database] connection` */
+  readonly databaseUrl: string;
+  /** Listen address; loopback unless told otherwise. */
+  readonly host: string;
+  readonly port: number;
+  /** `[api] auth_strategy`: only `noauth2` (the real service's development mode) is built. */
+  readonly authStrategy: 'noauth2';
+  /** `[oslo_policy] enforce_scope` */
+  readonly enforceScope: boolean;
+  /** `[oslo_policy] enforce_new_defaults` */
+  readonly enforceNewDefaults: boolean;
+  /** `[oslo_policy] policy_file`: YAML or JSON overriding default rules. */
+  readonly policyFile: string | undefined;
+  /** `[cors] allowed_origin`; empty means CORS is off (OPTIONS answers 405). */
+  readonly corsAllowedOrigins: readonly string[];
+  /** `[cors] allow_headers` (Placement's default list unless set) */
+  readonly corsAllowHeaders: readonly string[];
+  /** `[cors] expose_headers` (Placement's default list unless set) */
+  readonly corsExposeHeaders: readonly string[];
+  /** `[cors] allow_methods` (Placement's default list unless set) */
+  readonly corsAllowMethods: readonly string[];
+  /** `[cors] max_age`, seconds a preflight answer may be cached (0: no header) */
+  readonly corsMaxAge: number;
+  /** `[cors] allow_credentials` */
+  readonly corsAllowCredentials: boolean;
+  /** `[placement] incomplete_consumer_project_id` / `incomplete_consumer_user_id` */
+  readonly incompleteConsumerProjectId: string;
+  readonly incompleteConsumerUserId: string;
+  /** `[placement] randomize_allocation_candidates`: candidates (and a limited subset) in random order. */
+  readonly randomizeAllocationCandidates: boolean;
+}
+
+export const DEFAULT_PORT = 8778;
+
+/** The CORS defaults the real service sets over oslo.middleware's (placement/wsgi.py). */
+export const PLACEMENT_CORS_DEFAULTS = {
+  allowHeaders: [
+    'X-Auth-Token',
+    'X-Openstack-Request-Id',
+    'X-Identity-Status',
+    'X-Roles',
+    'X-Service-Catalog',
+    'X-User-Id',
+    'X-Tenant-Id',
+    'OpenStack-API-Version',
+  ],
+  exposeHeaders: [
+    'X-Auth-Token',
+    'X-Openstack-Request-Id',
+    'X-Subject-Token',
+    'X-Service-Token',
+    'OpenStack-API-Version',
+  ],
+  allowMethods: ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'],
+  maxAge: 3600,
+  allowCredentials: true,
+} as const;
+
+export function defaultPlacementConfig(databaseUrl: string): PlacementConfig {
+  return {
+    databaseUrl,
+    host: '127.0.0.1',
+    port: DEFAULT_PORT,
+    authStrategy: 'noauth2',
+    enforceScope: false,
+    enforceNewDefaults: false,
+    policyFile: undefined,
+    corsAllowedOrigins: [],
+    corsAllowHeaders: PLACEMENT_CORS_DEFAULTS.allowHeaders,
+    corsExposeHeaders: PLACEMENT_CORS_DEFAULTS.exposeHeaders,
+    corsAllowMethods: PLACEMENT_CORS_DEFAULTS.allowMethods,
+    corsMaxAge: PLACEMENT_CORS_DEFAULTS.maxAge,
+    corsAllowCredentials: PLACEMENT_CORS_DEFAULTS.allowCredentials,
+    incompleteConsumerProjectId: INCOMPLETE_CONSUMER_DEFAULTS.projectId,
+    incompleteConsumerUserId: INCOMPLETE_CONSUMER_DEFAULTS.userId,
+    randomizeAllocationCandidates: false,
+  };
+}

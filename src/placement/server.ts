@@ -1,0 +1,113 @@
+/**
+ * A running Placement API: the database prepared (schema created on an empty database, an
+ * outdated one refused with the command that upgrades it), the policy loaded, the app
+ * listening, and the process registered in the services table with heartbeats so
+ * `baton db services` and `baton upgrade-check` see it. close() stops accepting, lets
+ * in-flight requests finish, deregisters and closes the database.
+ */
+
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { checkStartup, type Database, registerService } from '../db/index.ts';
+import { buildPlacementApp } from './api/app.ts';
+import type { PlacementConfig } from './config.ts';
+import { createPolicyEnforcer } from './policy/index.ts';
+import {
+  PLACEMENT_API_BINARY,
+  PLACEMENT_SERVICE_VERSION,
+  PLACEMENT_SUPPORTED_SPAN,
+} from './service-version.ts';
+import { preparePlacementDatabase } from './store/prepare-database.ts';
+import { ResourceClassCache } from './store/resource-class-cache.ts';
+import type { PlacementTables } from './store/tables.ts';
+
+export interface StartOptions {
+  /** Max microversion lowered by a release pin during a rolling upgrade. */
+  readonly pinnedMax?: string;
+  /** Seconds between heartbeats (default: the services module's). */
+  readonly heartbeatSeconds?: number;
+  /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
+  readonly warn?: (message: string) => void;
+  readonly poolSize?: number;
+}
+
+export interface PlacementServer {
+  /** `http://host:port` as listening (the real port when 0 was asked). */
+  readonly url: string;
+  readonly address: AddressInfo;
+  close(): Promise<void>;
+}
+
+/** Refused to start: another live placement-api runs a version too new for this code. */
+export class ServiceTooOldError extends Error {
+  override name = 'ServiceTooOldError';
+}
+
+export async function startPlacementServer(
+  config: PlacementConfig,
+  options: StartOptions = {},
+): Promise<PlacementServer> {
+  const warn = options.warn ?? (() => {});
+  const db = await preparePlacementDatabase(config.databaseUrl, { poolSize: options.poolSize });
+  let closeDb: Database<PlacementTables> | undefined = db;
+  // The services table is not one of Placement's; its module takes any database.
+  const shared = db as unknown as Database;
+  try {
+    const policy = await createPolicyEnforcer(config);
+    const startup = await checkStartup(shared, {
+      binary: PLACEMENT_API_BINARY,
+      version: PLACEMENT_SERVICE_VERSION,
+      supportedSpan: PLACEMENT_SUPPORTED_SPAN,
+    });
+    if (!startup.ok) throw new ServiceTooOldError(startup.refuse);
+    if (startup.warn) warn(startup.warn);
+
+    const app = await buildPlacementApp({
+      services: { db, config, policy, resourceClasses: new ResourceClassCache() },
+      pinnedMax: options.pinnedMax,
+    });
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+
+    let registration: Awaited<ReturnType<typeof registerService>>;
+    try {
+      registration = await registerService(shared, {
+        binary: PLACEMENT_API_BINARY,
+        // One row per process: the port tells apart several on one machine.
+        host: `${hostname()}:${address.port}`,
+        version: PLACEMENT_SERVICE_VERSION,
+      });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    const stopHeartbeats = registration.startHeartbeats({
+      intervalSeconds: options.heartbeatSeconds,
+      onError: (error) => warn(`heartbeat failed: ${(error as Error).message}`),
+    });
+    closeDb = undefined;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      address,
+      close() {
+        closing ??= (async () => {
+          stopHeartbeats();
+          // Stops accepting and waits for the requests in flight.
+          await app.close();
+          try {
+            await registration.deregister();
+          } finally {
+            await db.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } finally {
+    await closeDb?.close();
+  }
+}

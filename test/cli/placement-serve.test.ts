@@ -1,0 +1,355 @@
+/**
+ * `baton placement serve` as an operator runs it: a child process that prints its URL,
+ * serves, shows up in the services table, and on SIGTERM finishes the request in flight
+ * and exits 0; refusals (outdated schema, bad settings) end with one line and a status.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { runCli } from '../../src/cli/main.ts';
+import { placementServe } from '../../src/cli/placement-serve-command.ts';
+import { listServices, migrateToLatest, openDatabase } from '../../src/db/index.ts';
+import { PLACEMENT_MIGRATIONS } from '../../src/placement/migrations/index.ts';
+
+const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
+
+async function scratch(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'placement-serve-'));
+}
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => { out: string; err: string };
+  readonly exit: Promise<number | null>;
+}
+
+/** Spawns the command and waits for its "listening on" line (one per worker process). */
+async function serve(...args: string[]): Promise<Running> {
+  const workersFlag = args.indexOf('--workers');
+  const listeners = workersFlag >= 0 ? Number(args[workersFlag + 1]) : 1;
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'placement', 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk) => {
+    err += chunk;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const matches = [...out.matchAll(/listening on (http:\/\/\S+)/g)];
+      if (matches.length >= listeners && matches[0]?.[1]) resolve(matches[0][1]);
+    });
+    exit.then((code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
+  });
+  return { child, url, output: () => ({ out, err }), exit };
+}
+
+/** Runs the command to its end (for refusals). */
+async function serveUntilExit(...args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'placement', 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    err += chunk;
+  });
+  const status = await new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => resolve(code)),
+  );
+  return { status, out, err };
+}
+
+/** A request whose body arrives in two parts, `pause` ms apart; resolves with the raw answer. */
+function slowRequest(url: string, body: string, pause: Promise<void>): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        'POST /resource_providers HTTP/1.1\r\n' +
+          `Host: ${hostname}:${port}\r\n` +
+          'X-Auth-Token: admin\r\n' +
+          'OpenStack-API-Version: placement 1.20\r\n' +
+          'Content-Type: application/json\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          'Connection: close\r\n\r\n' +
+          body.slice(0, 5),
+      );
+      pause.then(() => socket.write(body.slice(5)));
+    });
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('baton placement serve', () => {
+  it('initialises an empty database, serves, registers, and on SIGTERM finishes the request in flight', async () => {
+    const dir = await scratch();
+    const dbUrl = `sqlite:${join(dir, 'placement.sqlite')}`;
+    const running = await serve('--port', '0', '--db', dbUrl);
+    try {
+      assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const root = await fetch(`${running.url}/`);
+      assert.equal(root.status, 200);
+      const document = (await root.json()) as { versions: { max_version: string }[] };
+      assert.equal(document.versions[0]?.max_version, '1.39');
+      const list = await fetch(`${running.url}/resource_providers`, {
+        headers: { 'x-auth-token': 'admin', 'openstack-api-version': 'placement 1.39' },
+      });
+      assert.equal(list.status, 200);
+      assert.deepEqual(await list.json(), { resource_providers: [] });
+      const refused = await fetch(`${running.url}/resource_providers`, {
+        headers: { 'x-auth-token': 'someone' },
+      });
+      assert.equal(refused.status, 403);
+
+      const db = await openDatabase(dbUrl);
+      try {
+        const services = await listServices(db);
+        assert.equal(services.length, 1);
+        assert.equal(services[0]?.binary, 'placement-api');
+        assert.equal(services[0]?.version, 1);
+        assert.ok(services[0]?.host.endsWith(`:${new URL(running.url).port}`));
+      } finally {
+        await db.close();
+      }
+
+      // SIGTERM lands while a request's body is still arriving.
+      let release = () => {};
+      const pause = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const answer = slowRequest(running.url, JSON.stringify({ name: 'in-flight' }), pause);
+      await sleep(300);
+      running.child.kill('SIGTERM');
+      await sleep(300);
+      release();
+      assert.match(await answer, /^HTTP\/1\.1 200 /);
+      assert.equal(await running.exit, 0);
+      assert.match(running.output().out, /stopped/);
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+
+    const db = await openDatabase(dbUrl);
+    try {
+      const rows = await sql<{ name: string }>`SELECT name FROM resource_providers`.execute(
+        db.kysely,
+      );
+      assert.deepEqual(
+        rows.rows.map((r) => r.name),
+        ['in-flight'],
+      );
+      assert.deepEqual(await listServices(db), [], 'a clean stop deregisters');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses an outdated schema, naming the upgrade command (exit 1)', async () => {
+    const dir = await scratch();
+    const dbUrl = `sqlite:${join(dir, 'old.sqlite')}`;
+    const db = await openDatabase(dbUrl);
+    try {
+      assert.equal((await migrateToLatest(db, PLACEMENT_MIGRATIONS)).error, undefined);
+      // As if the migration had been interrupted part-way: the schema is behind this code.
+      await sql`UPDATE baton_schema_migrations SET applied_at = NULL WHERE service = 'placement'`.execute(
+        db.kysely,
+      );
+    } finally {
+      await db.close();
+    }
+    const result = await serveUntilExit('--port', '0', '--db', dbUrl);
+    assert.equal(result.status, 1);
+    assert.match(result.err, /^baton: the schema of service placement is older than this code/);
+    assert.ok(result.err.includes(`run \`baton db upgrade --service placement --db ${dbUrl}\``));
+    assert.equal(result.err.trim().split('\n').length, 1);
+  });
+});
+
+describe('baton placement serve --workers', () => {
+  it('serves from several processes on one port; SIGTERM stops them all with status 0', async () => {
+    const dir = await scratch();
+    const running = await serve(
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--db',
+      `sqlite:${join(dir, 'p.sqlite')}`,
+    );
+    try {
+      const headers = {
+        'x-auth-token': 'admin',
+        'openstack-api-version': 'placement 1.20',
+        'content-type': 'application/json',
+      };
+      const created = await Promise.all(
+        ['w1', 'w2', 'w3', 'w4'].map((name) =>
+          fetch(`${running.url}/resource_providers`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ name }),
+          }).then((r) => r.status),
+        ),
+      );
+      assert.deepEqual(created, [200, 200, 200, 200]);
+      const list = await fetch(`${running.url}/resource_providers`, { headers });
+      const body = (await list.json()) as { resource_providers: unknown[] };
+      assert.equal(body.resource_providers.length, 4);
+      assert.match(running.output().out, /2 worker processes/);
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exit, 0, running.output().err);
+    assert.equal((running.output().out.match(/placement-api stopped/g) ?? []).length, 2);
+  });
+
+  it('refuses a bad worker count with status 64', async () => {
+    const refused = await serveUntilExit('--workers', '0');
+    assert.equal(refused.status, 64);
+    assert.match(refused.err, /--workers must be an integer from 1 to 64/);
+  });
+});
+
+describe('baton placement serve: settings', () => {
+  async function baton(...argv: string[]) {
+    let out = '';
+    let err = '';
+    const status = await runCli(argv, {
+      out: (line) => (out += `${line}\n`),
+      err: (text) => (err += text),
+    });
+    return { status, out, err };
+  }
+
+  it('bad flags and bad files are usage errors (64) with one line', async () => {
+    const dir = await scratch();
+    const db = `sqlite:${join(dir, 'x.sqlite')}`;
+    const keystone = await baton('placement', 'serve', '--db', db, '--auth-strategy', 'keystone');
+    assert.equal(keystone.status, 64);
+    assert.equal(
+      keystone.err,
+      "baton: --auth-strategy 'keystone' is not supported; only noauth2 is implemented\n",
+    );
+    const port = await baton('placement', 'serve', '--db', db, '--port', 'http');
+    assert.equal(port.status, 64);
+    assert.match(port.err, /--port must be an integer/);
+
+    const conf = join(dir, 'placement.conf');
+    await writeFile(conf, '[api]\nauth_strategy = keystone\n');
+    const fromFile = await baton('placement', 'serve', '--db', db, '--config-file', conf);
+    assert.equal(fromFile.status, 64);
+    assert.equal(
+      fromFile.err,
+      `baton: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
+    );
+
+    const policy = join(dir, 'policy.yaml');
+    await writeFile(policy, '"placement:resource_providers:list": "role:admin and"\n');
+    const badPolicy = await baton(
+      'placement',
+      'serve',
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--policy-file',
+      policy,
+    );
+    assert.equal(badPolicy.status, 64);
+    assert.match(
+      badPolicy.err,
+      new RegExp(
+        `^baton: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
+      ),
+    );
+
+    const badUrl = await baton('placement', 'serve', '--db', 'oracle://h/x');
+    assert.equal(badUrl.status, 64);
+    assert.match(badUrl.err, /unsupported scheme/);
+  });
+
+  it('takes the config file, with flags over it: port, policy, CORS', async () => {
+    const dir = await scratch();
+    const policy = join(dir, 'policy.yaml');
+    await writeFile(policy, '"placement:resource_providers:list": "@"\n');
+    const conf = join(dir, 'placement.conf');
+    await writeFile(
+      conf,
+      [
+        '[DEFAULT]',
+        'bind_port = 1',
+        '[placement_database]',
+        `connection = sqlite:${join(dir, 'file.sqlite')}`,
+        '[oslo_policy]',
+        'policy_file = policy.yaml',
+        '[cors]',
+        'allowed_origin = http://from-file.example',
+        '',
+      ].join('\n'),
+    );
+    const lines: string[] = [];
+    let stop = (_signal: string) => {};
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    let listening = () => {};
+    const ready = new Promise<void>((resolve) => {
+      listening = resolve;
+    });
+    const run = placementServe(
+      {
+        configFile: conf,
+        port: '0',
+        corsAllowedOrigin: ['http://flag.example', 'http://other.example'],
+      },
+      {
+        out: (line) => {
+          lines.push(line);
+          if (line.includes('listening on')) listening();
+        },
+        err: () => {},
+        stopped: () => stopped,
+      },
+    );
+    await Promise.race([ready, run]);
+    const url = /listening on (\S+)/.exec(lines[0] ?? '')?.[1] as string;
+    assert.ok(url, lines.join('\n'));
+    const anyone = await fetch(`${url}/resource_providers`, {
+      headers: { 'x-auth-token': 'nobody', origin: 'http://flag.example' },
+    });
+    assert.equal(anyone.status, 200, 'the policy file from the config file applies');
+    assert.equal(anyone.headers.get('access-control-allow-origin'), 'http://flag.example');
+    const fileOrigin = await fetch(`${url}/`, { headers: { origin: 'http://from-file.example' } });
+    assert.equal(
+      fileOrigin.headers.get('access-control-allow-origin'),
+      null,
+      'flags replace the list',
+    );
+    stop('test');
+    assert.equal(await run, 0);
+    assert.deepEqual(lines.slice(1), [
+      'placement-api stopping (test): finishing requests in flight',
+      'placement-api stopped',
+    ]);
+  });
+});

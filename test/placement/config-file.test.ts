@@ -1,0 +1,145 @@
+/** oslo.config-style INI settings for Placement, and flags over them. */
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { defaultPlacementConfig, PLACEMENT_CORS_DEFAULTS } from '../../src/placement/config.ts';
+import {
+  ConfigFileError,
+  configFromIni,
+  loadConfigFile,
+  mergeConfig,
+  normalizeDatabaseUrl,
+  parseIni,
+} from '../../src/placement/config-file.ts';
+
+const FULL = `
+# Placement settings
+[DEFAULT]
+bind_host = 0.0.0.0
+bind_port = 9000
+
+[placement_database]
+connection = mysql+pymysql://placement:secret@db.example/placement
+
+[api]
+auth_strategy = noauth2
+
+[oslo_policy]
+enforce_scope = True
+enforce_new_defaults = yes
+policy_file = policy.yaml
+
+[cors]
+allowed_origin = https://a.example, https://b.example
+allow_headers = X-Custom,
+  X-Other
+max_age = 60
+allow_credentials = false
+
+[placement]
+incomplete_consumer_project_id = "p-incomplete"
+incomplete_consumer_user_id: u-incomplete
+
+[unrelated]
+whatever = 1
+`;
+
+describe('INI parsing', () => {
+  it('reads sections, both separators, comments, continuation lines and quotes', () => {
+    const sections = parseIni(FULL);
+    assert.equal(sections.get('DEFAULT')?.get('bind_port'), '9000');
+    assert.equal(sections.get('cors')?.get('allow_headers'), 'X-Custom,\nX-Other');
+    assert.equal(sections.get('placement')?.get('incomplete_consumer_project_id'), 'p-incomplete');
+    assert.equal(sections.get('placement')?.get('incomplete_consumer_user_id'), 'u-incomplete');
+  });
+
+  it('the last value of a repeated key wins; an empty value is empty', () => {
+    const sections = parseIni('[api]\nauth_strategy = keystone\nauth_strategy = noauth2\nx =\n');
+    assert.equal(sections.get('api')?.get('auth_strategy'), 'noauth2');
+    assert.equal(sections.get('api')?.get('x'), '');
+  });
+
+  it('refuses lines it cannot read, with their number', () => {
+    assert.throws(() => parseIni('[api]\njust words\n'), /line 2: expected 'key = value'/);
+    assert.throws(() => parseIni('key = value\n'), /line 1: option 'key' before any \[section\]/);
+  });
+});
+
+describe('settings from INI', () => {
+  it('maps every recognised option', () => {
+    const layer = configFromIni(FULL, '/etc/placement');
+    assert.deepEqual(layer, {
+      host: '0.0.0.0',
+      port: 9000,
+      databaseUrl: 'mysql://placement:secret@db.example/placement',
+      authStrategy: 'noauth2',
+      enforceScope: true,
+      enforceNewDefaults: true,
+      policyFile: '/etc/placement/policy.yaml',
+      corsAllowedOrigins: ['https://a.example', 'https://b.example'],
+      corsAllowHeaders: ['X-Custom', 'X-Other'],
+      corsMaxAge: 60,
+      corsAllowCredentials: false,
+      incompleteConsumerProjectId: 'p-incomplete',
+      incompleteConsumerUserId: 'u-incomplete',
+    });
+  });
+
+  it('refuses values of the wrong type and unsupported auth strategies', () => {
+    assert.throws(
+      () => configFromIni('[oslo_policy]\nenforce_scope = maybe\n'),
+      /\[oslo_policy\] enforce_scope: 'maybe' is not a boolean/,
+    );
+    assert.throws(
+      () => configFromIni('[DEFAULT]\nbind_port = 70000\n'),
+      /bind_port: '70000' is not an integer/,
+    );
+    assert.throws(
+      () => configFromIni('[api]\nauth_strategy = keystone\n'),
+      /auth_strategy 'keystone' is not supported; only noauth2 is implemented/,
+    );
+  });
+
+  it('normalises oslo.db driver names away', () => {
+    assert.equal(normalizeDatabaseUrl('postgresql+psycopg2://u@h/db'), 'postgresql://u@h/db');
+    assert.equal(normalizeDatabaseUrl('sqlite:/tmp/x.sqlite'), 'sqlite:/tmp/x.sqlite');
+  });
+
+  it('loads a file, naming it in every error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'placement-conf-'));
+    const good = join(dir, 'placement.conf');
+    await writeFile(good, '[oslo_policy]\npolicy_file = rules.yaml\n');
+    assert.deepEqual(await loadConfigFile(good), { policyFile: join(dir, 'rules.yaml') });
+    const bad = join(dir, 'bad.conf');
+    await writeFile(bad, '[cors]\nmax_age = soon\n');
+    await assert.rejects(loadConfigFile(bad), (error: unknown) => {
+      assert.ok(error instanceof ConfigFileError);
+      assert.equal(
+        error.message,
+        `config file ${bad}: [cors] max_age: 'soon' is not an integer from 0 to 2147483647`,
+      );
+      return true;
+    });
+    await assert.rejects(loadConfigFile(join(dir, 'missing.conf')), /missing.conf: no such file/);
+  });
+});
+
+describe('layering', () => {
+  it('defaults, then the file, then the flags', () => {
+    const base = defaultPlacementConfig('sqlite:/tmp/default.sqlite');
+    const config = mergeConfig(
+      base,
+      { port: 9000, host: '0.0.0.0', enforceScope: true },
+      { port: 9100, policyFile: undefined },
+    );
+    assert.equal(config.port, 9100);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.enforceScope, true);
+    assert.equal(config.enforceNewDefaults, false);
+    assert.equal(config.databaseUrl, 'sqlite:/tmp/default.sqlite');
+    assert.deepEqual(config.corsAllowHeaders, PLACEMENT_CORS_DEFAULTS.allowHeaders);
+    assert.deepEqual(config.corsAllowedOrigins, []);
+  });
+});
