@@ -1,0 +1,77 @@
+/**
+ * Differential conformance check: runs every scenario against Baton's Placement and the real
+ * OpenStack Placement 8.0.0 (Debian's python3-placement, see bench/support/real-placement.ts),
+ * each on a fresh PostgreSQL database, and prints every difference between their answers.
+ * Exit 0 when none, 1 when some, 2 when the servers could not be started.
+ *
+ *   npm run conformance                    # every scenario
+ *   npm run conformance -- traits usages   # scenarios whose name contains one of these words
+ *   CONFORMANCE_DUMP=steps.jsonl npm run conformance   # also write every answer of both
+ */
+import { appendFileSync } from 'node:fs';
+import {
+  freePort,
+  startPlacementServer,
+  stopPlacementServer,
+} from '../bench/support/placement-http.ts';
+import { realPlacementMissing, startRealPlacement } from '../bench/support/real-placement.ts';
+import { createScratchDatabase } from '../test/db/support/backends.ts';
+import { Pair } from './pair.ts';
+import { SCENARIOS } from './scenarios/index.ts';
+
+const filters = process.argv.slice(2);
+const chosen = SCENARIOS.filter(
+  (s) => filters.length === 0 || filters.some((f) => s.name.includes(f)),
+);
+const missing = realPlacementMissing();
+if (missing) {
+  console.error(`conformance: cannot run the real Placement: ${missing}`);
+  process.exit(2);
+}
+
+const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+let differing = 0;
+let steps = 0;
+for (const scenario of chosen) {
+  const batonDb = await createScratchDatabase('postgresql');
+  const realDb = await createScratchDatabase('postgresql');
+  const batonPort = await freePort();
+  const batonServer = await startPlacementServer(batonDb.url, batonPort);
+  const real = await startRealPlacement(realDb.url, await freePort(), { processes: 1 });
+  const pair = new Pair(`http://127.0.0.1:${batonPort}`, real.url, [batonDb.url, realDb.url]);
+  try {
+    await scenario.run(pair);
+  } catch (error) {
+    const cause = (error as Error).cause;
+    console.log(
+      `✖ ${scenario.name}: scenario failed at step ${pair.steps.length + 1}: ${(error as Error).message}${cause ? ` (${String(cause)})` : ''}`,
+    );
+    differing++;
+  } finally {
+    await stopPlacementServer(batonServer);
+    await real.stop();
+    await batonDb.drop();
+    await realDb.drop();
+  }
+  if (process.env.CONFORMANCE_DUMP) {
+    // Every step's two answers, for reading what a difference came from.
+    appendFileSync(
+      process.env.CONFORMANCE_DUMP,
+      `${JSON.stringify({ scenario: scenario.name, steps: pair.steps })}\n`,
+    );
+  }
+  const bad = pair.steps.filter((s) => s.differences.length > 0);
+  steps += pair.steps.length;
+  differing += bad.length;
+  console.log(
+    `${bad.length === 0 ? '✔' : '✖'} ${scenario.name}: ${pair.steps.length} requests, ${bad.length} differ`,
+  );
+  for (const step of bad) {
+    const r = step.request;
+    console.log(`  - ${step.title}: ${r.method} ${r.path}${r.version ? ` @${r.version}` : ''}`);
+    for (const d of step.differences)
+      console.log(`      ${d.where}: baton ${show(d.baton)} | real ${show(d.real)}`);
+  }
+}
+console.log(`\n${steps} requests in ${chosen.length} scenarios; ${differing} differ`);
+process.exit(differing === 0 ? 0 : 1);
