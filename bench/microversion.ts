@@ -1,26 +1,25 @@
 /**
  * Cost of the microversion plugin on a trivial Fastify route, over real loopback sockets.
  *
- * Three kinds of server, three instances each (one instance can be off by up to 30% for
- * minutes at a time): `bare` (no plugin), `headers` (no plugin; a hook writes the two headers the
- * plugin must send, as constants: the floor any implementation pays) and `plugin`. Each is a
- * worker thread of this process (bench/support/microversion-server.mjs). Load comes from a
- * child process over persistent keep-alive sockets (bench/support/keepalive-load.ts).
+ * Three servers (worker threads of this process, each its own V8 isolate:
+ * bench/support/microversion-server.mjs), each serving the same route in four Fastify
+ * contexts: `control` and `bare` (no plugin; two copies, whose gap is the noise floor),
+ * `headers` (no plugin; a hook writes the two headers the plugin must send, as constants: the
+ * floor any implementation pays) and `plugin`. Variants are compared inside one isolate:
+ * identical servers in separate isolates were seen to differ by up to 30% for minutes, more
+ * than the effect measured. Load comes from a child process over persistent keep-alive sockets
+ * (bench/support/keepalive-load.ts).
  *
  * Made to hold still on a shared 2-core machine: where `taskset` works, the server threads are
- * pinned to CPU 0 and the loader to CPU 1 (unpinned, migrations made one server's samples vary
- * by up to 60%); the young generation starts at its full size (left to grow, it settled at a
- * different size in each isolate, and identical servers differed by up to 10% for life).
+ * pinned to CPU 0 and the loader to CPU 1; the young generation starts at its full size.
  *
  * Primary figure: server-thread on-CPU time per request (/proc/thread-self/schedstat), which
- * does not count time spent waiting for a core, unlike requests/s. Alone on the machine the
- * server is the bottleneck (on its CPU 95 to 99% of the time) and both agree; shared, req/s
- * mostly measures the other work. Samples are short and interleaved (each round visits every
- * server, the order rotating), so a disturbance falls on neighbouring samples of every kind;
- * the overhead is the median over rounds of median(plugin) / median(bare) across instances,
- * with a bootstrap 90% interval over rounds. A run during which the CPUs were shared is flagged `busy`.
+ * does not count time spent waiting for a core, unlike requests/s. Samples are short and
+ * interleaved (each round visits every server and variant, the order rotating); per round the
+ * overhead is the median over the servers of plugin / bare, and the figure is the median over
+ * rounds with a bootstrap 90% interval. A run during which the CPUs were shared is flagged `busy`.
  *
- *   npm run bench:microversion                   # about 45 s
+ *   npm run bench:microversion                   # about 50 s
  *   ROUNDS=10 npm run bench:microversion         # quicker, wider interval
  */
 import { readFileSync } from 'node:fs';
@@ -46,9 +45,16 @@ const HARD_LIMIT_MS = 120_000;
 // minute apart disagreed by more than their intervals.
 const BUSY_SHARE = 0.85;
 const BUSY_NOISE_PERCENT = 5;
+const TARGET_PERCENT = 5;
 const VERSION_HEADER = 'placement 1.20';
-const REQUEST =
-  'GET /things HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+const PATHS = {
+  control: '/c/things',
+  bare: '/b/things',
+  headers: '/h/things',
+  plugin: '/p/things',
+};
+const requestFor = (variant: Variant) =>
+  `GET ${PATHS[variant]} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
   `OpenStack-API-Version: ${VERSION_HEADER}\r\nConnection: keep-alive\r\n\r\n`;
 
 const config = {
@@ -62,11 +68,10 @@ const config = {
   }),
 } as const;
 
-const VARIANTS = ['bare', 'headers', 'plugin'] as const;
+const VARIANTS = ['control', 'bare', 'headers', 'plugin'] as const;
 type Variant = (typeof VARIANTS)[number];
 interface Server {
   name: string;
-  variant: Variant;
   worker: Worker;
   port: number;
   /** Kernel thread id, for pinning (0 when unknown). */
@@ -81,23 +86,29 @@ interface Sample {
   loaderBusy: number;
 }
 type Metric = (sample: Sample) => number;
-type Samples = Map<Server, Sample[]>;
+/** Samples per server and variant, one per round. */
+type Samples = Map<Server, Record<Variant, Sample[]>>;
 
-function startServer(variant: Variant, instance: string): Promise<Server> {
+function startServer(instance: string): Promise<Server> {
   const { formatError: _, ...data } = config;
   const worker = new Worker(new URL('./support/microversion-server.mjs', import.meta.url), {
-    workerData: { variant, config: data, version: VERSION_HEADER },
+    workerData: { config: data, version: VERSION_HEADER },
   });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', ({ port, tid }: { port: number; tid: number }) =>
-      resolve({ name: `${variant}-${instance}`, variant, worker, port, tid }),
+      resolve({ name: instance, worker, port, tid }),
     );
   });
 }
 
-function load(loader: KeepAliveLoader, server: Server, durationMs: number) {
-  return loader.run({ port: server.port, connections: CONNECTIONS, durationMs, request: REQUEST });
+function load(loader: KeepAliveLoader, server: Server, variant: Variant, durationMs: number) {
+  return loader.run({
+    port: server.port,
+    connections: CONNECTIONS,
+    durationMs,
+    request: requestFor(variant),
+  });
 }
 
 function threadCpu(worker: Worker): Promise<number> {
@@ -107,10 +118,10 @@ function threadCpu(worker: Worker): Promise<number> {
   });
 }
 
-async function sample(loader: KeepAliveLoader, server: Server): Promise<Sample> {
+async function sample(loader: KeepAliveLoader, server: Server, variant: Variant): Promise<Sample> {
   const cpuBefore = await threadCpu(server.worker);
   const start = performance.now();
-  const { done, cpuMicros: loaderMicros } = await load(loader, server, SECONDS * 1000);
+  const { done, cpuMicros: loaderMicros } = await load(loader, server, variant, SECONDS * 1000);
   const seconds = (performance.now() - start) / 1000;
   const cpuNs = (await threadCpu(server.worker)) - cpuBefore;
   return {
@@ -121,18 +132,21 @@ async function sample(loader: KeepAliveLoader, server: Server): Promise<Sample> 
   };
 }
 
-/** Checks over a socket that only the bare servers answer without the version headers. */
+/** Checks over a socket that only the bare routes answer without the version headers. */
 async function checkServers(servers: readonly Server[]): Promise<void> {
   for (const server of servers) {
-    const response = await fetch(`http://127.0.0.1:${server.port}/things`, {
-      headers: { 'OpenStack-API-Version': VERSION_HEADER },
-    });
-    await response.arrayBuffer();
-    const versioned =
-      response.headers.get('OpenStack-API-Version') === VERSION_HEADER &&
-      response.headers.get('Vary') === 'openstack-api-version';
-    if (response.status !== 200 || versioned !== (server.variant !== 'bare')) {
-      throw new Error(`${server.name} server answered unexpectedly`);
+    for (const variant of VARIANTS) {
+      const response = await fetch(`http://127.0.0.1:${server.port}${PATHS[variant]}`, {
+        headers: { 'OpenStack-API-Version': VERSION_HEADER },
+      });
+      await response.arrayBuffer();
+      const versioned =
+        response.headers.get('OpenStack-API-Version') === VERSION_HEADER &&
+        response.headers.get('Vary') === 'openstack-api-version';
+      const expected = variant === 'headers' || variant === 'plugin';
+      if (response.status !== 200 || versioned !== expected) {
+        throw new Error(`server ${server.name} answered ${PATHS[variant]} unexpectedly`);
+      }
     }
   }
 }
@@ -159,36 +173,30 @@ function resolveNanoseconds(): number {
 const loadAverage = () => readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
 
 /**
- * Per round, a variant against bare, in percent: the median of its instances' samples over
- * the median of the bare instances' (one instance can be off by 30% for minutes at a time).
+ * Per round, a variant against `bare` in percent: the median over the servers of each one's
+ * own ratio (variants compared inside one isolate).
  */
-function overheads(servers: readonly Server[], samples: Samples, of: Variant, metric: Metric) {
-  const middle = (variant: Variant, round: number) =>
-    median(
-      servers
-        .filter((s) => s.variant === variant)
-        .map((s) => metric(samples.get(s)?.[round] as Sample)),
-    );
+function overheads(samples: Samples, of: Variant, metric: Metric, against: Variant = 'bare') {
   const perRound: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    perRound.push((middle(of, round) / middle('bare', round) - 1) * 100);
+    const ratios = [...samples.values()].map(
+      (byVariant) =>
+        (metric(byVariant[of][round] as Sample) / metric(byVariant[against][round] as Sample) - 1) *
+        100,
+    );
+    perRound.push(median(ratios));
   }
   const [low, high] = medianInterval(perRound);
   return { overhead: median(perRound), low, high };
 }
 
-/** Median over rounds of |b / a - 1| for pairs of servers running the same code. */
-function noiseFloor(servers: readonly Server[], samples: Samples, metric: Metric): number {
+/** Median over rounds and servers of |control / bare - 1|: two copies of the same route. */
+function noiseFloor(samples: Samples, metric: Metric): number {
   const gaps: number[] = [];
-  for (const variant of VARIANTS) {
-    const same = servers.filter((s) => s.variant === variant);
+  for (const byVariant of samples.values()) {
     for (let round = 0; round < ROUNDS; round++) {
-      const at = (s: Server) => metric(samples.get(s)?.[round] as Sample);
-      for (let i = 0; i < same.length; i++) {
-        for (let j = i + 1; j < same.length; j++) {
-          gaps.push(Math.abs(at(same[j] as Server) / at(same[i] as Server) - 1) * 100);
-        }
-      }
+      const control = metric(byVariant.control[round] as Sample);
+      gaps.push(Math.abs(control / metric(byVariant.bare[round] as Sample) - 1) * 100);
     }
   }
   return median(gaps);
@@ -203,20 +211,25 @@ function report(
   const reqPerSec: Metric = (s) => s.reqPerSec;
   // Fewer requests per second is overhead: compare the inverse of the rate.
   const inverseRate: Metric = (s) => 1 / s.reqPerSec;
-  const medianOf = (server: Server, metric: Metric) =>
-    median((samples.get(server) ?? []).map(metric));
-  const cpu = overheads(servers, samples, 'plugin', cpuMicros);
-  const headers = overheads(servers, samples, 'headers', cpuMicros);
-  const rate = overheads(servers, samples, 'plugin', inverseRate);
-  const cpuNoise = noiseFloor(servers, samples, cpuMicros);
-  const rateNoise = noiseFloor(servers, samples, inverseRate);
-  const bare = servers.filter((s) => s.variant === 'bare');
-  const bareMicros = median(bare.map((s) => medianOf(s, cpuMicros)));
+  const medianOf = (server: Server, variant: Variant, metric: Metric) =>
+    median((samples.get(server)?.[variant] ?? []).map(metric));
+  const cpu = overheads(samples, 'plugin', cpuMicros);
+  const headers = overheads(samples, 'headers', cpuMicros);
+  const pluginOverHeaders = overheads(samples, 'plugin', cpuMicros, 'headers');
+  const rate = overheads(samples, 'plugin', inverseRate);
+  const cpuNoise = noiseFloor(samples, cpuMicros);
+  const rateNoise = noiseFloor(samples, inverseRate);
+  const bareMicros = median(servers.map((s) => medianOf(s, 'bare', cpuMicros)));
   const resolveNs = resolveNanoseconds();
   const percent = (c: { overhead: number; low: number; high: number }) =>
     `${c.overhead.toFixed(2)}% (90% interval ${c.low.toFixed(2)} to ${c.high.toFixed(2)})`;
   const each = (metric: Metric, digits: number) =>
-    servers.map((s) => `${s.name} ${medianOf(s, metric).toFixed(digits)}`).join(', ');
+    servers
+      .map(
+        (s) =>
+          `${s.name}: ${VARIANTS.map((v) => `${v} ${medianOf(s, v, metric).toFixed(digits)}`).join(', ')}`,
+      )
+      .join('; ');
   const addedMicros = (cpu.overhead / 100) * bareMicros;
   const added = `${addedMicros < 0 ? '' : '+'}${addedMicros.toFixed(2)}`;
   console.log(`median req/s: ${each(reqPerSec, 0)}`);
@@ -226,25 +239,37 @@ function report(
   console.log(`plugin overhead, server CPU per request (primary): ${percent(cpu)}`);
   console.log(`  that is ${added} us on ${bareMicros.toFixed(2)} us per request`);
   console.log(`the two headers alone (a hook, no plugin), CPU per request: ${percent(headers)}`);
+  console.log(
+    `the plugin over the two headers alone, CPU per request: ${percent(pluginOverHeaders)}`,
+  );
   console.log(`plugin overhead, req/s: ${percent(rate)}`);
   console.log(
-    `per-sample noise between identical servers: CPU ${cpuNoise.toFixed(2)}%, ` +
+    `per-sample noise between two copies of the bare route: CPU ${cpuNoise.toFixed(2)}%, ` +
       `req/s ${rateNoise.toFixed(2)}%`,
   );
-  const serverShare = median(servers.map((s) => medianOf(s, (x) => x.serverBusy)));
+  const serverShare = median(
+    servers.flatMap((s) => VARIANTS.map((v) => medianOf(s, v, (x) => x.serverBusy))),
+  );
   const busy = serverShare < BUSY_SHARE || cpuNoise > BUSY_NOISE_PERCENT;
   if (busy) {
     console.log(
       `the machine was busy (servers on their CPU ${(serverShare * 100).toFixed(0)}% of the ` +
-        `time, identical servers ${cpuNoise.toFixed(1)}% apart per sample): the interval ` +
+        `time, copies of one route ${cpuNoise.toFixed(1)}% apart per sample): the interval ` +
         'understates the error; take the figures again when it is quieter',
     );
   }
-  console.log(`core resolve(): ${resolveNs.toFixed(0)} ns per request; target: overhead < 5%`);
+  const met = cpu.overhead < TARGET_PERCENT ? 'met' : 'NOT met';
+  console.log(
+    `core resolve(): ${resolveNs.toFixed(0)} ns per request; target: overhead < ${TARGET_PERCENT}% (${met})`,
+  );
   console.log(`load average ${context.loadBefore} before, ${context.loadAfter} after`);
   const round2 = (value: number) => Number(value.toFixed(2));
   const perServer = (metric: Metric, digits: number) =>
-    Object.fromEntries(servers.map((s) => [s.name, Number(medianOf(s, metric).toFixed(digits))]));
+    Object.fromEntries(
+      servers.flatMap((s) =>
+        VARIANTS.map((v) => [`${v}-${s.name}`, Number(medianOf(s, v, metric).toFixed(digits))]),
+      ),
+    );
   console.log(
     JSON.stringify({
       bench: 'microversion',
@@ -258,6 +283,7 @@ function report(
       cpuOverheadPercent: round2(cpu.overhead),
       cpuOverheadInterval90: [round2(cpu.low), round2(cpu.high)],
       headersOnlyCpuOverheadPercent: round2(headers.overhead),
+      pluginOverHeadersCpuPercent: round2(pluginOverHeaders.overhead),
       overheadPercent: round2(rate.overhead),
       overheadInterval90: [round2(rate.low), round2(rate.high)],
       cpuNoiseFloorPercent: round2(cpuNoise),
@@ -279,9 +305,7 @@ async function main(): Promise<void> {
   // Process-wide: applies to the isolates of the workers started after this.
   if (SEMI_SPACE_MB > 0) setFlagsFromString(`--min-semi-space-size=${SEMI_SPACE_MB}`);
   const loadBefore = loadAverage();
-  const servers = await Promise.all(
-    INSTANCES.flatMap((instance) => VARIANTS.map((v) => startServer(v, instance))),
-  );
+  const servers = await Promise.all(INSTANCES.map((instance) => startServer(instance)));
   const loader = await KeepAliveLoader.start();
   const pinned =
     PIN &&
@@ -289,17 +313,23 @@ async function main(): Promise<void> {
     servers.every((server) => pinToCpu(server.tid, 0)) &&
     pinToCpu(loader.pid, 1, true);
   console.log(pinned ? 'servers pinned to CPU 0, loader to CPU 1' : 'not pinned');
+  const visits = servers.flatMap((server) => VARIANTS.map((variant) => ({ server, variant })));
   try {
     await checkServers(servers);
-    for (const server of servers) await load(loader, server, WARMUP_MS);
-    const samples: Samples = new Map(servers.map((server) => [server, []]));
+    for (const { server, variant } of visits) await load(loader, server, variant, WARMUP_MS);
+    const samples: Samples = new Map(
+      servers.map((server) => [server, { control: [], bare: [], headers: [], plugin: [] }]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < servers.length; i++) {
-        const server = servers[(i + round) % servers.length] as Server;
-        samples.get(server)?.push(await sample(loader, server));
+      for (let i = 0; i < visits.length; i++) {
+        const { server, variant } = visits[(i + round) % visits.length] as (typeof visits)[0];
+        samples.get(server)?.[variant].push(await sample(loader, server, variant));
       }
-      const line = servers.map((s) => `${s.name} ${samples.get(s)?.[round]?.cpuMicros.toFixed(1)}`);
-      console.log(`round ${round + 1}: ${line.join(', ')} us/request`);
+      const line = servers.map(
+        (s) =>
+          `${s.name}: ${VARIANTS.map((v) => `${v} ${samples.get(s)?.[v][round]?.cpuMicros.toFixed(1)}`).join(' ')}`,
+      );
+      console.log(`round ${round + 1}: ${line.join('; ')} us/request`);
     }
     report(servers, samples, { loadBefore, loadAfter: loadAverage(), pinned });
   } finally {

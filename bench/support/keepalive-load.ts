@@ -1,7 +1,7 @@
 /**
  * A minimal HTTP/1.1 keep-alive load generator, run as a child process, cheap enough that the
- * server (not the loader) is the bottleneck. Connections to a port are opened once and kept
- * for every later run against it, so no run pays for connecting. One request in flight per
+ * server (not the loader) is the bottleneck. Connections for a port and request are opened once
+ * and kept for every later run of that request, so no run pays for connecting. One request in flight per
  * connection; the first response on each connection is parsed to learn its length (status
  * line, Date and body never change size for a fixed route), after which responses are
  * counted by bytes. A response of another size leaves bytes over and is reported as bad.
@@ -34,7 +34,8 @@ interface Pool {
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
-const pools = new Map<number, Pool>();
+/** One pool per port and request: each request is answered at its own length. */
+const pools = new Map<string, Pool>();
 
 /** Total length of the first response in `buffer`: 0 while incomplete, -1 if not a 200. */
 function responseLength(buffer: Buffer): number {
@@ -88,10 +89,11 @@ function connect(pool: Pool, port: number): Promise<Connection> {
 }
 
 async function poolFor(port: number, connections: number, request: string): Promise<Pool> {
-  let pool = pools.get(port);
+  const key = `${port} ${request}`;
+  let pool = pools.get(key);
   if (pool === undefined) {
     pool = { connections: [], request: Buffer.from(request, 'latin1') };
-    pools.set(port, pool);
+    pools.set(key, pool);
     const opening: Promise<Connection>[] = [];
     for (let c = 0; c < connections; c++) opening.push(connect(pool, port));
     pool.connections = await Promise.all(opening);

@@ -227,3 +227,47 @@ describe('Fastify plugin, Ironic-like service', () => {
     assert.equal((await ironicGet(app, { [LEGACY]: 'latest' })).headers[LEGACY], '1.70');
   });
 });
+
+describe('Fastify plugin over a real socket', () => {
+  /** Sends a raw HTTP/1.1 request with exactly these header lines; resolves the response. */
+  async function rawGet(port: number, lines: readonly string[]) {
+    const { connect } = await import('node:net');
+    const socket = connect(port, '127.0.0.1');
+    socket.write(
+      `GET /things HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`,
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('latin1');
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { head, body };
+  }
+
+  test('repeated and differently cased headers are folded as Node folds them', async (t) => {
+    const app = await buildApp(placementConfig());
+    t.after(() => app.close());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const cases: [string[], string][] = [
+      [['OpenStack-API-Version: placement 1.12'], '1.12'],
+      [['OPENSTACK-API-VERSION: placement 1.3'], '1.3'],
+      // Node joins the two lines as "placement 1.5, placement 1.9": the last entry wins.
+      [['openstack-api-version: placement 1.5', 'OpenStack-API-Version: placement 1.9'], '1.9'],
+      [['OpenStack-API-Version: compute 2.1', 'openstack-api-version: placement 1.7'], '1.7'],
+      [['X-OpenStack-API-Version: placement 1.7'], '1.0'],
+      [[], '1.0'],
+    ];
+    for (const [lines, expected] of cases) {
+      const { head, body } = await rawGet(port, lines);
+      assert.match(head, /^HTTP\/1\.1 200/, lines.join(' | '));
+      assert.match(
+        body,
+        new RegExp(`"servedAt":"${expected.replace('.', '\\.')}"`),
+        lines.join(' | '),
+      );
+      assert.match(head, new RegExp(`openstack-api-version: placement ${expected}`, 'i'));
+    }
+    const malformed = await rawGet(port, ['OpenStack-API-Version: placement 1.x']);
+    assert.match(malformed.head, /^HTTP\/1\.1 400/);
+  });
+});
