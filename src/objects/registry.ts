@@ -10,7 +10,7 @@ import {
   MalformedPrimitiveError,
   UnsupportedObjectError,
 } from './errors.ts';
-import { fromWire, type PrimitiveReader } from './fields/field.ts';
+import { type FieldSpec, fromWire, type PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
 import { isPlainObject } from './plain-object.ts';
 import { primitiveKeys } from './primitive.ts';
@@ -81,21 +81,21 @@ export class ObjectRegistry implements PrimitiveReader {
     if (!Array.isArray(changes)) throw new MalformedPrimitiveError(`${keys.changes} is not a list`);
 
     const obj = new VersionedObject(type, version);
-    const specs = type.specs;
-    type.fieldNames.forEach((field, i) => {
-      if (!(field in data)) return;
+    const { specs, fieldNames } = type;
+    for (let i = 0; i < fieldNames.length; i++) {
+      const field = fieldNames[i] as string;
+      if (!(field in data)) continue;
       const raw = data[field];
-      const spec = specs[i];
-      if (spec === undefined) return;
+      const spec = specs[i] as FieldSpec;
       try {
-        // assign() coerces; the wire value only needs decoding.
-        obj.assign(field, fromWire(spec, raw, this));
+        // assignAt() coerces; the wire value only needs decoding.
+        obj.assignAt(i, fromWire(spec, raw, this));
       } catch (error) {
         if (error instanceof CoercionError)
           throw new FieldValueError(name, field + error.path, raw, error.message);
         throw error;
       }
-    });
+    }
     // The sender's changes replace the marks the assignments made.
     obj.resetChanges();
     obj.markChanged(changes.filter((change): change is string => typeof change === 'string'));

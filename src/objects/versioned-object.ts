@@ -72,9 +72,18 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
 
   /** Like `set`, for input of unknown type (wire data, user input): coerced or refused. */
   assign(name: string, value: unknown): this {
-    const index = this.#indexOf(name);
+    return this.assignAt(this.#indexOf(name), value);
+  }
+
+  /**
+   * `assign` by the field's position in `type.fieldNames`, for code that walks every field
+   * (reading a primitive or a row) and need not look each name up.
+   */
+  assignAt(index: number, value: unknown): this {
     const spec = this.type.specs[index];
-    if (spec === undefined) throw new UnknownFieldError(this.type.name, name);
+    const name = this.type.fieldNames[index];
+    if (spec === undefined || name === undefined)
+      throw new RangeError(`${this.type.name} has no field at position ${index}`);
     let coerced: unknown;
     try {
       coerced = coerceFieldValue(spec, value);
