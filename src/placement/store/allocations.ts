@@ -159,6 +159,23 @@ export async function deleteAllocationsOfConsumer(
 // ---------------------------------------------------------------------------------------------
 // The write path
 
+/** The largest value of the `integer` columns amounts are stored in (PostgreSQL's int4). */
+const MAX_STORED_AMOUNT = 2 ** 31 - 1;
+
+/**
+ * Whether every amount fits the `used` column. The two-statement path writes the rows before
+ * it checks capacity, so a larger amount would fail in the database (a 500); the step path
+ * checks capacity first and refuses it as the real service does (409: no max_unit is that big).
+ */
+function fitsIntegerColumns(writes: readonly ConsumerWrite[]): boolean {
+  for (const write of writes) {
+    for (const allocation of write.allocations) {
+      for (const [, amount] of allocation.resources) if (amount > MAX_STORED_AMOUNT) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Replaces the allocations of every consumer in `writes`, all or nothing. Throws
  * allocation-rules.ts' errors, or ConcurrentUpdateError when a consumer's generation moved
@@ -174,7 +191,7 @@ export async function writeAllocations(
   for (let attempt = 1; ; attempt++) {
     try {
       await inTransaction(database, (trx) =>
-        database.caps.writableCte
+        database.caps.writableCte && fitsIntegerColumns(writes)
           ? writeInTwoStatements(trx, writes, options)
           : writeInSteps(trx, database, writes, options),
       );

@@ -308,6 +308,44 @@ forEachPlacementBackend('allocations: GET, PUT, DELETE per microversion', (ctx) 
     assert.match(detail(full), /would exceed the capacity/);
   });
 
+  it('409, not a database error, for an amount beyond any column (2^40), by PUT and POST', async () => {
+    const huge = 2 ** 40;
+    const consumer = uuid();
+    const put = await ctx.api().put(
+      `/allocations/${consumer}`,
+      {
+        project_id: PROJECT,
+        user_id: USER,
+        allocations: { [small.uuid]: { resources: { VCPU: huge } } },
+      },
+      { version: '1.12' },
+    );
+    assert.equal(put.status, 409);
+    assert.match(
+      detail(put),
+      new RegExp(
+        `Unable to create allocation for 'VCPU' on resource provider '${small.uuid}'\\. The requested amount would violate inventory constraints\\.`,
+      ),
+    );
+    const post = await ctx.api().post(
+      '/allocations',
+      {
+        [consumer]: {
+          project_id: PROJECT,
+          user_id: USER,
+          consumer_generation: null,
+          consumer_type: 'INSTANCE',
+          allocations: { [small.uuid]: { resources: { VCPU: huge } } },
+        },
+      },
+      { version: '1.38' },
+    );
+    assert.equal(post.status, 409);
+    assert.match(detail(post), /would violate inventory constraints/);
+    const nothing = await ctx.api().get(`/allocations/${consumer}`, { version: '1.12' });
+    assert.deepEqual(nothing.body.allocations, {});
+  });
+
   it("replacing a consumer's allocations frees what it held", async () => {
     const consumer = uuid();
     const body = { project_id: PROJECT, user_id: USER };
