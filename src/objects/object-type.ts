@@ -11,6 +11,8 @@ import { VersionedObject } from './versioned-object.ts';
 
 export type FieldMap = Record<string, FieldSpec>;
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** The keys under which primitives are written: `<serial>.name`, and `<project>` as namespace. */
 export interface ObjectNamespace {
   readonly project: string;
@@ -93,7 +95,34 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     if (last === undefined)
       throw new RangeError(`${this.name}: history needs at least one version`);
     this.version = last.version;
+    this.#checkNames();
     this.#checkHistory();
+  }
+
+  /**
+   * Names are identifiers, as they are in every oslo.versionedobjects peer (Python attributes
+   * and keyword arguments) and in the database columns fields map to; a field type's kind is a
+   * word. The fingerprint's description writes them as they are, without quoting.
+   */
+  #checkNames(): void {
+    const check = (what: string, name: string) => {
+      if (!IDENTIFIER.test(name))
+        throw new RangeError(`${this.name}: ${what} ${JSON.stringify(name)} is not an identifier`);
+    };
+    check('type name', this.name);
+    for (const name of this.fieldNames) {
+      check('field name', name);
+      const kind = (this.fields[name] as FieldSpec).type.kind;
+      if (!IDENTIFIER.test(kind))
+        throw new RangeError(
+          `${this.name}.${name}: field kind ${JSON.stringify(kind)} is not a word`,
+        );
+    }
+    for (const [method, signature] of Object.entries(this.remotable)) {
+      check('remote method', method);
+      for (const param of signature.params)
+        check(`parameter of ${method}`, typeof param === 'string' ? param : param.name);
+    }
   }
 
   #checkHistory(): void {

@@ -12,10 +12,10 @@ import { Chassis, IRONIC_NAMESPACE, Node, NodeList, Port } from './support/ironi
 
 /** The table a project keeps in its tests; a type changed without a version bump fails it. */
 const EXPECTED = {
-  Node: '1.15-84cad8bcb35c60ab3e4eac0135626cc0035cd9acc30fa1647093e7759c75ad4a',
-  NodeList: '1.1-5236a7f7c7267b66438f4803151ff885e7e94fa5dc702dc9fd7a93aebb8ad94f',
-  Port: '1.12-4c3c9c706c79f2383d1dc5d3d70d5a6f4e347519df761bcd2764ab23c235598c',
-  Chassis: '1.4-ddd70429340aab11b7d046d9470cd89b159a5b054c938943c43bc6067c0efd48',
+  Node: '1.15-c6a891db00ca2c714dbb6d5cc828e3cf871272b0fc3aa43129fadbafcb90f4dd',
+  NodeList: '1.1-5e7ca2c03d58f8ef3cb02572b73e171810b84a17d94652419f9bb0f8b1689050',
+  Port: '1.12-bf5ebb42c3224960a54495f735fb1407ddaf5cf381a30fee671ae15c721af7a2',
+  Chassis: '1.4-f317b197e691ca610d54a057a88218351f6d3a1fd2ad907b730746545e54e13c',
 };
 
 const widget = (
@@ -45,7 +45,32 @@ describe('fingerprints', () => {
   test('a fingerprint is the version and a SHA-256 of the canonical description', () => {
     assert.match(fingerprint(Node), /^1\.15-[0-9a-f]{64}$/);
     assert.equal(fingerprint(Node), fingerprint(Node));
-    assert.match(describeObjectType(Node), /"meta","FlexibleDict",null,true/);
+    const description = describeObjectType(Node);
+    assert.match(description, /^baton-object\/1\tNode\n/);
+    assert.match(description, /\nF\tmeta\tFlexibleDict\t~\t1\t~\n/);
+    assert.match(description, /\nM\tget\tstatic\tcontext positional ~\tnode_id positional ~\n/);
+    assert.match(describeObjectType(NodeList), /\nC\t1\.0=1\.14\t1\.1=1\.15\n$/);
+  });
+
+  test('defaults holding the separators are written as JSON and keep types apart', () => {
+    const withDefault = (value: unknown) => widget({ x: f.string({ default: value as string }) });
+    const texts = ['a b', 'a\tb', 'a\nb', '~', 'a\\tb', '"a"'];
+    const prints = new Set(texts.map((text) => fingerprint(withDefault(text))));
+    assert.equal(prints.size, texts.length);
+    for (const text of texts) assert.doesNotMatch(describeObjectType(withDefault(text)), /\ta\tb/);
+  });
+
+  test('names that are not identifiers, and kinds that are not words, are refused', () => {
+    assert.throws(
+      () => widget({ 'bad name': f.integer() }),
+      /field name "bad name" is not an identifier/,
+    );
+    assert.throws(
+      () => widget({ x: f.integer() }, '1.0', ['context', 'a\tb']),
+      /parameter of save "a\\tb"/,
+    );
+    const oddKind = { ...f.integer(), type: { ...f.integer().type, kind: 'Int eger' } };
+    assert.throws(() => widget({ x: oddKind }), /field kind "Int eger" is not a word/);
   });
 
   test('field order in the definition does not matter', () => {
