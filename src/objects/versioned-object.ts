@@ -81,21 +81,22 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
    */
   assignAt(index: number, value: unknown): this {
     const spec = this.type.specs[index];
-    const name = this.type.fieldNames[index];
-    if (spec === undefined || name === undefined)
+    if (spec === undefined)
       throw new RangeError(`${this.type.name} has no field at position ${index}`);
     let coerced: unknown;
     try {
       coerced = coerceFieldValue(spec, value);
     } catch (error) {
       if (error instanceof CoercionError) {
+        const name = this.type.fieldNames[index] as string;
         throw new FieldValueError(this.type.name, name + error.path, value, error.message);
       }
       throw error;
     }
-    const current = this.#slots[index];
-    if (spec.readOnly && current !== UNSET && !sameValue(current, coerced)) {
-      throw new ReadOnlyFieldError(this.type.name, name);
+    if (spec.readOnly) {
+      const current = this.#slots[index];
+      if (current !== UNSET && !sameValue(current, coerced))
+        throw new ReadOnlyFieldError(this.type.name, this.type.fieldNames[index] as string);
     }
     this.#slots[index] = coerced;
     this.#changed[index] = 1;
