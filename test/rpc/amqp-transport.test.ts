@@ -4,6 +4,7 @@
  * with every call and cast accounted for, and publisher confirms.
  */
 import assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -198,6 +199,50 @@ describe('amqp transport', async () => {
     await assert.rejects(inFlight, RpcConnectionLostError);
     assert.ok(Date.now() - started < 1000);
     assert.equal(await client.call('echo', { n: 5 }), 5);
+  });
+
+  test('a connection cut while its channel opens is closed for good, and the call goes through', async () => {
+    const topic = `channel_cut_${run}`;
+    topics.push(topic);
+    await echoServer(topic, AMQP_URL, new Set());
+    // A proxy of its own: the shared one may still be refusing after the tests above.
+    const broker = new URL(AMQP_URL);
+    const own = await TcpProxy.start(broker.hostname, Number(broker.port || 5672));
+    broker.hostname = '127.0.0.1';
+    broker.port = String(own.port);
+    // amqplib's heartbeat timers of the connections made from here: each must be cleared.
+    const heartbeats = new Set<number>();
+    const hook = createHook({
+      init(id, type) {
+        if (type === 'Timeout' && /amqplib[\\/]lib[\\/]heartbeat/.test(new Error().stack ?? ''))
+          heartbeats.add(id);
+      },
+      destroy(id) {
+        heartbeats.delete(id);
+      },
+    }).enable();
+    own.cutAtFirstChannelFrame();
+    const clientTransport = new AmqpTransport({ url: broker.toString(), exchange });
+    try {
+      const client = new RpcClient({
+        transport: clientTransport,
+        topic,
+        version: '1.0',
+        timeoutMs: 3000,
+      });
+      // The first connection opens, then its socket dies while the channel is being opened;
+      // the transport reconnects and the call is answered.
+      assert.equal(await client.call('echo', { n: 7 }), 7);
+      assert.equal(own.channelCuts, 1);
+    } finally {
+      await clientTransport.close();
+      await own.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      hook.disable();
+    }
+    // Nothing of either connection keeps running: a connection left unclosed kept its
+    // heartbeat timers, which kept the test process alive after its last test.
+    assert.deepEqual([...heartbeats], []);
   });
 
   test('a cast nobody can receive is refused, not lost', async () => {

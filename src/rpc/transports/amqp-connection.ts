@@ -103,12 +103,17 @@ export class AmqpConnection {
     try {
       // Nagle's algorithm would hold small frames back ~40 ms behind delayed ACKs.
       model = await connect(this.#url, { noDelay: true });
+      // At once, before anything else is awaited: amqplib emits 'error' before it closes a
+      // connection whose socket failed, and an 'error' nobody listens to throws out of its
+      // socket handler, so the connection would never close and its heartbeat timers would
+      // run (and keep the process alive) forever. 'close' follows with the reason.
+      model.on('error', () => {});
       const channel = await model.createConfirmChannel();
+      channel.on('error', () => {});
       const session: AmqpSession = { model, channel, generation: ++this.#generation };
       const onClose = (error?: Error) =>
         this.#onLost(session, error?.message ?? 'connection closed');
       model.on('close', onClose);
-      model.on('error', () => {}); // 'close' follows with the reason
       channel.on('close', () => {
         // A channel error leaves the connection up but useless: start over. When the
         // whole connection is going, its own 'close' (with the reason) comes first.
@@ -118,7 +123,6 @@ export class AmqpConnection {
           void model?.close().catch(() => {});
         });
       });
-      channel.on('error', () => {});
       await this.#hooks.setup(session);
       if (this.#closed) {
         await model.close().catch(() => {});

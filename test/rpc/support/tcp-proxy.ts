@@ -11,7 +11,9 @@ export class TcpProxy {
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   #refusing = false;
+  #cutAtChannelFrame = false;
   cuts = 0;
+  channelCuts = 0;
 
   private constructor(server: Server) {
     this.#server = server;
@@ -41,10 +43,57 @@ export class TcpProxy {
       socket.on('close', () => this.#sockets.delete(socket));
       socket.on('error', () => {});
     }
-    client.pipe(upstream);
+    if (this.#cutAtChannelFrame) {
+      this.#cutAtChannelFrame = false;
+      this.#forwardUntilChannelFrame(client, upstream);
+    } else {
+      client.pipe(upstream);
+    }
     upstream.pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
+  }
+
+  /**
+   * The next connection is cut when the client sends its first frame on a channel (the
+   * channel.open that follows a completed handshake): the client's connection is open, and
+   * its first channel is being opened.
+   */
+  cutAtFirstChannelFrame(): void {
+    this.#cutAtChannelFrame = true;
+  }
+
+  #forwardUntilChannelFrame(client: Socket, upstream: Socket): void {
+    // AMQP 0-9-1: an 8-byte protocol header, then frames of type (1 byte), channel (2),
+    // payload size (4), payload and a frame-end byte.
+    let pending = Buffer.alloc(0);
+    let headerSeen = false;
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      let forward = 0;
+      for (;;) {
+        if (!headerSeen) {
+          if (pending.length < 8) break;
+          headerSeen = true;
+          forward = 8;
+          continue;
+        }
+        if (pending.length < forward + 7) break;
+        const channel = pending.readUInt16BE(forward + 1);
+        if (channel !== 0) {
+          upstream.write(pending.subarray(0, forward));
+          this.channelCuts++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        const end = forward + 7 + pending.readUInt32BE(forward + 3) + 1;
+        if (pending.length < end) break;
+        forward = end;
+      }
+      upstream.write(pending.subarray(0, forward));
+      pending = pending.subarray(forward);
+    });
   }
 
   /** Drops every connection now; with `refuseMs`, new ones are dropped too for that long. */
