@@ -29,6 +29,7 @@ import {
   InventoryNotFoundError,
   type InventoryRecord,
   inventoriesOfProvider,
+  inventoryFields,
   replaceInventories,
   updateInventory,
 } from '../store/inventories.ts';
@@ -103,20 +104,9 @@ const inUseMessage = (names: readonly string[], providerUuid: string) =>
 
 const noSuchClass = (name: string) => `No such resource class ${name}.`;
 
-function serializeFields(fields: InventoryFields): Record<string, number> {
-  return {
-    total: fields.total,
-    reserved: fields.reserved,
-    min_unit: fields.min_unit,
-    max_unit: fields.max_unit,
-    step_size: fields.step_size,
-    allocation_ratio: fields.allocation_ratio,
-  };
-}
-
 /** One inventory; the generation is left out when 0, as the real service does. */
 function serializeInventory(fields: InventoryFields, generation: number): Record<string, number> {
-  const body = serializeFields(fields);
+  const body: Record<string, number> = { ...inventoryFields(fields) };
   if (generation) body.resource_provider_generation = generation;
   return body;
 }
@@ -165,8 +155,8 @@ async function sendInventories(
   records: readonly { name: string; fields: InventoryFields }[],
   lastModified: Date | undefined,
 ) {
-  const inventories: Record<string, Record<string, number>> = {};
-  for (const { name, fields } of records) inventories[name] = serializeFields(fields);
+  const inventories: Record<string, InventoryFields> = {};
+  for (const { name, fields } of records) inventories[name] = inventoryFields(fields);
   cacheHeaders(request, reply, lastModified);
   return sendJson(reply, 200, { resource_provider_generation: generation, inventories });
 }

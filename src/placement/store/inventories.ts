@@ -165,6 +165,16 @@ export async function findInventory(
   return row === undefined ? undefined : toRecord(row);
 }
 
+/** Every record of a provider, read inside the caller's transaction (not batched). */
+export async function inventoryRecordsOf(trx: Db, providerId: number): Promise<InventoryRecord[]> {
+  const rows = await trx
+    .selectFrom('inventories')
+    .select(RECORD_COLUMNS)
+    .where('resource_provider_id', '=', providerId)
+    .execute();
+  return rows.map(toRecord);
+}
+
 /** Throws InventoryInUseError when allocations use any of the classes on the provider. */
 async function assertNotInUse(trx: Db, providerId: number, classIds: number[]): Promise<void> {
   if (classIds.length === 0) return;
@@ -202,7 +212,7 @@ function insertRows(
       [...records].map(([classId, fields]) => ({
         resource_provider_id: providerId,
         resource_class_id: classId,
-        ...pickFields(fields),
+        ...inventoryFields(fields),
         created_at: now,
         updated_at: null,
       })),
@@ -210,7 +220,8 @@ function insertRows(
     .execute();
 }
 
-function pickFields(fields: InventoryFields): InventoryFields {
+/** Just the settings of a record (the columns written, and the keys of the wire form). */
+export function inventoryFields(fields: InventoryFields): InventoryFields {
   return {
     total: fields.total,
     reserved: fields.reserved,
@@ -229,7 +240,7 @@ async function updateRow(
 ): Promise<boolean> {
   const result = await trx
     .updateTable('inventories')
-    .set({ ...pickFields(fields), updated_at: new Date() })
+    .set({ ...inventoryFields(fields), updated_at: new Date() })
     .where('resource_provider_id', '=', providerId)
     .where('resource_class_id', '=', classId)
     .executeTakeFirst();

@@ -10,6 +10,8 @@ import { type ConsumerWrite, type WriteOptions, writeAllocationsWithin } from '.
 import {
   type InventoryFields,
   InventoryInUseError,
+  inventoryFields,
+  inventoryRecordsOf,
   type ProviderVersion,
   replaceInventoriesWithin,
 } from './inventories.ts';
@@ -63,30 +65,9 @@ export async function reshape(
       generations.set(provider.id, provider.generation);
       // Nothing to add: the interim step would only rewrite what is there.
       if (records.size === 0) continue;
-      const current = await trx
-        .selectFrom('inventories')
-        .select([
-          'resource_class_id',
-          'total',
-          'reserved',
-          'min_unit',
-          'max_unit',
-          'step_size',
-          'allocation_ratio',
-        ])
-        .where('resource_provider_id', '=', provider.id)
-        .execute();
       const interim = new Map<number, InventoryFields>();
-      for (const row of current) {
-        interim.set(Number(row.resource_class_id), {
-          total: Number(row.total),
-          reserved: Number(row.reserved),
-          min_unit: Number(row.min_unit),
-          max_unit: Number(row.max_unit),
-          step_size: Number(row.step_size),
-          allocation_ratio: Number(row.allocation_ratio),
-        });
-      }
+      for (const record of await inventoryRecordsOf(trx, provider.id))
+        interim.set(record.resource_class_id, inventoryFields(record));
       for (const [classId, fields] of records) interim.set(classId, fields);
       generations.set(provider.id, await replaceInventoriesWithin(trx, provider, interim));
     }
