@@ -203,8 +203,7 @@ async function lockAndBumpProviders(
   caps: Capabilities,
   uuids: readonly string[],
 ): Promise<Map<string, ProviderRef>> {
-  const providers = new Map<string, ProviderRef>();
-  if (uuids.length === 0) return providers;
+  if (uuids.length === 0) return new Map();
   const inIdOrder = trx
     .selectFrom('resource_providers')
     .select('id')
@@ -216,14 +215,7 @@ async function lockAndBumpProviders(
     .where('id', 'in', caps.singleWriter ? inIdOrder : inIdOrder.forUpdate())
     .returning(['id', 'uuid', 'generation'])
     .execute();
-  for (const row of rows) {
-    providers.set(row.uuid, {
-      id: Number(row.id),
-      uuid: row.uuid,
-      generation: Number(row.generation),
-    });
-  }
-  return providers;
+  return providerRefs(rows);
 }
 
 /** Locks the providers' rows (SQLite's writer lock already covers them); by uuid. */
@@ -232,14 +224,20 @@ async function lockProviders(
   caps: Capabilities,
   uuids: readonly string[],
 ): Promise<Map<string, ProviderRef>> {
-  const providers = new Map<string, ProviderRef>();
-  if (uuids.length === 0) return providers;
+  if (uuids.length === 0) return new Map();
   const query = trx
     .selectFrom('resource_providers')
     .select(['id', 'uuid', 'generation'])
     .where('uuid', 'in', uuids)
     .orderBy('id');
-  const rows = await (caps.singleWriter ? query : query.forUpdate()).execute();
+  return providerRefs(await (caps.singleWriter ? query : query.forUpdate()).execute());
+}
+
+/** Provider rows by uuid (ids and generations may come back as strings). */
+function providerRefs(
+  rows: readonly { id: number; uuid: string; generation: number }[],
+): Map<string, ProviderRef> {
+  const providers = new Map<string, ProviderRef>();
   for (const row of rows) {
     providers.set(row.uuid, {
       id: Number(row.id),
