@@ -32,7 +32,7 @@ import {
   providersNamed,
   type WriteOptions,
 } from './allocation-rules.ts';
-import type { ConsumerRow } from './consumers.ts';
+import { type ConsumerRow, consumerRow } from './consumers.ts';
 import type { PlacementTables } from './tables.ts';
 
 type Db = Kysely<PlacementTables>;
@@ -114,14 +114,7 @@ async function lockAndRead(
         providerUuid: row.provider_uuid as string,
       });
     } else {
-      locked.consumers.set(row.key, {
-        id: Number(row.id),
-        uuid: row.key,
-        projectId: Number(row.project_id),
-        userId: Number(row.user_id),
-        generation: Number(row.generation),
-        consumerTypeId: row.consumer_type_id === null ? null : Number(row.consumer_type_id),
-      });
+      locked.consumers.set(row.key, consumerRow({ ...row, uuid: row.key }));
     }
   }
   return locked;

@@ -29,17 +29,27 @@ export async function findConsumers(
     .select(['id', 'uuid', 'project_id', 'user_id', 'generation', 'consumer_type_id'])
     .where('uuid', 'in', uuids)
     .execute();
-  for (const row of rows) {
-    found.set(row.uuid, {
-      id: Number(row.id),
-      uuid: row.uuid,
-      projectId: Number(row.project_id),
-      userId: Number(row.user_id),
-      generation: Number(row.generation),
-      consumerTypeId: row.consumer_type_id === null ? null : Number(row.consumer_type_id),
-    });
-  }
+  for (const row of rows) found.set(row.uuid, consumerRow(row));
   return found;
+}
+
+/** A consumers row as the driver returns it (numbers may come back as strings). */
+export function consumerRow(row: {
+  id: number | string | null;
+  uuid: string;
+  project_id: number | string | null;
+  user_id: number | string | null;
+  generation: number | string | null;
+  consumer_type_id: number | string | null;
+}): ConsumerRow {
+  return {
+    id: Number(row.id),
+    uuid: row.uuid,
+    projectId: Number(row.project_id),
+    userId: Number(row.user_id),
+    generation: Number(row.generation),
+    consumerTypeId: row.consumer_type_id === null ? null : Number(row.consumer_type_id),
+  };
 }
 
 export interface NewConsumer {
