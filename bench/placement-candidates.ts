@@ -19,15 +19,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
-import {
-  expectStatus,
-  freePort,
-  PlacementHttp,
-  percentile,
-  startPlacementServer,
-  stopPlacementServer,
-} from './support/placement-http.ts';
-import { realPlacementMissing, startRealPlacement } from './support/real-placement.ts';
+import { expectStatus, PlacementHttp, percentile } from './support/placement-http.ts';
+import { realPlacementMissing } from './support/real-placement.ts';
+import { type Served, startBaton, startReal } from './support/served-placement.ts';
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CLIENTS = Number(process.env.CLIENTS ?? 8);
@@ -157,24 +151,6 @@ async function measure(http: PlacementHttp, expected: number) {
   };
 }
 
-interface Served {
-  readonly name: string;
-  readonly port: number;
-  readonly stop: () => Promise<void>;
-}
-
-async function startBaton(url: string): Promise<Served> {
-  const port = await freePort();
-  const server = await startPlacementServer(url, port);
-  return { name: 'baton', port, stop: () => stopPlacementServer(server) };
-}
-
-async function startReal(url: string): Promise<Served> {
-  const port = await freePort();
-  const real = await startRealPlacement(url, port, { processes: REAL_PROCESSES });
-  return { name: 'real 8.0.0', port, stop: real.stop };
-}
-
 /** Runs the sizes against one server on a fresh database; returns req/s, p99 by size. */
 async function runServer(
   backend: Backend,
@@ -229,7 +205,7 @@ async function runBackend(backend: Backend): Promise<boolean> {
     );
     return ok;
   }
-  const real = await runServer(backend, startReal);
+  const real = await runServer(backend, (url) => startReal(url, REAL_PROCESSES));
   for (const [size, mine] of baton) {
     const theirs = real.get(size);
     if (!theirs) continue;

@@ -27,14 +27,12 @@ import { randomUUID } from 'node:crypto';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import {
   expectStatus as expect,
-  freePort,
   PlacementHttp as Http,
   percentile,
-  startPlacementServer as startServer,
-  stopPlacementServer as stopServer,
 } from './support/placement-http.ts';
 import { CpuMeter, type CpuSpent, loadAverage } from './support/process-cpu.ts';
-import { realPlacementMissing, startRealPlacement } from './support/real-placement.ts';
+import { realPlacementMissing } from './support/real-placement.ts';
+import { type Served, startBaton, startReal } from './support/served-placement.ts';
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CLIENTS = Number(process.env.CLIENTS ?? 8);
@@ -258,29 +256,6 @@ async function verify(
   return problems;
 }
 
-interface Served {
-  readonly name: string;
-  readonly port: number;
-  /** The server process whose CPU is metered (the real one runs several: not metered). */
-  readonly pid: number | undefined;
-  readonly stop: () => Promise<void>;
-}
-
-async function startBaton(url: string, backend: Backend): Promise<Served> {
-  const port = await freePort();
-  // PG_SOCKET=/var/run/postgresql: the server reaches PostgreSQL through its Unix socket.
-  const socketDir = process.env.PG_SOCKET;
-  const serverUrl = backend === 'postgresql' && socketDir ? `${url}?host=${socketDir}` : url;
-  const server = await startServer(serverUrl, port);
-  return { name: 'baton', port, pid: server.pid, stop: () => stopServer(server) };
-}
-
-async function startReal(url: string): Promise<Served> {
-  const port = await freePort();
-  const real = await startRealPlacement(url, port, { processes: REAL_PROCESSES });
-  return { name: 'real 8.0.0', port, pid: undefined, stop: real.stop };
-}
-
 interface ServerResult {
   writes: PhaseResult;
   reads: PhaseResult;
@@ -290,10 +265,10 @@ interface ServerResult {
 /** Both phases and the consistency check against one server, on a fresh database. */
 async function runServer(
   backend: Backend,
-  start: (url: string, backend: Backend) => Promise<Served>,
+  start: (url: string) => Promise<Served>,
 ): Promise<ServerResult> {
   const scratch = await createScratchDatabase(backend);
-  const served = await start(scratch.url, backend);
+  const served = await start(scratch.url);
   const http = new Http(served.port, { sockets: CLIENTS * 2 });
   const database = backend === 'postgresql' ? new URL(scratch.url).pathname.slice(1) : undefined;
   const meter = new CpuMeter(served.pid, database);
@@ -342,7 +317,7 @@ async function runBackend(backend: Backend): Promise<boolean> {
     );
     return baton.problems.length === 0;
   }
-  const real = await runServer(backend, startReal);
+  const real = await runServer(backend, (url) => startReal(url, REAL_PROCESSES));
   const writeRatio = writes.perSecond / real.writes.perSecond;
   const readRatio = reads.perSecond / real.reads.perSecond;
   console.log(
