@@ -20,6 +20,17 @@ function offsetLabel(offsetMinutes: number): string {
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** Days from 1970-01-01 to a proleptic Gregorian date, by arithmetic (Date.UTC costs more). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
 function digitsAt(text: string, start: number, count: number): number {
   let value = 0;
   for (let i = start; i < start + count; i++) {
@@ -70,7 +81,8 @@ function parseCanonical(text: string): OffsetDateTime | null | undefined {
   const maxDay = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] as number);
   if (day > maxDay || hour > 23 || minute > 59 || second > 59 || Math.abs(offset) >= 24 * 60)
     return null;
-  const epochSeconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000 - offset * 60;
+  const epochSeconds =
+    daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset * 60;
   return OffsetDateTime.fromEpoch(epochSeconds, 0, offset, zoneName);
 }
 

@@ -12,6 +12,13 @@ import { compareObjectVersions } from './version.ts';
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Canonical JSON of a default: scalars as they are, objects with their keys sorted. */
+function canonicalJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value !== 'object') return JSON.stringify(value);
+  return JSON.stringify(canonical(value));
+}
+
 function canonical(value: unknown): unknown {
   if (value === undefined) return null;
   if (value instanceof OffsetDateTime) return value.isoformat();
@@ -30,7 +37,7 @@ function canonical(value: unknown): unknown {
 /** `name kind default`, the default as canonical JSON or `~` when the parameter has none. */
 function param(p: string | MethodParam): string {
   if (typeof p === 'string') return `${p} positional ~`;
-  const fallback = 'default' in p ? JSON.stringify(canonical(p.default)) : '~';
+  const fallback = 'default' in p ? canonicalJson(p.default) : '~';
   return `${p.name} ${p.kind ?? 'positional'} ${fallback}`;
 }
 
@@ -55,7 +62,7 @@ export function describeObjectType(type: ObjectType): string {
     if (spec === undefined) continue;
     const detail = spec.type.detail;
     const flags = (spec.nullable ? 1 : 0) + (spec.readOnly ? 2 : 0);
-    const fallback = spec.hasDefault ? JSON.stringify(canonical(spec.default)) : '~';
+    const fallback = spec.hasDefault ? canonicalJson(spec.default) : '~';
     out += `F\t${name}\t${spec.type.kind}\t${detail === undefined ? '~' : JSON.stringify(detail)}\t${flags}\t${fallback}\n`;
   }
   for (const name of Object.keys(type.remotable).sort(byCodeUnit)) {

@@ -84,8 +84,8 @@ export class ObjectRegistry implements PrimitiveReader {
     const { specs, fieldNames } = type;
     for (let i = 0; i < fieldNames.length; i++) {
       const field = fieldNames[i] as string;
-      if (!(field in data)) continue;
       const raw = data[field];
+      if (raw === undefined && !(field in data)) continue;
       const spec = specs[i] as FieldSpec;
       try {
         // assignAt() coerces; the wire value only needs decoding.

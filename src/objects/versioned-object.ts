@@ -139,9 +139,16 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
 
   /** Marks fields changed without touching their values (unknown names are ignored). */
   markChanged(fields: Iterable<string>): this {
+    const names = this.type.fieldNames;
+    // Lists of changes usually come in declaration order (primitives are written that
+    // way): try the field after the last one found before looking the name up.
+    let next = 0;
     for (const name of fields) {
-      const index = this.type.fieldIndex(name);
-      if (index >= 0) this.#changed[index] = 1;
+      const index = names[next] === name ? next : this.type.fieldIndex(name);
+      if (index >= 0) {
+        this.#changed[index] = 1;
+        next = index + 1;
+      }
     }
     return this;
   }

@@ -52,3 +52,31 @@ test('the wire form has seconds precision and Z for UTC; it reads back to the sa
     ),
   );
 });
+
+test('the quick reader of the canonical form agrees with the full ISO 8601 reader', () => {
+  // `YYYY-MM-DDTHH:MM:SS±hh:mm` takes the positional reader; the basic form of the same
+  // instant (`YYYYMMDDTHHMMSS±hhmm`) takes the regular expression and the calendar of Date.
+  const two = (n: number) => String(n).padStart(2, '0');
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 100, max: 9999 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 31 }),
+      fc.integer({ min: 0, max: 86_399 }),
+      fc.integer({ min: -23 * 60 - 59, max: 23 * 60 + 59 }),
+      (year, month, day, secondOfDay, offset) => {
+        const date = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`;
+        const time = `${two(Math.floor(secondOfDay / 3600))}:${two(Math.floor(secondOfDay / 60) % 60)}:${two(secondOfDay % 60)}`;
+        const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+        const quick = OffsetDateTime.parse(`${date}T${time}${zone}`);
+        const full = OffsetDateTime.parse(
+          `${date.replaceAll('-', '')}T${time.replaceAll(':', '')}${zone.replace(':', '')}`,
+        );
+        assert.equal(quick?.epochSeconds, full?.epochSeconds);
+        assert.equal(quick?.offsetMinutes, full?.offsetMinutes);
+        if (quick !== null) assert.equal(quick.isoformat(), `${date}T${time}${zone}`);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});

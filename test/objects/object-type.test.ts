@@ -97,6 +97,25 @@ describe('object types', () => {
       (e: unknown) => e instanceof FieldValueError && e.field === 'tags[1]',
     );
   });
+
+  test('markChanged marks exactly the named fields, in any order, ignoring unknown names', () => {
+    const names = ['id', 'size', 'unit', 'tags'];
+    for (const marked of [
+      ['id', 'size', 'unit', 'tags'],
+      ['tags', 'unit', 'size', 'id'],
+      ['unit', 'nope', 'id', 'unit', 'tags'],
+      ['size', 'id'],
+      [],
+    ]) {
+      const volume = Volume.create({ id: 1, size: 10, unit: 'GiB', tags: [] }).resetChanges();
+      volume.markChanged(marked);
+      assert.deepEqual(
+        [...volume.changedFields()].sort(),
+        names.filter((name) => marked.includes(name)).sort(),
+        marked.join(','),
+      );
+    }
+  });
 });
 
 describe('conversions across several steps', () => {
