@@ -43,7 +43,6 @@ export const flexibleDictType: FieldType<JsonDict> = {
     throw new CoercionError(`${describeValue(value)} is not a dict`);
   },
   toPrimitive: (value) => value,
-  fromPrimitive: (value) => value,
   clone: (value) => structuredClone(value),
   nullValue: () => ({}),
 };
@@ -91,7 +90,6 @@ export function dictOfType<T>(
       }
       return result;
     },
-    fromPrimitive: (value) => value,
     clone: (value) => ({ ...value }),
   };
 }
@@ -116,7 +114,6 @@ export function listOfType<T>(element: FieldType<T>): FieldType<T[]> {
       return result;
     },
     toPrimitive: (value) => value.map((item) => element.toPrimitive(item)),
-    fromPrimitive: (value) => value,
     clone: (value) =>
       element.clone ? value.map((item) => (element.clone as (v: T) => T)(item)) : [...value],
   };

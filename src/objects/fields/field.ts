@@ -19,8 +19,11 @@ export interface FieldType<T> {
   coerce(value: unknown): T;
   /** The JSON form sent on the wire. */
   toPrimitive(value: T): unknown;
-  /** Turns a wire value back into something `coerce` accepts. */
-  fromPrimitive(value: unknown, reader: PrimitiveReader): unknown;
+  /**
+   * Turns a wire value back into something `coerce` accepts; absent when the wire value
+   * already is such an input (most types: the read then skips a call per field).
+   */
+  fromPrimitive?(value: unknown, reader: PrimitiveReader): unknown;
   /** A deep copy; absent for immutable values. */
   clone?(value: T): T;
   /** What a nullable field of this type holds for null (FlexibleDict: `{}`). */
@@ -96,7 +99,9 @@ export function fieldToPrimitive<T>(spec: FieldSpec<T>, value: T | null): unknow
 
 /** A wire value turned into an input for coercion (null stays null). */
 export function fromWire<T>(spec: FieldSpec<T>, value: unknown, reader: PrimitiveReader): unknown {
-  return value === null || value === undefined ? null : spec.type.fromPrimitive(value, reader);
+  if (value === null || value === undefined) return null;
+  const type = spec.type;
+  return type.fromPrimitive === undefined ? value : type.fromPrimitive(value, reader);
 }
 
 /** Reads a wire value and coerces it. */

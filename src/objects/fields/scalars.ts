@@ -14,8 +14,6 @@ const UUID_TEXT =
   /^(?:urn:uuid:)?\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i;
 const MAC_TEXT = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}$/i;
 
-const identity = (value: unknown): unknown => value;
-
 function fail(value: unknown, expected: string): never {
   throw new CoercionError(`${describeValue(value)} is not ${expected}`);
 }
@@ -52,7 +50,6 @@ export const integerType: FieldType<number> = {
     return fail(value, 'an integer');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export const nonNegativeIntegerType: FieldType<number> = {
@@ -75,7 +72,6 @@ export const floatType: FieldType<number> = {
     return fail(value, 'a number');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export const stringType: FieldType<string> = {
@@ -88,7 +84,6 @@ export const stringType: FieldType<string> = {
     return fail(value, 'a string');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export const booleanType: FieldType<boolean> = {
@@ -105,7 +100,6 @@ export const booleanType: FieldType<boolean> = {
     return fail(value, 'a boolean');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 const TRUE_WORDS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
@@ -120,7 +114,6 @@ export const flexibleBooleanType: FieldType<boolean> = {
     return fail(value, 'a boolean');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 /** The 8-4-4-4-12 form almost every UUID arrives in; a simpler regex runs faster. */
@@ -137,7 +130,6 @@ export const uuidType: FieldType<string> = {
     return fail(value, 'a UUID');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export const macAddressType: FieldType<string> = {
@@ -149,7 +141,6 @@ export const macAddressType: FieldType<string> = {
     return fail(value, 'a MAC address (six hex pairs separated by : or -)');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export const ipAddressType: FieldType<string> = {
@@ -159,7 +150,6 @@ export const ipAddressType: FieldType<string> = {
     return fail(value, 'an IP address');
   },
   toPrimitive: (value) => value,
-  fromPrimitive: identity,
 };
 
 export function enumType<const V extends string>(validValues: readonly V[]): FieldType<V> {
@@ -173,7 +163,6 @@ export function enumType<const V extends string>(validValues: readonly V[]): Fie
       return fail(value, `one of ${validValues.join(', ')}`);
     },
     toPrimitive: (value) => value,
-    fromPrimitive: identity,
   };
 }
 
