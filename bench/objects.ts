@@ -208,7 +208,7 @@ if (process.env.BENCH_CHILD === '1') {
       }
       const value = theirs[name] ?? Number.NaN;
       oslo[name] = Math.max(oslo[name] ?? 0, value);
-      (roundRatios[name] ??= []).push(ours / value);
+      roundRatios[name] = [...(roundRatios[name] ?? []), ours / value];
     }
     console.error(`round ${round}/${rounds} done`);
   }
