@@ -33,13 +33,13 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
   /** The version this instance's data is in. */
   version: string;
   readonly #slots: Slot[];
-  readonly #changed: Uint8Array;
+  readonly #changed: number[];
 
   constructor(type: ObjectType<F>, version: string) {
     this.type = type;
     this.version = version;
     this.#slots = new Array<Slot>(type.fieldNames.length).fill(UNSET);
-    this.#changed = new Uint8Array(type.fieldNames.length);
+    this.#changed = new Array<number>(type.fieldNames.length).fill(0);
   }
 
   #indexOf(name: string): number {
