@@ -5,7 +5,7 @@
  * registered as a side effect of defining one.
  */
 import { UnknownFieldError, UnknownVersionError } from './errors.ts';
-import type { FieldSpec, ValueOf } from './fields/field.ts';
+import type { FieldSpec, PrimitiveReader, ValueOf } from './fields/field.ts';
 import { compareObjectVersions, isObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
@@ -74,6 +74,16 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   /** The field names in code-unit order: the order fingerprints describe them in. */
   readonly sortedFieldNames: readonly string[];
   readonly specs: readonly FieldSpec[];
+  /**
+   * Each field's coercion, by position: one array read instead of a load of `coerce` from
+   * field types of a dozen different shapes (a megamorphic site on every assignment).
+   */
+  readonly coercers: readonly ((value: unknown) => unknown)[];
+  /** Each field's wire decoding, by position; undefined where the wire value is the input. */
+  readonly decoders: readonly (
+    | ((value: unknown, reader: PrimitiveReader) => unknown)
+    | undefined
+  )[];
   readonly #index = new Map<string, number>();
   readonly #stepIndex = new Map<string, number>();
   readonly #fieldsAt = new Map<string, ReadonlySet<string>>();
@@ -88,6 +98,8 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     this.fieldNames = Object.keys(definition.fields);
     this.sortedFieldNames = [...this.fieldNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.specs = this.fieldNames.map((name) => definition.fields[name] as FieldSpec);
+    this.coercers = this.specs.map((spec) => spec.type.coerce.bind(spec.type));
+    this.decoders = this.specs.map((spec) => spec.type.fromPrimitive?.bind(spec.type));
     this.fieldNames.forEach((name, i) => {
       this.#index.set(name, i);
     });

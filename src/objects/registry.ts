@@ -10,7 +10,7 @@ import {
   MalformedPrimitiveError,
   UnsupportedObjectError,
 } from './errors.ts';
-import { type FieldSpec, fromWire, type PrimitiveReader } from './fields/field.ts';
+import type { PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
 import { isPlainObject } from './plain-object.ts';
 import { primitiveKeys } from './primitive.ts';
@@ -81,15 +81,18 @@ export class ObjectRegistry implements PrimitiveReader {
     if (!Array.isArray(changes)) throw new MalformedPrimitiveError(`${keys.changes} is not a list`);
 
     const obj = new VersionedObject(type, version);
-    const { specs, fieldNames } = type;
+    const { decoders, fieldNames } = type;
     for (let i = 0; i < fieldNames.length; i++) {
       const field = fieldNames[i] as string;
       const raw = data[field];
       if (raw === undefined && !(field in data)) continue;
-      const spec = specs[i] as FieldSpec;
       try {
         // assignAt() coerces; the wire value only needs decoding.
-        obj.assignAt(i, fromWire(spec, raw, this));
+        const decode = decoders[i];
+        obj.assignAt(
+          i,
+          raw === null || raw === undefined || decode === undefined ? raw : decode(raw, this),
+        );
       } catch (error) {
         if (error instanceof CoercionError)
           throw new FieldValueError(name, field + error.path, raw, error.message);

@@ -85,7 +85,10 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
       throw new RangeError(`${this.type.name} has no field at position ${index}`);
     let coerced: unknown;
     try {
-      coerced = coerceFieldValue(spec, value);
+      coerced =
+        value === null || value === undefined
+          ? coerceFieldValue(spec, value)
+          : (this.type.coercers[index] as (value: unknown) => unknown)(value);
     } catch (error) {
       if (error instanceof CoercionError) {
         const name = this.type.fieldNames[index] as string;
