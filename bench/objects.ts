@@ -1,21 +1,25 @@
 /**
  * Versioned-object micro-benchmarks, measured on process CPU time (as the
- * oslo.versionedobjects baseline in ../shared/reference/ovo/README.md was),
- * best of 5 repeats. The Node is the one of that baseline: every field set,
- * 20 keys in properties and driver_info, a 4-key meta, two datetimes.
- * The last line is one JSON object of ops/s, comparable with the Python run.
+ * oslo.versionedobjects baseline in ../shared/reference/ovo/README.md was).
+ * The Node is the one of that baseline: every field set, 20 keys in
+ * properties and driver_info, a 4-key meta, two datetimes. Each operation runs
+ * in a fresh Node process, which answers requests for samples of ~0.2 s of CPU
+ * each; an operation's figure is its best sample. The last line is one JSON
+ * object of ops/s, comparable with the Python run.
  *
  * When Debian's python3-oslo.versionedobjects and python3-ironic are installed
  * (`apt-get install python3-oslo.versionedobjects python3-ironic`), the same
- * operations also run on the real library in the same run
- * (support/oslo_objects.py), alternating with Baton's operation by operation
- * for BENCH_ROUNDS rounds (3), and the ratios are taken against those figures:
- * this VM's speed moves by 2x from day to day and within minutes, for both
- * languages. Otherwise the ratios are against the figures recorded in the
- * reference README.
+ * operations run on the real library too (support/oslo_objects.py), sample by
+ * sample in turn with Baton's, and the ratios are taken against those figures.
+ * The reason: this VM's speed moves by 2x from day to day and from one minute
+ * to the next, for both languages, so the two sides of a ratio are sampled in
+ * the same moments. Otherwise the ratios are against the figures recorded in
+ * the reference README.
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
   fingerprint,
@@ -71,30 +75,30 @@ function cpuSeconds(): number {
   return (usage.user + usage.system) / 1e6;
 }
 
-/** Best ops/s over 5 repeats of ~0.2 s of CPU each. */
-function measure(run: () => unknown): number {
+let sink: unknown;
+
+/** A batch of calls that takes at least 20 ms of CPU, so timer reads stay negligible. */
+function calibrate(run: () => unknown): number {
   let batch = 1;
   for (;;) {
     const start = cpuSeconds();
-    for (let i = 0; i < batch; i++) run();
-    if (cpuSeconds() - start > 0.02) break;
+    for (let i = 0; i < batch; i++) sink = run();
+    if (cpuSeconds() - start > 0.02) return batch;
     batch *= 2;
   }
-  let best = 0;
-  let sink: unknown;
-  for (let repeat = 0; repeat < 5; repeat++) {
-    let ops = 0;
-    const start = cpuSeconds();
-    let elapsed = 0;
-    do {
-      for (let i = 0; i < batch; i++) sink = run();
-      ops += batch;
-      elapsed = cpuSeconds() - start;
-    } while (elapsed < 0.2);
-    best = Math.max(best, ops / elapsed);
-  }
-  if (sink === Symbol.for('never')) console.log(sink);
-  return best;
+}
+
+/** ops/s over about 0.2 s of process CPU time. */
+function sample(run: () => unknown, batch: number): number {
+  let ops = 0;
+  const start = cpuSeconds();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < batch; i++) sink = run();
+    ops += batch;
+    elapsed = cpuSeconds() - start;
+  } while (elapsed < 0.2);
+  return ops / elapsed;
 }
 
 const node = fullNode();
@@ -130,106 +134,197 @@ const benches: Record<string, () => unknown> = {
   fingerprint: () => fingerprint(Node),
 };
 
-/** ops/s of the named benchmarks, measured in this process. */
-function runHere(names: string[]): Record<string, number> {
-  const results: Record<string, number> = {};
-  for (const name of names) {
+/** Answers each line of stdin (an operation's name) with one sample, as a JSON line. */
+function serveSamples(): void {
+  const batches = new Map<string, number>();
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    const name = line.trim();
     const run = benches[name];
-    if (run === undefined)
-      throw new Error(`no benchmark ${name}; known: ${Object.keys(benches).join(', ')}`);
-    results[name] = Math.round(measure(run));
-  }
-  return results;
+    if (run === undefined) {
+      console.error(`no benchmark ${name}; known: ${Object.keys(benches).join(', ')}`);
+      process.exit(64);
+    }
+    const batch = batches.get(name) ?? calibrate(run);
+    batches.set(name, batch);
+    console.log(JSON.stringify({ [name]: Math.round(sample(run, batch)) }));
+  });
+  lines.on('close', () => {
+    if (sink === Symbol.for('never')) console.log(sink);
+  });
 }
 
-/**
- * Each benchmark runs in a fresh process, so the JIT and heap state left by
- * one (megamorphic call sites, a grown heap) does not slow the next.
- */
-function runIsolated(names: string[]): Record<string, number> {
-  const results: Record<string, number> = {};
-  for (const name of names) {
-    const output = execFileSync(
-      process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url)],
-      {
-        env: { ...process.env, BENCH_ONLY: name, BENCH_CHILD: '1' },
-        encoding: 'utf8',
-      },
-    );
-    Object.assign(results, JSON.parse(output.trim().split('\n').at(-1) ?? '{}'));
+/** A process that measures one sample per request, over stdin and stdout. */
+class SampleWorker {
+  readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #lines: Interface;
+  readonly #waiting: ((line: string | undefined) => void)[] = [];
+  #stderr = '';
+
+  constructor(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+    this.#child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child.stderr.on('data', (chunk: Buffer) => {
+      this.#stderr = (this.#stderr + chunk.toString()).slice(-2000);
+    });
+    this.#child.on('error', (error) => {
+      this.#stderr += String(error);
+    });
+    this.#lines = createInterface({ input: this.#child.stdout });
+    this.#lines.on('line', (line) => this.#waiting.shift()?.(line));
+    this.#lines.on('close', () => {
+      for (const waiter of this.#waiting.splice(0)) waiter(undefined);
+    });
   }
-  return results;
+
+  /** ops/s of one sample of the operation; throws with the worker's last error line when it died. */
+  async sample(name: string): Promise<number> {
+    const answer = new Promise<string | undefined>((resolve) => this.#waiting.push(resolve));
+    this.#child.stdin.write(`${name}\n`);
+    const line = await answer;
+    const value =
+      line === undefined ? undefined : (JSON.parse(line) as Record<string, number>)[name];
+    if (value === undefined) {
+      const last = this.#stderr.trim().split('\n').at(-1) ?? 'no output';
+      throw new Error(`${name}: the measuring process stopped: ${last}`);
+    }
+    return value;
+  }
+
+  close(): void {
+    this.#child.stdin.end();
+  }
+}
+
+const TASKSET = '/usr/bin/taskset';
+const cpu = process.env.BENCH_CPU ?? '0';
+
+/**
+ * The command pinned to one CPU (both implementations on the same one) when taskset is there:
+ * the two vCPUs of this VM can differ in speed by 2x for minutes at a time, and a process
+ * the scheduler leaves on the slow one would make the ratio measure the CPUs, not the code.
+ */
+function onOneCpu(command: string, args: string[]): [string, string[]] {
+  return existsSync(TASKSET) && cpu !== 'any'
+    ? [TASKSET, ['--cpu-list', cpu, command, ...args]]
+    : [command, args];
 }
 
 const OVO_DIR = fileURLToPath(new URL('../../shared/reference/ovo', import.meta.url));
 const DEBIAN_PYTHON = '/usr/bin/python3';
 
-/** ops/s of the real oslo.versionedobjects measured now, or why it could not run. */
-function runOslo(names: string[]): Record<string, number> | string {
+/** A worker measuring the real oslo.versionedobjects, or why there is none. */
+async function osloWorker(): Promise<SampleWorker | string> {
+  if (process.env.BENCH_OSLO === 'recorded') return 'not asked (BENCH_OSLO=recorded)';
   if (!existsSync(DEBIAN_PYTHON)) return `${DEBIAN_PYTHON} is missing`;
   const script = fileURLToPath(new URL('./support/oslo_objects.py', import.meta.url));
+  const worker = new SampleWorker(...onOneCpu(DEBIAN_PYTHON, [script, OVO_DIR, '--serve']));
   try {
-    const output = execFileSync(DEBIAN_PYTHON, [script, OVO_DIR, names.join(',')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return JSON.parse(output.trim().split('\n').at(-1) ?? '{}');
+    await worker.sample('get_changes');
+    return worker;
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
-    const last = stderr.trim().split('\n').at(-1) ?? String(error);
-    return `${last} (apt-get install python3-oslo.versionedobjects python3-ironic)`;
+    worker.close();
+    return `${(error as Error).message} (apt-get install python3-oslo.versionedobjects python3-ironic)`;
   }
 }
 
-const only = process.env.BENCH_ONLY?.split(',') ?? Object.keys(benches);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-if (process.env.BENCH_CHILD === '1') {
-  console.log(JSON.stringify(runHere(only)));
-} else {
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('BENCH_ROUNDS must be 1 or more');
-  // Each operation alternates between the two implementations, round after round: this VM's
-  // speed drifts by up to 2x within minutes, so the two sides of a ratio are measured side by
-  // side, and the best of the rounds (the least disturbed) is kept for each.
-  const askOslo = process.env.BENCH_OSLO !== 'recorded';
-  const results: Record<string, number> = {};
-  const oslo: Record<string, number> = {};
-  const roundRatios: Record<string, number[]> = {};
-  let osloProblem = askOslo ? undefined : 'not asked (BENCH_OSLO=recorded)';
-  for (let round = 1; round <= rounds; round++) {
-    for (const name of only) {
-      const ours = runIsolated([name])[name] ?? 0;
-      results[name] = Math.max(results[name] ?? 0, ours);
-      if (osloProblem !== undefined) continue;
-      const theirs = runOslo([name]);
-      if (typeof theirs === 'string') {
-        osloProblem = theirs;
-        continue;
-      }
-      const value = theirs[name] ?? Number.NaN;
-      oslo[name] = Math.max(oslo[name] ?? 0, value);
-      roundRatios[name] = [...(roundRatios[name] ?? []), ours / value];
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+interface Figures {
+  baton: number;
+  oslo: number | undefined;
+  /** Baton's sample over oslo's next one, per pair. */
+  pairRatios: number[];
+}
+
+/**
+ * Samples one operation: a fresh Node process (the JIT and heap state one operation leaves,
+ * such as megamorphic call sites, must not slow the next), one warm-up sample, then pairs of
+ * samples, Baton's then oslo's.
+ */
+async function measureOperation(
+  name: string,
+  oslo: SampleWorker | undefined,
+  pairs: number,
+): Promise<Figures> {
+  const baton = new SampleWorker(
+    ...onOneCpu(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)]),
+    { ...process.env, BENCH_SERVE: '1' },
+  );
+  try {
+    await baton.sample(name);
+    await oslo?.sample(name);
+    const figures: Figures = { baton: 0, oslo: undefined, pairRatios: [] };
+    for (let pair = 0; pair < pairs; pair++) {
+      const ours = await baton.sample(name);
+      figures.baton = Math.max(figures.baton, ours);
+      if (oslo === undefined) continue;
+      const theirs = await oslo.sample(name);
+      figures.oslo = Math.max(figures.oslo ?? 0, theirs);
+      figures.pairRatios.push(ours / theirs);
     }
-    console.error(`round ${round}/${rounds} done`);
+    return figures;
+  } finally {
+    baton.close();
   }
-  const live = osloProblem === undefined;
-  const baseline = live ? oslo : OSLO_RECORDED;
+}
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',') ?? Object.keys(benches);
+  const unknown = only.filter((name) => benches[name] === undefined);
+  if (unknown.length > 0) {
+    console.error(`no benchmark ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+    process.exit(64);
+  }
+  const pairs = Number(process.env.BENCH_PAIRS ?? 8);
+  if (!Number.isInteger(pairs) || pairs < 1) {
+    console.error('BENCH_PAIRS must be a whole number of 1 or more');
+    process.exit(64);
+  }
+  const oslo = await osloWorker();
+  const live = typeof oslo !== 'string';
+  const figures: Record<string, Figures> = {};
+  try {
+    for (const name of only) {
+      figures[name] = await measureOperation(name, live ? oslo : undefined, pairs);
+      console.error(`${name} measured`);
+    }
+  } finally {
+    if (live) oslo.close();
+  }
   console.log(
     live
-      ? `oslo ops/s: the real oslo.versionedobjects, measured alternately with Baton in this run (best of ${rounds} rounds each)`
-      : `oslo ops/s: recorded figures (${osloProblem})`,
+      ? `oslo ops/s: the real oslo.versionedobjects, sampled in turn with Baton (${pairs} samples of ~0.2 s CPU each; the best of each side; CPU ${existsSync(TASKSET) ? cpu : 'any'})`
+      : `oslo ops/s: recorded figures (${oslo})`,
   );
   console.log(
-    'operation                   baton ops/s    oslo ops/s   ratio  ratio per round   vs recorded',
+    'operation                   baton ops/s    oslo ops/s   ratio  median pair ratio   vs recorded',
   );
-  for (const [name, opsPerSecond] of Object.entries(results)) {
-    const base = baseline[name] ?? Number.NaN;
+  const results: Record<string, number> = {};
+  for (const [name, figure] of Object.entries(figures)) {
+    const batonOps = Math.round(figure.baton);
+    results[name] = batonOps;
+    const base = figure.oslo ?? OSLO_RECORDED[name] ?? Number.NaN;
     const recorded = OSLO_RECORDED[name] ?? Number.NaN;
-    const perRound = (roundRatios[name] ?? []).map((ratio) => ratio.toFixed(1)).join(' ');
+    const pairRatio =
+      figure.pairRatios.length > 0 ? `${median(figure.pairRatios).toFixed(1)}x` : '-';
     console.log(
-      `${name.padEnd(26)} ${opsPerSecond.toLocaleString('en').padStart(12)} ${base.toLocaleString('en').padStart(13)} ${(opsPerSecond / base).toFixed(1).padStart(6)}x  ${perRound.padEnd(16)} ${(opsPerSecond / recorded).toFixed(1).padStart(6)}x`,
+      `${name.padEnd(26)} ${batonOps.toLocaleString('en').padStart(12)} ${Math.round(base).toLocaleString('en').padStart(13)} ${(batonOps / base).toFixed(1).padStart(6)}x  ${pairRatio.padStart(17)}   ${(batonOps / recorded).toFixed(1).padStart(10)}x`,
     );
   }
-  if (live) console.log(`oslo: ${JSON.stringify(oslo)}`);
+  if (live) {
+    const osloFigures = Object.fromEntries(
+      Object.entries(figures).map(([name, figure]) => [name, Math.round(figure.oslo ?? 0)]),
+    );
+    console.log(`oslo: ${JSON.stringify(osloFigures)}`);
+  }
   console.log(JSON.stringify(results));
 }
+
+if (process.env.BENCH_SERVE === '1') serveSamples();
+else await main();
