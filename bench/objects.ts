@@ -10,7 +10,8 @@
  * When Debian's python3-oslo.versionedobjects and python3-ironic are installed
  * (`apt-get install python3-oslo.versionedobjects python3-ironic`), the same
  * operations run on the real library too (support/oslo_objects.py), sample by
- * sample in turn with Baton's, and the ratios are taken against those figures.
+ * sample in turn with Baton's, both pinned to the CPU that is fastest at the
+ * start (or BENCH_CPU), and the ratios are taken against those figures.
  * The reason: this VM's speed moves by 2x from day to day and from one minute
  * to the next, for both languages, so the two sides of a ratio are sampled in
  * the same moments. Otherwise the ratios are against the figures recorded in
@@ -18,6 +19,7 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -196,28 +198,60 @@ class SampleWorker {
 }
 
 const TASKSET = '/usr/bin/taskset';
-const cpu = process.env.BENCH_CPU ?? '0';
-
 /**
  * The command pinned to one CPU (both implementations on the same one) when taskset is there:
  * the two vCPUs of this VM can differ in speed by 2x for minutes at a time, and a process
  * the scheduler leaves on the slow one would make the ratio measure the CPUs, not the code.
  */
-function onOneCpu(command: string, args: string[]): [string, string[]] {
-  return existsSync(TASKSET) && cpu !== 'any'
-    ? [TASKSET, ['--cpu-list', cpu, command, ...args]]
-    : [command, args];
+function onCpu(cpu: string, command: string, args: string[]): [string, string[]] {
+  return cpu === 'any' ? [command, args] : [TASKSET, ['--cpu-list', cpu, command, ...args]];
+}
+
+/** A process that measures Baton's operations, pinned to `cpu`. */
+function batonWorker(cpu: string): SampleWorker {
+  return new SampleWorker(
+    ...onCpu(cpu, process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)]),
+    { ...process.env, BENCH_SERVE: '1' },
+  );
+}
+
+/**
+ * The CPU to measure on: BENCH_CPU when given (`any` for no pinning), else the one that runs a
+ * probe (Baton's get_changes, best of 2 samples) fastest now, as a quiet machine would.
+ * Both implementations are then measured there, so the choice cannot favour one of them.
+ */
+async function chooseCpu(): Promise<{ cpu: string; why: string }> {
+  const asked = process.env.BENCH_CPU;
+  if (asked !== undefined) return { cpu: asked, why: 'BENCH_CPU' };
+  if (!existsSync(TASKSET)) return { cpu: 'any', why: `${TASKSET} is missing` };
+  const probes: [string, number][] = [];
+  for (let index = 0; index < availableParallelism(); index++) {
+    const cpu = String(index);
+    const worker = batonWorker(cpu);
+    try {
+      await worker.sample('get_changes');
+      const best = Math.max(await worker.sample('get_changes'), await worker.sample('get_changes'));
+      probes.push([cpu, best]);
+    } finally {
+      worker.close();
+    }
+  }
+  probes.sort((a, b) => b[1] - a[1]);
+  const [fastest] = probes;
+  if (fastest === undefined) return { cpu: 'any', why: 'no CPU to probe' };
+  const table = probes.map(([cpu, ops]) => `CPU ${cpu} ${Math.round(ops).toLocaleString('en')}/s`);
+  return { cpu: fastest[0], why: `the fastest on a get_changes probe: ${table.join(', ')}` };
 }
 
 const OVO_DIR = fileURLToPath(new URL('../../shared/reference/ovo', import.meta.url));
 const DEBIAN_PYTHON = '/usr/bin/python3';
 
 /** A worker measuring the real oslo.versionedobjects, or why there is none. */
-async function osloWorker(): Promise<SampleWorker | string> {
+async function osloWorker(cpu: string): Promise<SampleWorker | string> {
   if (process.env.BENCH_OSLO === 'recorded') return 'not asked (BENCH_OSLO=recorded)';
   if (!existsSync(DEBIAN_PYTHON)) return `${DEBIAN_PYTHON} is missing`;
   const script = fileURLToPath(new URL('./support/oslo_objects.py', import.meta.url));
-  const worker = new SampleWorker(...onOneCpu(DEBIAN_PYTHON, [script, OVO_DIR, '--serve']));
+  const worker = new SampleWorker(...onCpu(cpu, DEBIAN_PYTHON, [script, OVO_DIR, '--serve']));
   try {
     await worker.sample('get_changes');
     return worker;
@@ -249,13 +283,11 @@ interface Figures {
  */
 async function measureOperation(
   name: string,
+  cpu: string,
   oslo: SampleWorker | undefined,
   pairs: number,
 ): Promise<Figures> {
-  const baton = new SampleWorker(
-    ...onOneCpu(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)]),
-    { ...process.env, BENCH_SERVE: '1' },
-  );
+  const baton = batonWorker(cpu);
   try {
     await baton.sample(name);
     await oslo?.sample(name);
@@ -286,12 +318,14 @@ async function main(): Promise<void> {
     console.error('BENCH_PAIRS must be a whole number of 1 or more');
     process.exit(64);
   }
-  const oslo = await osloWorker();
+  const { cpu, why } = await chooseCpu();
+  console.error(`measuring on CPU ${cpu} (${why})`);
+  const oslo = await osloWorker(cpu);
   const live = typeof oslo !== 'string';
   const figures: Record<string, Figures> = {};
   try {
     for (const name of only) {
-      figures[name] = await measureOperation(name, live ? oslo : undefined, pairs);
+      figures[name] = await measureOperation(name, cpu, live ? oslo : undefined, pairs);
       console.error(`${name} measured`);
     }
   } finally {
@@ -299,7 +333,7 @@ async function main(): Promise<void> {
   }
   console.log(
     live
-      ? `oslo ops/s: the real oslo.versionedobjects, sampled in turn with Baton (${pairs} samples of ~0.2 s CPU each; the best of each side; CPU ${existsSync(TASKSET) ? cpu : 'any'})`
+      ? `oslo ops/s: the real oslo.versionedobjects, sampled in turn with Baton (${pairs} samples of ~0.2 s CPU each; the best of each side; CPU ${cpu}, ${why})`
       : `oslo ops/s: recorded figures (${oslo})`,
   );
   console.log(
