@@ -76,7 +76,9 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   readonly specs: readonly FieldSpec[];
   /**
    * Each field's coercion, by position: one array read instead of a load of `coerce` from
-   * field types of a dozen different shapes (a megamorphic site on every assignment).
+   * field types of a dozen different shapes (a megamorphic site on every assignment). Called
+   * without `this`, as FieldType requires (a bound function would add a call through V8's
+   * trampoline).
    */
   readonly coercers: readonly ((value: unknown) => unknown)[];
   /** Each field's wire decoding, by position; undefined where the wire value is the input. */
@@ -84,7 +86,8 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     | ((value: unknown, reader: PrimitiveReader) => unknown)
     | undefined
   )[];
-  readonly #index = new Map<string, number>();
+  /** Each field's position in `fieldNames` (read directly on the hot path of `assign`). */
+  readonly positions: ReadonlyMap<string, number>;
   readonly #stepIndex = new Map<string, number>();
   readonly #fieldsAt = new Map<string, ReadonlySet<string>>();
 
@@ -98,11 +101,9 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     this.fieldNames = Object.keys(definition.fields);
     this.sortedFieldNames = [...this.fieldNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.specs = this.fieldNames.map((name) => definition.fields[name] as FieldSpec);
-    this.coercers = this.specs.map((spec) => spec.type.coerce.bind(spec.type));
-    this.decoders = this.specs.map((spec) => spec.type.fromPrimitive?.bind(spec.type));
-    this.fieldNames.forEach((name, i) => {
-      this.#index.set(name, i);
-    });
+    this.coercers = this.specs.map((spec) => spec.type.coerce);
+    this.decoders = this.specs.map((spec) => spec.type.fromPrimitive);
+    this.positions = new Map(this.fieldNames.map((name, i) => [name, i]));
     const last = definition.history.at(-1);
     if (last === undefined)
       throw new RangeError(`${this.name}: history needs at least one version`);
@@ -148,7 +149,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
         throw new RangeError(`${this.name}: history must be in increasing version order`);
       }
       for (const field of step.added ?? []) {
-        if (!this.#index.has(field)) throw new UnknownFieldError(this.name, field);
+        if (!this.positions.has(field)) throw new UnknownFieldError(this.name, field);
         if (addedSoFar.has(field)) throw new RangeError(`${this.name}: '${field}' added twice`);
         addedSoFar.add(field);
       }
@@ -174,11 +175,11 @@ export class ObjectType<F extends FieldMap = FieldMap> {
 
   /** Index of a field in the slot array, or -1. */
   fieldIndex(name: string): number {
-    return this.#index.get(name) ?? -1;
+    return this.positions.get(name) ?? -1;
   }
 
   hasField(name: string): boolean {
-    return this.#index.has(name);
+    return this.positions.has(name);
   }
 
   knownVersions(): string[] {

@@ -72,7 +72,9 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
 
   /** Like `set`, for input of unknown type (wire data, user input): coerced or refused. */
   assign(name: string, value: unknown): this {
-    return this.assignAt(this.#indexOf(name), value);
+    const index = this.type.positions.get(name);
+    if (index === undefined) throw new UnknownFieldError(this.type.name, name);
+    return this.assignAt(index, value);
   }
 
   /**

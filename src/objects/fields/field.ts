@@ -10,6 +10,10 @@ export interface PrimitiveReader {
   readObject(primitive: unknown): unknown;
 }
 
+/**
+ * A field's value type, as plain functions: object types keep `coerce` and `fromPrimitive` in
+ * arrays by field position and call them without `this`, so they must not use it.
+ */
 export interface FieldType<T> {
   /** oslo's FieldType class name (`Integer`, `FlexibleDict`, `List`...). */
   readonly kind: string;
