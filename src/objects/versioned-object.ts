@@ -20,6 +20,8 @@ const UNSET: unique symbol = Symbol('unset');
 
 type Slot = unknown | typeof UNSET;
 
+const blanks = new WeakMap<ObjectType, { slots: Slot[]; changed: number[] }>();
+
 export type FieldValues<F extends FieldMap> = { [K in keyof F]: ValueOf<F[K]> };
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -38,8 +40,16 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
   constructor(type: ObjectType<F>, version: string) {
     this.type = type;
     this.version = version;
-    this.#slots = new Array<Slot>(type.fieldNames.length).fill(UNSET);
-    this.#changed = new Array<number>(type.fieldNames.length).fill(0);
+    let blank = blanks.get(type);
+    if (blank === undefined) {
+      blank = {
+        slots: new Array<Slot>(type.fieldNames.length).fill(UNSET),
+        changed: new Array<number>(type.fieldNames.length).fill(0),
+      };
+      blanks.set(type, blank);
+    }
+    this.#slots = blank.slots.slice();
+    this.#changed = blank.changed.slice();
   }
 
   #indexOf(name: string): number {
