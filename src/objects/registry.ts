@@ -69,11 +69,14 @@ export class ObjectRegistry implements PrimitiveReader {
       throw new UnsupportedObjectError(`${namespace}.${name}`);
     const type = this.#types.get(name);
     if (type === undefined) throw new UnsupportedObjectError(name);
-    if (typeof version !== 'string' || parseObjectVersion(version) === null) {
-      throw new MalformedPrimitiveError(`bad ${keys.version} ${JSON.stringify(version)}`);
-    }
-    if (!isCompatibleVersion(version, type.version) || !type.isKnownVersion(version)) {
-      throw new IncompatibleObjectVersionError(name, version, type.version);
+    // The type's own version (the usual case) is valid, compatible and known.
+    if (version !== type.version) {
+      if (typeof version !== 'string' || parseObjectVersion(version) === null) {
+        throw new MalformedPrimitiveError(`bad ${keys.version} ${JSON.stringify(version)}`);
+      }
+      if (!isCompatibleVersion(version, type.version) || !type.isKnownVersion(version)) {
+        throw new IncompatibleObjectVersionError(name, version, type.version);
+      }
     }
     const data = primitive[keys.data];
     if (!isPlainObject(data)) throw new MalformedPrimitiveError(`missing ${keys.data}`);
