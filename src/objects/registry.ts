@@ -104,7 +104,8 @@ export class ObjectRegistry implements PrimitiveReader {
     }
     // The sender's changes replace the marks the assignments made.
     obj.resetChanges();
-    obj.markChanged(changes.filter((change): change is string => typeof change === 'string'));
+    // Entries that are not field names (not even strings) match no field and are ignored.
+    obj.markChanged(changes as string[]);
     return obj;
   }
 

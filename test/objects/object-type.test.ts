@@ -189,6 +189,18 @@ describe('reading primitives', () => {
     });
   }
 
+  test('entries of changes that name no field (not even strings) are ignored, as in oslo', () => {
+    const node = registry.fromPrimitive({
+      'ironic_object.name': 'Node',
+      'ironic_object.namespace': 'ironic',
+      'ironic_object.version': '1.15',
+      'ironic_object.data': { id: 1, name: 'n1', driver: 'ipmi' },
+      'ironic_object.changes': [7, null, { name: true }, 'nope', 'driver', ['id'], 'name'],
+    });
+    assert.deepEqual([...node.changedFields()].sort(), ['driver', 'name']);
+    assert.equal(node.get('id'), 1);
+  });
+
   test('a registry refuses a type of another namespace or a name given twice', () => {
     assert.throws(() => new ObjectRegistry(NS, [Node]), /namespace/);
     assert.throws(() => new ObjectRegistry(IRONIC_NAMESPACE, [Node, Node]), /twice/);
