@@ -31,16 +31,34 @@ export function convertForDb<F extends FieldMap>(
   return convert(obj, target, 'set-unavailable-value');
 }
 
+/**
+ * `convertForWire` without the copy, for an object no one else holds yet: the serializer's own
+ * object, just read from a primitive.
+ */
+export function convertOwnForWire<F extends FieldMap>(
+  obj: VersionedObject<F>,
+  target: string,
+): VersionedObject<F> {
+  return convertInPlace(obj, target, 'remove');
+}
+
 function convert<F extends FieldMap>(
   obj: VersionedObject<F>,
   target: string,
   unavailable: UnavailableFields,
 ): VersionedObject<F> {
-  const type = obj.type;
+  return convertInPlace(obj.shallowCopy(), target, unavailable);
+}
+
+function convertInPlace<F extends FieldMap>(
+  copy: VersionedObject<F>,
+  target: string,
+  unavailable: UnavailableFields,
+): VersionedObject<F> {
+  const type = copy.type;
   const to = type.stepIndex(target);
-  const copy = obj.shallowCopy();
-  if (obj.version !== target) {
-    const from = type.stepIndex(obj.version);
+  if (copy.version !== target) {
+    const from = type.stepIndex(copy.version);
     if (to > from) {
       for (let i = from + 1; i <= to; i++) type.history[i]?.upgrade?.(copy);
     } else {

@@ -5,7 +5,7 @@
  * is converted to the latest version this process has, again keeping changes.
  * Containers (arrays, plain objects) are walked; other values pass through.
  */
-import { convertForWire } from './conversion.ts';
+import { convertForWire, convertOwnForWire } from './conversion.ts';
 import { IncompatibleObjectVersionError } from './errors.ts';
 import { isPlainObject, setOwn } from './plain-object.ts';
 import { toPrimitive } from './primitive.ts';
@@ -39,7 +39,7 @@ export class ObjectSerializer {
   deserializeEntity(entity: unknown): unknown {
     if (this.registry.isPrimitive(entity)) {
       const obj = this.#read(entity);
-      return obj.version === obj.type.version ? obj : convertForWire(obj, obj.type.version);
+      return obj.version === obj.type.version ? obj : convertOwnForWire(obj, obj.type.version);
     }
     if (Array.isArray(entity)) return entity.map((item) => this.deserializeEntity(item));
     if (isPlainObject(entity)) return mapValues(entity, (value) => this.deserializeEntity(value));
