@@ -13,16 +13,18 @@ import {
 import type { PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
 import { isPlainObject } from './plain-object.ts';
-import { primitiveKeys } from './primitive.ts';
+import { type PrimitiveKeys, primitiveKeys } from './primitive.ts';
 import { isCompatibleVersion, parseObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
 export class ObjectRegistry implements PrimitiveReader {
   readonly namespace: ObjectNamespace;
+  readonly #keys: PrimitiveKeys;
   readonly #types = new Map<string, ObjectType>();
 
   constructor(namespace: ObjectNamespace, types: readonly ObjectType[]) {
     this.namespace = namespace;
+    this.#keys = primitiveKeys(namespace);
     for (const type of types) {
       if (
         type.namespace.project !== namespace.project ||
@@ -47,7 +49,7 @@ export class ObjectRegistry implements PrimitiveReader {
 
   /** Whether a value has the `<serial>.name` key of an object primitive. */
   isPrimitive(value: unknown): value is Record<string, unknown> {
-    return isPlainObject(value) && primitiveKeys(this.namespace).name in value;
+    return isPlainObject(value) && this.#keys.name in value;
   }
 
   /**
@@ -57,7 +59,7 @@ export class ObjectRegistry implements PrimitiveReader {
    * ignored, as in oslo.
    */
   fromPrimitive(primitive: unknown): VersionedObject {
-    const keys = primitiveKeys(this.namespace);
+    const keys = this.#keys;
     if (!isPlainObject(primitive)) throw new MalformedPrimitiveError('not a JSON object');
     const name = primitive[keys.name];
     const namespace = primitive[keys.namespace];
