@@ -25,65 +25,81 @@ export function realBody<T = Record<string, unknown>>(step: StepResult): T {
   return step.real.body as T;
 }
 
+/** Creates a provider (optionally under a parent); every set-up step takes the version to send. */
 export async function createProvider(
   pair: Pair,
   uuid: string,
   name: string,
   parent?: string,
+  version = LATEST,
 ): Promise<void> {
   const body: Record<string, unknown> = { uuid, name };
   if (parent !== undefined) body.parent_provider_uuid = parent;
   await pair.req(`create provider ${name}`, {
     method: 'POST',
     path: '/resource_providers',
-    version: LATEST,
+    version,
     body,
   });
 }
 
 /** The real service's generation of a provider. */
-export async function generationOf(pair: Pair, uuid: string): Promise<number> {
+export async function generationOf(pair: Pair, uuid: string, version = LATEST): Promise<number> {
   const got = await pair.req(`generation of ${uuid}`, {
     method: 'GET',
     path: `/resource_providers/${uuid}`,
-    version: LATEST,
+    version,
   });
   return (got.real.body as { generation?: number }).generation ?? 0;
 }
 
+/** Replaces a provider's inventories (reads its generation first). */
 export async function setInventories(
   pair: Pair,
   uuid: string,
-  inventories: Readonly<Record<string, Readonly<Record<string, number>>>>,
+  inventories: Readonly<Record<string, object>>,
+  version = LATEST,
 ): Promise<void> {
-  const generation = await generationOf(pair, uuid);
+  const generation = await generationOf(pair, uuid, version);
   await pair.req(`inventories of ${uuid}`, {
     method: 'PUT',
     path: `/resource_providers/${uuid}/inventories`,
-    version: LATEST,
+    version,
     body: { resource_provider_generation: generation, inventories },
   });
 }
 
-export async function setTraits(pair: Pair, uuid: string, traits: readonly string[]) {
+/** Sets a provider's traits, creating the custom ones first (reads its generation first). */
+export async function setTraits(
+  pair: Pair,
+  uuid: string,
+  traits: readonly string[],
+  version = LATEST,
+): Promise<void> {
   for (const name of traits.filter((t) => t.startsWith('CUSTOM_'))) {
-    await pair.req(`trait ${name}`, { method: 'PUT', path: `/traits/${name}`, version: LATEST });
+    await pair.req(`trait ${name}`, { method: 'PUT', path: `/traits/${name}`, version });
   }
-  const generation = await generationOf(pair, uuid);
+  const generation = await generationOf(pair, uuid, version);
   await pair.req(`traits of ${uuid}`, {
     method: 'PUT',
     path: `/resource_providers/${uuid}/traits`,
-    version: LATEST,
+    version,
     body: { resource_provider_generation: generation, traits },
   });
 }
 
-export async function setAggregates(pair: Pair, uuid: string, aggregates: readonly string[]) {
-  const generation = await generationOf(pair, uuid);
+/** Sets a provider's aggregates (1.19 form or later; reads its generation first). */
+export async function setAggregates(
+  pair: Pair,
+  uuid: string,
+  aggregates: readonly string[],
+  version = LATEST,
+): Promise<void> {
+  const generation = await generationOf(pair, uuid, version);
   await pair.req(`aggregates of ${uuid}`, {
     method: 'PUT',
     path: `/resource_providers/${uuid}/aggregates`,
-    version: LATEST,
+    version,
     body: { resource_provider_generation: generation, aggregates },
   });
 }

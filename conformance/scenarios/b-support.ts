@@ -1,5 +1,6 @@
 /** Set-up steps shared by the allocation, candidate and reshaper scenarios (helper B). */
 import type { Pair } from '../pair.ts';
+import { createProvider, setAggregates, setInventories, setTraits } from './a-support.ts';
 
 export const LATEST = '1.39';
 
@@ -18,76 +19,23 @@ export interface InventoryRecord {
 }
 
 /** Creates a provider (optionally under a parent) at 1.14. */
-export async function provider(
-  pair: Pair,
-  uuid: string,
-  name: string,
-  parent?: string,
-): Promise<void> {
-  const body: Record<string, unknown> = { uuid, name };
-  if (parent !== undefined) body.parent_provider_uuid = parent;
-  await pair.req(`create provider ${name}`, {
-    method: 'POST',
-    path: '/resource_providers',
-    version: '1.14',
-    body,
-  });
-}
+export const provider = (pair: Pair, uuid: string, name: string, parent?: string) =>
+  createProvider(pair, uuid, name, parent, '1.14');
 
-/** Replaces a provider's inventories (reads its generation first). */
-export async function inventories(
+/** Replaces a provider's inventories at 1.14 (reads its generation first). */
+export const inventories = (
   pair: Pair,
   uuid: string,
   records: Readonly<Record<string, InventoryRecord>>,
-): Promise<void> {
-  const got = await pair.req(`generation of ${uuid}`, {
-    method: 'GET',
-    path: `/resource_providers/${uuid}`,
-    version: '1.14',
-  });
-  const generation = (got.real.body as { generation?: number }).generation ?? 0;
-  await pair.req(`inventories of ${uuid}`, {
-    method: 'PUT',
-    path: `/resource_providers/${uuid}/inventories`,
-    version: '1.14',
-    body: { resource_provider_generation: generation, inventories: records },
-  });
-}
+) => setInventories(pair, uuid, records, '1.14');
 
-/** Sets a provider's traits (reads its generation first). */
-export async function traits(pair: Pair, uuid: string, names: readonly string[]): Promise<void> {
-  for (const name of names.filter((n) => n.startsWith('CUSTOM_'))) {
-    await pair.req(`trait ${name}`, { method: 'PUT', path: `/traits/${name}`, version: '1.6' });
-  }
-  const got = await pair.req(`generation of ${uuid}`, {
-    method: 'GET',
-    path: `/resource_providers/${uuid}`,
-    version: '1.14',
-  });
-  const generation = (got.real.body as { generation?: number }).generation ?? 0;
-  await pair.req(`traits of ${uuid}`, {
-    method: 'PUT',
-    path: `/resource_providers/${uuid}/traits`,
-    version: '1.6',
-    body: { resource_provider_generation: generation, traits: names },
-  });
-}
+/** Sets a provider's traits at 1.6 (reads its generation first). */
+export const traits = (pair: Pair, uuid: string, names: readonly string[]) =>
+  setTraits(pair, uuid, names, '1.6');
 
-/** Sets a provider's aggregates (1.19 form, reads its generation first). */
-export async function aggregates(pair: Pair, uuid: string, aggs: readonly string[]): Promise<void> {
-  const got = await pair.req(`generation of ${uuid}`, {
-    method: 'GET',
-    path: `/resource_providers/${uuid}`,
-    version: '1.19',
-  });
-  const generation = (got.real.body as { generation?: number }).generation ?? 0;
-  await pair.req(`aggregates of ${uuid}`, {
-    method: 'PUT',
-    path: `/resource_providers/${uuid}/aggregates`,
-    version: '1.19',
-    body: { resource_provider_generation: generation, aggregates: aggs },
-  });
-}
+/** Sets a provider's aggregates in the 1.19 form (reads its generation first). */
+export const aggregates = (pair: Pair, uuid: string, aggs: readonly string[]) =>
+  setAggregates(pair, uuid, aggs, '1.19');
 
 /** Creates a custom resource class. */
 export async function resourceClass(pair: Pair, name: string): Promise<void> {
