@@ -5,7 +5,7 @@
  * registered as a side effect of defining one.
  */
 import { UnknownFieldError, UnknownVersionError } from './errors.ts';
-import type { FieldSpec, PrimitiveReader, ValueOf } from './fields/field.ts';
+import type { FieldSpec, ValueOf, WireDecoder } from './fields/field.ts';
 import { compareObjectVersions, isObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
@@ -82,10 +82,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
    */
   readonly coercers: readonly ((value: unknown) => unknown)[];
   /** Each field's wire decoding, by position; undefined where the wire value is the input. */
-  readonly decoders: readonly (
-    | ((value: unknown, reader: PrimitiveReader) => unknown)
-    | undefined
-  )[];
+  readonly decoders: readonly (WireDecoder | undefined)[];
   /** Each field's position in `fieldNames` (read directly on the hot path of `assign`). */
   readonly positions: ReadonlyMap<string, number>;
   readonly #stepIndex = new Map<string, number>();

@@ -10,7 +10,7 @@ import {
   MalformedPrimitiveError,
   UnsupportedObjectError,
 } from './errors.ts';
-import type { PrimitiveReader } from './fields/field.ts';
+import { decodeWire, type PrimitiveReader } from './fields/field.ts';
 import type { ObjectNamespace, ObjectType } from './object-type.ts';
 import { isPlainObject } from './plain-object.ts';
 import { type PrimitiveKeys, primitiveKeys } from './primitive.ts';
@@ -93,11 +93,7 @@ export class ObjectRegistry implements PrimitiveReader {
       if (raw === undefined && !(field in data)) continue;
       try {
         // assignAt() coerces; the wire value only needs decoding.
-        const decode = decoders[i];
-        obj.assignAt(
-          i,
-          raw === null || raw === undefined || decode === undefined ? raw : decode(raw, this),
-        );
+        obj.assignAt(i, decodeWire(decoders[i], raw, this));
       } catch (error) {
         if (error instanceof CoercionError)
           throw new FieldValueError(name, field + error.path, raw, error.message);

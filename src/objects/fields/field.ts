@@ -101,11 +101,22 @@ export function fieldToPrimitive<T>(spec: FieldSpec<T>, value: T | null): unknow
   return value === null ? null : spec.type.toPrimitive(value);
 }
 
+/** A field type's wire decoding, called without `this` (see FieldType). */
+export type WireDecoder = (value: unknown, reader: PrimitiveReader) => unknown;
+
+/** A wire value turned into an input for coercion by a field's decoder, if it has one (null stays null). */
+export function decodeWire(
+  decode: WireDecoder | undefined,
+  value: unknown,
+  reader: PrimitiveReader,
+): unknown {
+  if (value === null || value === undefined) return null;
+  return decode === undefined ? value : decode(value, reader);
+}
+
 /** A wire value turned into an input for coercion (null stays null). */
 export function fromWire<T>(spec: FieldSpec<T>, value: unknown, reader: PrimitiveReader): unknown {
-  if (value === null || value === undefined) return null;
-  const type = spec.type;
-  return type.fromPrimitive === undefined ? value : type.fromPrimitive(value, reader);
+  return decodeWire(spec.type.fromPrimitive, value, reader);
 }
 
 /** Reads a wire value and coerces it. */
