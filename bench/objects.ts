@@ -232,6 +232,9 @@ async function chooseCpu(): Promise<{ cpu: string; why: string }> {
       await worker.sample('get_changes');
       const best = Math.max(await worker.sample('get_changes'), await worker.sample('get_changes'));
       probes.push([cpu, best]);
+    } catch (error) {
+      // A CPU outside this process's affinity (a container's cpuset) is not a candidate.
+      console.error(`CPU ${cpu} left out: ${(error as Error).message}`);
     } finally {
       worker.close();
     }
