@@ -4,18 +4,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bumpGeneration, ConcurrentUpdateError, inTransaction } from '../../db/index.ts';
-import { parseVersion } from '../../microversion/index.ts';
 import { PUT_AGGREGATES_SCHEMA_1_1, PUT_AGGREGATES_SCHEMA_1_19 } from '../schemas/aggregate.ts';
 import { providerAggregates, setProviderAggregates } from '../store/aggregates.ts';
 import { findProvider } from '../store/provider-lookup.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { conflict, ErrorCodes, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { sendJson } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, requireVersion } from './routing.ts';
-
-const GENERATION_SINCE = parseVersion('1.19');
 
 function sendAggregates(
   request: FastifyRequest,
@@ -24,7 +22,7 @@ function sendAggregates(
   generation: number,
 ) {
   const body: Record<string, unknown> = { aggregates };
-  if (request.microversion.atLeast(GENERATION_SINCE)) {
+  if (request.microversion.atLeast(FEATURES.aggregateGenerations)) {
     body.resource_provider_generation = generation;
   }
   // No time is kept for the links themselves: last-modified is now.
@@ -44,7 +42,7 @@ async function lookupProvider(request: FastifyRequest) {
 
 async function getAggregates(request: FastifyRequest, reply: FastifyReply) {
   checkAcceptsJson(request);
-  requireVersion(request, '1.1');
+  requireVersion(request, FEATURES.providerAggregates);
   authorize(request, 'placement:resource_providers:aggregates:list');
   const provider = await lookupProvider(request);
   const aggregates = await providerAggregates(request.server.placement.db.kysely, provider.id);
@@ -53,9 +51,9 @@ async function getAggregates(request: FastifyRequest, reply: FastifyReply) {
 
 async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
-  requireVersion(request, '1.1');
+  requireVersion(request, FEATURES.providerAggregates);
   authorize(request, 'placement:resource_providers:aggregates:update');
-  const withGeneration = request.microversion.atLeast(GENERATION_SINCE);
+  const withGeneration = request.microversion.atLeast(FEATURES.aggregateGenerations);
   const provider = await lookupProvider(request);
   let aggregates: string[];
   if (withGeneration) {
