@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bumpGeneration, ConcurrentUpdateError, inTransaction } from '../../db/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { PUT_AGGREGATES_SCHEMA_1_1, PUT_AGGREGATES_SCHEMA_1_19 } from '../schemas/aggregate.ts';
 import { providerAggregates, setProviderAggregates } from '../store/aggregates.ts';
 import { findProvider } from '../store/provider-lookup.ts';
@@ -14,6 +15,19 @@ import { sendJson } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, requireVersion } from './routing.ts';
+
+/** PUT's body: a bare list, then an object carrying the provider generation. */
+export const PUT_AGGREGATES_SCHEMAS = new FeatureWindows(
+  'PUT /resource_providers/{uuid}/aggregates body',
+  [
+    {
+      since: FEATURES.providerAggregates,
+      until: FEATURES.aggregateGenerations,
+      use: PUT_AGGREGATES_SCHEMA_1_1,
+    },
+    { since: FEATURES.aggregateGenerations, use: PUT_AGGREGATES_SCHEMA_1_19 },
+  ],
+);
 
 function sendAggregates(
   request: FastifyRequest,
@@ -55,11 +69,12 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   authorize(request, 'placement:resource_providers:aggregates:update');
   const withGeneration = request.microversion.atLeast(FEATURES.aggregateGenerations);
   const provider = await lookupProvider(request);
+  const schema = PUT_AGGREGATES_SCHEMAS.expect(request.microversion.version);
   let aggregates: string[];
   if (withGeneration) {
     const data = readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
       request,
-      PUT_AGGREGATES_SCHEMA_1_19,
+      schema,
     );
     if (data.resource_provider_generation !== provider.generation) {
       throw conflict(
@@ -69,7 +84,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
     }
     aggregates = data.aggregates;
   } else {
-    aggregates = readJsonBody<string[]>(request, PUT_AGGREGATES_SCHEMA_1_1);
+    aggregates = readJsonBody<string[]>(request, schema);
   }
   const database = request.server.placement.db;
   let generation = provider.generation;

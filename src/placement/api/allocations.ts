@@ -45,29 +45,36 @@ import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
 /** PUT /allocations/{consumer_uuid}'s body, as the reference binds its schemas to windows. */
-export const PUT_SCHEMAS = new FeatureWindows<JsonSchema>('PUT /allocations/{consumer_uuid} body', [
-  { since: FEATURES.base, until: FEATURES.allocationOwners, use: PUT_ALLOCATIONS_V1_0 },
-  {
-    since: FEATURES.allocationOwners,
-    until: FEATURES.allocationsAsDict,
-    use: PUT_ALLOCATIONS_V1_8,
-  },
-  {
-    since: FEATURES.allocationsAsDict,
-    until: FEATURES.consumerGenerations,
-    use: PUT_ALLOCATIONS_V1_12,
-  },
-  {
-    since: FEATURES.consumerGenerations,
-    until: FEATURES.allocationMappings,
-    use: PUT_ALLOCATIONS_V1_28,
-  },
-  { since: FEATURES.allocationMappings, until: FEATURES.consumerTypes, use: PUT_ALLOCATIONS_V1_34 },
-  { since: FEATURES.consumerTypes, use: PUT_ALLOCATIONS_V1_38 },
-]);
+export const PUT_ALLOCATIONS_SCHEMAS = new FeatureWindows<JsonSchema>(
+  'PUT /allocations/{consumer_uuid} body',
+  [
+    { since: FEATURES.base, until: FEATURES.allocationOwners, use: PUT_ALLOCATIONS_V1_0 },
+    {
+      since: FEATURES.allocationOwners,
+      until: FEATURES.allocationsAsDict,
+      use: PUT_ALLOCATIONS_V1_8,
+    },
+    {
+      since: FEATURES.allocationsAsDict,
+      until: FEATURES.consumerGenerations,
+      use: PUT_ALLOCATIONS_V1_12,
+    },
+    {
+      since: FEATURES.consumerGenerations,
+      until: FEATURES.allocationMappings,
+      use: PUT_ALLOCATIONS_V1_28,
+    },
+    {
+      since: FEATURES.allocationMappings,
+      until: FEATURES.consumerTypes,
+      use: PUT_ALLOCATIONS_V1_34,
+    },
+    { since: FEATURES.consumerTypes, use: PUT_ALLOCATIONS_V1_38 },
+  ],
+);
 
 /** POST /allocations' body. */
-export const POST_SCHEMAS = new FeatureWindows<JsonSchema>('POST /allocations body', [
+export const POST_ALLOCATIONS_SCHEMAS = new FeatureWindows<JsonSchema>('POST /allocations body', [
   {
     since: FEATURES.postAllocations,
     until: FEATURES.consumerGenerations,
@@ -265,7 +272,7 @@ async function setForConsumer(request: FastifyRequest, reply: FastifyReply) {
   const consumerUuid = canonicalUuid(rawUuid);
   const body = readJsonBody<ConsumerSection | LegacyPutBody>(
     request,
-    PUT_SCHEMAS.expect(request.microversion.version),
+    PUT_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
   );
   let section: ConsumerSection;
   if (request.microversion.atLeast(FEATURES.allocationsAsDict)) {
@@ -295,7 +302,7 @@ async function setAllocations(request: FastifyRequest, reply: FastifyReply) {
   authorize(request, RULES.manage);
   const body = readJsonBody<Record<string, ConsumerSection>>(
     request,
-    POST_SCHEMAS.expect(request.microversion.version),
+    POST_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
   );
   const writes: ConsumerWrite[] = [];
   for (const [consumerUuid, section] of Object.entries(body)) {

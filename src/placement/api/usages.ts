@@ -3,6 +3,7 @@
  * (`/usages`, from 1.9; grouped by consumer type from 1.38).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { USAGES_QUERY_SCHEMA, USAGES_QUERY_SCHEMA_1_38 } from '../schemas/usage.ts';
 import {
   type ClassUsage,
@@ -19,6 +20,12 @@ import { sendJson } from './reply.ts';
 import { checkAcceptsJson } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
+
+/** GET /usages' query string: `consumer_type` joins it with consumer types. */
+export const TOTAL_USAGES_QUERY_SCHEMAS = new FeatureWindows('GET /usages query', [
+  { since: FEATURES.usages, until: FEATURES.consumerTypes, use: USAGES_QUERY_SCHEMA },
+  { since: FEATURES.consumerTypes, use: USAGES_QUERY_SCHEMA_1_38 },
+]);
 
 const PROVIDER_USAGES_RULE = 'placement:resource_providers:usages';
 const TOTAL_USAGES_RULE = 'placement:usages';
@@ -68,7 +75,7 @@ async function totalUsages(request: FastifyRequest, reply: FastifyReply) {
   // The target is the project asked about (none when the query names none).
   authorize(request, TOTAL_USAGES_RULE, projectId === undefined ? {} : { project_id: projectId });
   const byType = request.microversion.atLeast(FEATURES.consumerTypes);
-  validateQuery(request, byType ? USAGES_QUERY_SCHEMA_1_38 : USAGES_QUERY_SCHEMA);
+  validateQuery(request, TOTAL_USAGES_QUERY_SCHEMAS.expect(request.microversion.version));
   const filter = { projectId: projectId as string, userId: queryValue(request, 'user_id') };
   const { db } = request.server.placement;
   let usages: Record<string, unknown>;
