@@ -1,6 +1,6 @@
 import type { FeatureGate } from './features.ts';
 import { compareVersions, formatVersion, type Version } from './version.ts';
-import { VersionWindowsError, type WindowSelector } from './version-windows.ts';
+import { VersionWindowsError, type WindowProblem, type WindowSelector } from './version-windows.ts';
 
 /**
  * One implementation (a schema, a handler) and the versions it serves, bounded by gates of the
@@ -27,11 +27,8 @@ export class FeatureWindows<T> implements WindowSelector<T> {
 
   constructor(label: string, windows: readonly FeatureWindow<T>[]) {
     this.label = label;
-    const fail = (
-      problem: ConstructorParameters<typeof VersionWindowsError>[0],
-      i: number,
-      d: string,
-    ) => new VersionWindowsError(problem, i, `${label}: ${d}`);
+    const fail = (problem: WindowProblem, index: number, detail: string) =>
+      new VersionWindowsError(problem, index, `${label}: ${detail}`);
     const first = windows[0];
     if (first === undefined) throw fail('empty', 0, 'no window');
     windows.forEach((window, index) => {
