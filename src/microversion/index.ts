@@ -26,6 +26,11 @@ export {
   UNVERSIONED_ROUTE,
 } from './fastify-plugin.ts';
 export { windowedHandler } from './fastify-windows.ts';
+export type { FeatureWindow } from './feature-windows.ts';
+export { FeatureWindows } from './feature-windows.ts';
+export type { FeatureTable } from './features.ts';
+export { defineFeatures, FeatureGate, FeatureTableError, ungatedVersions } from './features.ts';
+export { GatedFields } from './gated-fields.ts';
 export type { CompiledHeaderStyle, HeaderMode, HeaderStyle } from './header-style.ts';
 export { compileHeaderStyle, HeaderStyleError, STANDARD_HEADER } from './header-style.ts';
 export { VersionNegotiator } from './negotiator.ts';
@@ -68,5 +73,5 @@ export type { KnownServerVersions } from './version-cache.ts';
 export { defaultVersionCache, VersionCache } from './version-cache.ts';
 export type { VersionRange } from './version-list.ts';
 export { VersionListError, versionRange } from './version-list.ts';
-export type { VersionWindow, WindowProblem } from './version-windows.ts';
+export type { VersionWindow, WindowProblem, WindowSelector } from './version-windows.ts';
 export { CompiledWindows, VersionWindowsError, validateWindows } from './version-windows.ts';

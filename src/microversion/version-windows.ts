@@ -18,7 +18,13 @@ export type WindowProblem =
   | 'overlap'
   | 'gap'
   | 'open-not-last'
-  | 'outside-range';
+  | 'outside-range'
+  | 'mixed-apis';
+
+/** What serves a request at a version: the implementation, or undefined when none does. */
+export interface WindowSelector<H> {
+  select(version: Version): H | undefined;
+}
 
 /** A route's windows are wrong; raised when the route is declared, never at request time. */
 export class VersionWindowsError extends Error {
@@ -76,7 +82,7 @@ function checkRange<H>(bounds: readonly Bounds<H>[], range: VersionRange): void 
 }
 
 /** The selector for one route, validated: windows in ascending order, no overlap, no gap. */
-export class CompiledWindows<H> {
+export class CompiledWindows<H> implements WindowSelector<H> {
   readonly #windows: readonly Bounds<H>[];
 
   constructor(windows: readonly VersionWindow<H>[], range?: VersionRange) {

@@ -4,18 +4,30 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bumpGeneration, ConcurrentUpdateError, inTransaction } from '../../db/index.ts';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { PUT_AGGREGATES_SCHEMA_1_1, PUT_AGGREGATES_SCHEMA_1_19 } from '../schemas/aggregate.ts';
 import { providerAggregates, setProviderAggregates } from '../store/aggregates.ts';
 import { findProvider } from '../store/provider-lookup.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { conflict, ErrorCodes, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { sendJson } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, requireVersion } from './routing.ts';
 
-const GENERATION_SINCE = parseVersion('1.19');
+/** PUT's body: a bare list, then an object carrying the provider generation. */
+export const PUT_AGGREGATES_SCHEMAS = new FeatureWindows(
+  'PUT /resource_providers/{uuid}/aggregates body',
+  [
+    {
+      since: FEATURES.providerAggregates,
+      until: FEATURES.aggregateGenerations,
+      use: PUT_AGGREGATES_SCHEMA_1_1,
+    },
+    { since: FEATURES.aggregateGenerations, use: PUT_AGGREGATES_SCHEMA_1_19 },
+  ],
+);
 
 function sendAggregates(
   request: FastifyRequest,
@@ -24,7 +36,7 @@ function sendAggregates(
   generation: number,
 ) {
   const body: Record<string, unknown> = { aggregates };
-  if (request.microversion.atLeast(GENERATION_SINCE)) {
+  if (request.microversion.atLeast(FEATURES.aggregateGenerations)) {
     body.resource_provider_generation = generation;
   }
   // No time is kept for the links themselves: last-modified is now.
@@ -44,7 +56,7 @@ async function lookupProvider(request: FastifyRequest) {
 
 async function getAggregates(request: FastifyRequest, reply: FastifyReply) {
   checkAcceptsJson(request);
-  requireVersion(request, '1.1');
+  requireVersion(request, FEATURES.providerAggregates);
   authorize(request, 'placement:resource_providers:aggregates:list');
   const provider = await lookupProvider(request);
   const aggregates = await providerAggregates(request.server.placement.db.kysely, provider.id);
@@ -53,15 +65,16 @@ async function getAggregates(request: FastifyRequest, reply: FastifyReply) {
 
 async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
-  requireVersion(request, '1.1');
+  requireVersion(request, FEATURES.providerAggregates);
   authorize(request, 'placement:resource_providers:aggregates:update');
-  const withGeneration = request.microversion.atLeast(GENERATION_SINCE);
+  const withGeneration = request.microversion.atLeast(FEATURES.aggregateGenerations);
   const provider = await lookupProvider(request);
+  const schema = PUT_AGGREGATES_SCHEMAS.expect(request.microversion.version);
   let aggregates: string[];
   if (withGeneration) {
     const data = readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
       request,
-      PUT_AGGREGATES_SCHEMA_1_19,
+      schema,
     );
     if (data.resource_provider_generation !== provider.generation) {
       throw conflict(
@@ -71,7 +84,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
     }
     aggregates = data.aggregates;
   } else {
-    aggregates = readJsonBody<string[]>(request, PUT_AGGREGATES_SCHEMA_1_1);
+    aggregates = readJsonBody<string[]>(request, schema);
   }
   const database = request.server.placement.db;
   let generation = provider.generation;

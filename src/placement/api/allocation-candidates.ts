@@ -5,7 +5,7 @@
  * class of the tree (1.27) and parent/root (1.29).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { flatGroup } from '../candidates/flat.ts';
 import {
   type Candidate,
@@ -32,6 +32,7 @@ import { type ProviderSummary, sharedProviderSummaries } from '../store/provider
 import { setCacheHeaders } from './cache-headers.ts';
 import { parseCandidateQuery } from './candidate-params.ts';
 import { badRequest } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { answerFlat } from './flat-candidates-answer.ts';
 import { validateQuery } from './query.ts';
 import { sendJsonText } from './reply.ts';
@@ -39,29 +40,41 @@ import { checkAcceptsJson } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
-const V = (text: string) => parseVersion(text);
-const SCHEMAS: readonly [ReturnType<typeof parseVersion>, JsonSchema][] = [
-  [V('1.36'), CANDIDATES_QUERY_1_36],
-  [V('1.35'), CANDIDATES_QUERY_1_35],
-  [V('1.33'), CANDIDATES_QUERY_1_33],
-  [V('1.31'), CANDIDATES_QUERY_1_31],
-  [V('1.25'), CANDIDATES_QUERY_1_25],
-  [V('1.21'), CANDIDATES_QUERY_1_21],
-  [V('1.17'), CANDIDATES_QUERY_1_17],
-  [V('1.16'), CANDIDATES_QUERY_1_16],
-];
-const V1_12 = V('1.12');
-const V1_17 = V('1.17');
-const V1_27 = V('1.27');
-const V1_29 = V('1.29');
-const V1_34 = V('1.34');
-
-function querySchema(request: FastifyRequest): JsonSchema {
-  for (const [version, schema] of SCHEMAS) {
-    if (request.microversion.atLeast(version)) return schema;
-  }
-  return CANDIDATES_QUERY_1_10;
-}
+/** The query string's schema, one per microversion that added parameters. */
+export const CANDIDATES_QUERY_SCHEMAS = new FeatureWindows<JsonSchema>(
+  'GET /allocation_candidates query',
+  [
+    {
+      since: FEATURES.allocationCandidates,
+      until: FEATURES.candidateLimit,
+      use: CANDIDATES_QUERY_1_10,
+    },
+    { since: FEATURES.candidateLimit, until: FEATURES.candidateTraits, use: CANDIDATES_QUERY_1_16 },
+    {
+      since: FEATURES.candidateTraits,
+      until: FEATURES.candidateMemberOf,
+      use: CANDIDATES_QUERY_1_17,
+    },
+    {
+      since: FEATURES.candidateMemberOf,
+      until: FEATURES.granularGroups,
+      use: CANDIDATES_QUERY_1_21,
+    },
+    { since: FEATURES.granularGroups, until: FEATURES.candidateInTree, use: CANDIDATES_QUERY_1_25 },
+    {
+      since: FEATURES.candidateInTree,
+      until: FEATURES.namedGroupSuffixes,
+      use: CANDIDATES_QUERY_1_31,
+    },
+    {
+      since: FEATURES.namedGroupSuffixes,
+      until: FEATURES.rootRequired,
+      use: CANDIDATES_QUERY_1_33,
+    },
+    { since: FEATURES.rootRequired, until: FEATURES.sameSubtree, use: CANDIDATES_QUERY_1_35 },
+    { since: FEATURES.sameSubtree, use: CANDIDATES_QUERY_1_36 },
+  ],
+);
 
 interface Named {
   readonly uuidOf: (providerId: number) => string;
@@ -76,7 +89,7 @@ function allocationRequest(request: FastifyRequest, candidate: Candidate, named:
     resources[named.classOf(a.classId)] = a.amount;
     byProvider.set(uuid, resources);
   }
-  if (!request.microversion.atLeast(V1_12)) {
+  if (!request.microversion.atLeast(FEATURES.allocationsAsDict)) {
     return {
       allocations: [...byProvider].map(([uuid, resources]) => ({
         resource_provider: { uuid },
@@ -89,7 +102,7 @@ function allocationRequest(request: FastifyRequest, candidate: Candidate, named:
       [...byProvider].map(([uuid, resources]) => [uuid, { resources }]),
     ),
   };
-  if (request.microversion.atLeast(V1_34)) {
+  if (request.microversion.atLeast(FEATURES.allocationMappings)) {
     body.mappings = Object.fromEntries(
       [...candidate.mappings].map(([suffix, ids]) => [suffix, ids.map(named.uuidOf)]),
     );
@@ -103,15 +116,15 @@ function summaryBody(
   named: Named,
   requested: ReadonlySet<string>,
 ) {
-  const allClasses = request.microversion.atLeast(V1_27);
+  const allClasses = request.microversion.atLeast(FEATURES.summariesAllClasses);
   const resources: Record<string, { capacity: number; used: number }> = {};
   for (const r of summary.resources) {
     const name = named.classOf(r.classId);
     if (allClasses || requested.has(name)) resources[name] = { capacity: r.capacity, used: r.used };
   }
   const body: Record<string, unknown> = { resources };
-  if (request.microversion.atLeast(V1_17)) body.traits = summary.traits;
-  if (request.microversion.atLeast(V1_29)) {
+  if (request.microversion.atLeast(FEATURES.candidateTraits)) body.traits = summary.traits;
+  if (request.microversion.atLeast(FEATURES.nestedCandidates)) {
     body.parent_provider_uuid = summary.parentUuid;
     body.root_provider_uuid = summary.rootUuid;
   }
@@ -121,7 +134,7 @@ function summaryBody(
 async function listAllocationCandidates(request: FastifyRequest, reply: FastifyReply) {
   checkAcceptsJson(request);
   authorize(request, 'placement:allocation_candidates:list');
-  validateQuery(request, querySchema(request));
+  validateQuery(request, CANDIDATES_QUERY_SCHEMAS.expect(request.microversion.version));
   const query: CandidateQuery = parseCandidateQuery(request);
   // The common case in one query; the general search when trees or sharing are involved.
   const flat = flatGroup(query);
@@ -172,7 +185,7 @@ async function answerFrom(
   const used = new Set(candidates.flatMap((c) => c.allocations.map((a) => a.providerId)));
   const roots = new Set([...used].map((id) => snapshot.providers.get(id)?.rootId ?? id));
   let summaries = await sharedProviderSummaries(db.kysely, roots, {
-    traits: request.microversion.atLeast(V1_17),
+    traits: request.microversion.atLeast(FEATURES.candidateTraits),
   });
   if (!query.nestedAware && snapshot.hasTrees) {
     summaries = summaries.filter((summary) => used.has(summary.id));
@@ -202,5 +215,7 @@ async function answerFrom(
 }
 
 export function registerAllocationCandidateRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/allocation_candidates', { GET: since('1.10', listAllocationCandidates) });
+  declareRoute(app, '/allocation_candidates', {
+    GET: since(FEATURES.allocationCandidates, listAllocationCandidates),
+  });
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrentUpdateError } from '../../db/index.ts';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import {
   type ConsumerSection,
   type LegacyPutBody,
@@ -38,16 +38,60 @@ import { ensureOwner, incompleteConsumerOwner } from '../store/projects-users.ts
 import { findProvider } from '../store/provider-lookup.ts';
 import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { sendJson, sendNoContent } from './reply.ts';
 import { checkAcceptsJson, readJsonBody } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
-const V1_8 = parseVersion('1.8');
-const V1_12 = parseVersion('1.12');
-const V1_28 = parseVersion('1.28');
-const V1_34 = parseVersion('1.34');
-const V1_38 = parseVersion('1.38');
+/** PUT /allocations/{consumer_uuid}'s body, as the reference binds its schemas to windows. */
+export const PUT_ALLOCATIONS_SCHEMAS = new FeatureWindows<JsonSchema>(
+  'PUT /allocations/{consumer_uuid} body',
+  [
+    { since: FEATURES.base, until: FEATURES.allocationOwners, use: PUT_ALLOCATIONS_V1_0 },
+    {
+      since: FEATURES.allocationOwners,
+      until: FEATURES.allocationsAsDict,
+      use: PUT_ALLOCATIONS_V1_8,
+    },
+    {
+      since: FEATURES.allocationsAsDict,
+      until: FEATURES.consumerGenerations,
+      use: PUT_ALLOCATIONS_V1_12,
+    },
+    {
+      since: FEATURES.consumerGenerations,
+      until: FEATURES.allocationMappings,
+      use: PUT_ALLOCATIONS_V1_28,
+    },
+    {
+      since: FEATURES.allocationMappings,
+      until: FEATURES.consumerTypes,
+      use: PUT_ALLOCATIONS_V1_34,
+    },
+    { since: FEATURES.consumerTypes, use: PUT_ALLOCATIONS_V1_38 },
+  ],
+);
+
+/** POST /allocations' body. */
+export const POST_ALLOCATIONS_SCHEMAS = new FeatureWindows<JsonSchema>('POST /allocations body', [
+  {
+    since: FEATURES.postAllocations,
+    until: FEATURES.consumerGenerations,
+    use: POST_ALLOCATIONS_V1_13,
+  },
+  {
+    since: FEATURES.consumerGenerations,
+    until: FEATURES.allocationMappings,
+    use: POST_ALLOCATIONS_V1_28,
+  },
+  {
+    since: FEATURES.allocationMappings,
+    until: FEATURES.consumerTypes,
+    use: POST_ALLOCATIONS_V1_34,
+  },
+  { since: FEATURES.consumerTypes, use: POST_ALLOCATIONS_V1_38 },
+]);
 
 const RULES = {
   list: 'placement:allocations:list',
@@ -91,11 +135,12 @@ async function listForConsumer(request: FastifyRequest, reply: FastifyReply) {
       entry.generation = row.providerGeneration;
       byProvider[row.providerUuid] = entry;
     }
-    if (version.atLeast(V1_12)) {
+    if (version.atLeast(FEATURES.allocationsAsDict)) {
       body.project_id = found.projectExternalId;
       body.user_id = found.userExternalId;
-      if (version.atLeast(V1_28)) body.consumer_generation = found.generation;
-      if (version.atLeast(V1_38))
+      if (version.atLeast(FEATURES.consumerGenerations))
+        body.consumer_generation = found.generation;
+      if (version.atLeast(FEATURES.consumerTypes))
         body.consumer_type = await consumerTypeName(db, found.consumerTypeId);
     }
   }
@@ -115,7 +160,7 @@ async function listForProvider(request: FastifyRequest, reply: FastifyReply) {
     );
   }
   const rows = await allocationsOfProvider(db.kysely, provider.id);
-  const showGeneration = request.microversion.atLeast(V1_28);
+  const showGeneration = request.microversion.atLeast(FEATURES.consumerGenerations);
   const byConsumer: Record<
     string,
     { resources: Record<string, number>; consumer_generation?: number }
@@ -145,24 +190,6 @@ function canonicalUuid(value: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function putSchema(request: FastifyRequest): JsonSchema {
-  const version = request.microversion;
-  if (version.atLeast(V1_38)) return PUT_ALLOCATIONS_V1_38;
-  if (version.atLeast(V1_34)) return PUT_ALLOCATIONS_V1_34;
-  if (version.atLeast(V1_28)) return PUT_ALLOCATIONS_V1_28;
-  if (version.atLeast(V1_12)) return PUT_ALLOCATIONS_V1_12;
-  if (version.atLeast(V1_8)) return PUT_ALLOCATIONS_V1_8;
-  return PUT_ALLOCATIONS_V1_0;
-}
-
-function postSchema(request: FastifyRequest): JsonSchema {
-  const version = request.microversion;
-  if (version.atLeast(V1_38)) return POST_ALLOCATIONS_V1_38;
-  if (version.atLeast(V1_34)) return POST_ALLOCATIONS_V1_34;
-  if (version.atLeast(V1_28)) return POST_ALLOCATIONS_V1_28;
-  return POST_ALLOCATIONS_V1_13;
-}
-
 /** One consumer's section turned into a store write; owners and types created as needed. */
 export async function consumerWrite(
   request: FastifyRequest,
@@ -180,10 +207,10 @@ export async function consumerWrite(
     consumerUuid,
     owner: await ensureOwner(db, owner),
     consumerTypeId:
-      version.atLeast(V1_38) && section.consumer_type !== undefined
+      version.atLeast(FEATURES.consumerTypes) && section.consumer_type !== undefined
         ? await ensureConsumerType(db, section.consumer_type)
         : undefined,
-    expectedGeneration: version.atLeast(V1_28)
+    expectedGeneration: version.atLeast(FEATURES.consumerGenerations)
       ? { value: section.consumer_generation ?? null }
       : undefined,
     allocations: Object.entries(section.allocations).map(([providerUuid, entry]) => ({
@@ -243,9 +270,12 @@ async function setForConsumer(request: FastifyRequest, reply: FastifyReply) {
   const rawUuid = param(request, 'consumer_uuid');
   if (!isUuidLike(rawUuid)) throw badRequest(`Malformed consumer_uuid: ${rawUuid}`);
   const consumerUuid = canonicalUuid(rawUuid);
-  const body = readJsonBody<ConsumerSection | LegacyPutBody>(request, putSchema(request));
+  const body = readJsonBody<ConsumerSection | LegacyPutBody>(
+    request,
+    PUT_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
+  );
   let section: ConsumerSection;
-  if (request.microversion.atLeast(V1_12)) {
+  if (request.microversion.atLeast(FEATURES.allocationsAsDict)) {
     section = body as ConsumerSection;
   } else {
     const legacy = body as LegacyPutBody;
@@ -270,7 +300,10 @@ async function setForConsumer(request: FastifyRequest, reply: FastifyReply) {
 async function setAllocations(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, RULES.manage);
-  const body = readJsonBody<Record<string, ConsumerSection>>(request, postSchema(request));
+  const body = readJsonBody<Record<string, ConsumerSection>>(
+    request,
+    POST_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
+  );
   const writes: ConsumerWrite[] = [];
   for (const [consumerUuid, section] of Object.entries(body)) {
     writes.push(await consumerWrite(request, consumerUuid, section));
@@ -296,7 +329,7 @@ async function deleteForConsumer(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export function registerAllocationRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/allocations', { POST: since('1.13', setAllocations) });
+  declareRoute(app, '/allocations', { POST: since(FEATURES.postAllocations, setAllocations) });
   declareRoute(app, '/allocations/:consumer_uuid', {
     GET: listForConsumer,
     PUT: setForConsumer,

@@ -10,11 +10,12 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { ConcurrentUpdateError } from '../../db/index.ts';
-import { parseVersion, type ResolvedVersion } from '../../microversion/index.ts';
+import type { ResolvedVersion } from '../../microversion/index.ts';
 import { effectiveAccept } from './accept.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
 import { placementJson } from './error-body.ts';
 import { ErrorCodes, PlacementHttpError } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { noauthCredentials } from './noauth.ts';
 import { webobContentType } from './request-body.ts';
 import type { PlacementServices } from './request-context.ts';
@@ -24,7 +25,6 @@ import { registerVersionNegotiation, VersionRefusedError } from './versions.ts';
 import { renderWebobError, webobDefaultJson } from './webob-error.ts';
 import { wsgiPath } from './wsgi-path.ts';
 
-const ERROR_CODE_SINCE = parseVersion('1.23');
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** PostgreSQL's character_not_in_repertoire: a NUL in a text parameter. */
 const PG_NUL_IN_TEXT = '22021';
@@ -83,7 +83,7 @@ export function sendPlacementError(
           showsCode:
             version === null || answer.versionRefused !== undefined
               ? undefined
-              : version.atLeast(ERROR_CODE_SINCE),
+              : version.atLeast(FEATURES.errorCodes),
           range: answer.versionRefused?.range,
         }),
         stripped: true,

@@ -3,9 +3,7 @@
  * (the newest updated_at/created_at of what is shown) and `cache-control: no-cache`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
-
-const CACHE_HEADERS_SINCE = parseVersion('1.15');
+import { FEATURES } from './features.ts';
 
 /** The newest of some timestamps as a Date; now when none is known (objects made just now). */
 export function newestOf(times: Iterable<Date | string | null | undefined>): Date {
@@ -28,7 +26,7 @@ export function setCacheHeaders(
   reply: FastifyReply,
   lastModified: Date,
 ): void {
-  if (!request.microversion.atLeast(CACHE_HEADERS_SINCE)) return;
+  if (!request.microversion.atLeast(FEATURES.cacheHeaders)) return;
   reply.header('last-modified', lastModified.toUTCString());
   reply.header('cache-control', 'no-cache');
 }

@@ -4,11 +4,12 @@
  * by suffix with their checks per microversion, refused in the reference's words.
  */
 import type { FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import type { CandidateQuery } from '../candidates/model.ts';
 import { GROUP_KEY_PATTERN, GROUP_KEY_PATTERN_1_33 } from '../schemas/allocation-candidate.ts';
 import { isUuidLike } from '../schemas/validator.ts';
 import { badRequest, ErrorCodes } from './errors.ts';
+import { FEATURES } from './features.ts';
 import {
   parseMemberOf,
   parseRequiredTraits,
@@ -17,10 +18,15 @@ import {
 } from './filter-params.ts';
 import { queryValues } from './query.ts';
 
-const V1_22 = parseVersion('1.22');
-const V1_29 = parseVersion('1.29');
-const V1_33 = parseVersion('1.33');
-const V1_36 = parseVersion('1.36');
+/** Which query keys name request groups: numbered suffixes, then named ones. */
+export const GROUP_KEY_PATTERNS = new FeatureWindows('GET /allocation_candidates group keys', [
+  {
+    since: FEATURES.allocationCandidates,
+    until: FEATURES.namedGroupSuffixes,
+    use: GROUP_KEY_PATTERN,
+  },
+  { since: FEATURES.namedGroupSuffixes, use: GROUP_KEY_PATTERN_1_33 },
+]);
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -90,7 +96,7 @@ interface MutableGroup {
 /** The request groups by suffix, in the order their suffixes first appear. */
 function requestGroups(request: FastifyRequest, wide: WideParams): MutableGroup[] {
   const version = request.microversion;
-  const pattern = version.atLeast(V1_33) ? GROUP_KEY_PATTERN_1_33 : GROUP_KEY_PATTERN;
+  const pattern = GROUP_KEY_PATTERNS.expect(version.version);
   const groups = new Map<string, MutableGroup>();
   for (const [key, raw] of Object.entries(request.query as RawQuery)) {
     const match = pattern.exec(key);
@@ -135,9 +141,9 @@ function requestGroups(request: FastifyRequest, wide: WideParams): MutableGroup[
     }
   }
   const list = [...groups.values()];
-  if (version.atLeast(V1_36)) checkResourceless(list, wide);
+  if (version.atLeast(FEATURES.sameSubtree)) checkResourceless(list, wide);
   else checkOrphans(list);
-  if (version.atLeast(V1_22)) checkConflicts(list);
+  if (version.atLeast(FEATURES.forbiddenTraits)) checkConflicts(list);
   return list;
 }
 
@@ -232,6 +238,6 @@ export function parseCandidateQuery(request: FastifyRequest): CandidateQuery {
     groupPolicy: wide.groupPolicy,
     rootRequired: wide.rootRequired,
     sameSubtrees: wide.sameSubtrees,
-    nestedAware: request.microversion.atLeast(V1_29),
+    nestedAware: request.microversion.atLeast(FEATURES.nestedCandidates),
   };
 }

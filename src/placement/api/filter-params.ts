@@ -4,15 +4,10 @@
  * `suffix` names a request group's parameters (`member_of1`, `required_NIC`).
  */
 import type { FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
 import { isUuidLike } from '../schemas/validator.ts';
 import { badRequest } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { queryValues } from './query.ts';
-
-const MULTI_MEMBER_OF_SINCE = parseVersion('1.24');
-const FORBIDDEN_AGGREGATES_SINCE = parseVersion('1.32');
-const FORBIDDEN_TRAITS_SINCE = parseVersion('1.22');
-const ANY_TRAITS_SINCE = parseVersion('1.39');
 
 export interface AggregateFilter {
   /** Each set: the provider is in at least one of its aggregates; all sets must hold. */
@@ -55,10 +50,10 @@ export function parseMemberOfValue(value: string): { required: string[]; forbidd
 /** Every `member_of<suffix>` of the request: several from 1.24, forbidden ones from 1.32. */
 export function parseMemberOf(request: FastifyRequest, suffix = ''): AggregateFilter {
   const values = queryValues(request, `member_of${suffix}`);
-  if (!request.microversion.atLeast(MULTI_MEMBER_OF_SINCE) && values.length > 1) {
+  if (!request.microversion.atLeast(FEATURES.multipleMemberOf) && values.length > 1) {
     throw badRequest(`Multiple member_of${suffix} parameters are not supported`);
   }
-  const allowForbidden = request.microversion.atLeast(FORBIDDEN_AGGREGATES_SINCE);
+  const allowForbidden = request.microversion.atLeast(FEATURES.forbiddenAggregates);
   const memberOf: ReadonlySet<string>[] = [];
   const forbidden = new Set<string>();
   for (const value of values) {
@@ -134,8 +129,8 @@ export function parseTraitsValue(
  * real service reads it); from 1.39 they are ANDed.
  */
 export function parseRequiredTraits(request: FastifyRequest, suffix = ''): TraitFilter {
-  const allowForbidden = request.microversion.atLeast(FORBIDDEN_TRAITS_SINCE);
-  const allowAnyTraits = request.microversion.atLeast(ANY_TRAITS_SINCE);
+  const allowForbidden = request.microversion.atLeast(FEATURES.forbiddenTraits);
+  const allowAnyTraits = request.microversion.atLeast(FEATURES.anyTraits);
   let values = queryValues(request, `required${suffix}`);
   if (!allowAnyTraits) values = values.slice(-1);
   const required: ReadonlySet<string>[] = [];

@@ -5,7 +5,6 @@
  * building an object per candidate and per summary.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
 import { flatCandidates } from '../candidates/flat.ts';
 import {
   type GroupQuery,
@@ -15,13 +14,8 @@ import {
 import { type FlatProvider, loadFlatCandidates } from '../store/flat-candidates.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { badRequest } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { sendJsonText } from './reply.ts';
-
-const V1_12 = parseVersion('1.12');
-const V1_17 = parseVersion('1.17');
-const V1_27 = parseVersion('1.27');
-const V1_29 = parseVersion('1.29');
-const V1_34 = parseVersion('1.34');
 
 const q = (text: string) => JSON.stringify(text);
 
@@ -57,7 +51,7 @@ export async function answerFlat(
   const filters = traitNames.length > 0;
   const load = await loadFlatCandidates(db.kysely, db.url.backend, {
     resources,
-    traits: version.atLeast(V1_17) || filters,
+    traits: version.atLeast(FEATURES.candidateTraits) || filters,
     traitNames: [...new Set(traitNames)].sort(),
   });
   if (load.spread) return false;
@@ -107,8 +101,10 @@ async function render(
   const requested = new Set(resources.map(([classId]) => classId));
 
   const resourcesJson = `{${parts.join(',')}}`;
-  const dictForm = version.atLeast(V1_12);
-  const mappings = version.atLeast(V1_34) ? `,"mappings":{${q(suffix)}:[` : undefined;
+  const dictForm = version.atLeast(FEATURES.allocationsAsDict);
+  const mappings = version.atLeast(FEATURES.allocationMappings)
+    ? `,"mappings":{${q(suffix)}:[`
+    : undefined;
   const out: string[] = ['{"allocation_requests":['];
   let first = true;
   for (const provider of candidates) {
@@ -142,9 +138,9 @@ async function writeSummaries(
 ): Promise<void> {
   const { db, resourceClasses } = request.server.placement;
   const version = request.microversion;
-  const allClasses = version.atLeast(V1_27);
-  const withTraits = version.atLeast(V1_17);
-  const withTree = version.atLeast(V1_29);
+  const allClasses = version.atLeast(FEATURES.summariesAllClasses);
+  const withTraits = version.atLeast(FEATURES.candidateTraits);
+  const withTree = version.atLeast(FEATURES.nestedCandidates);
   const names = new Map<number, string>();
   const byId = candidates.length > 1 ? [...candidates].sort((a, b) => a.id - b.id) : candidates;
   let first = true;

@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrentUpdateError } from '../../db/index.ts';
-import { parseVersion } from '../../microversion/index.ts';
 import {
   CREATE_INVENTORY_SCHEMA,
   type CreateInventoryBody,
@@ -36,6 +35,7 @@ import {
 import { findProvider, type ProviderRow } from '../store/provider-lookup.ts';
 import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound, PlacementHttpError } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { absoluteLocation } from './location.ts';
 import { sendJson, sendNoContent } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
@@ -49,10 +49,6 @@ const RULES = {
   update: 'placement:resource_providers:inventories:update',
   delete: 'placement:resource_providers:inventories:delete',
 } as const;
-
-const CACHE_HEADERS_SINCE = parseVersion('1.15');
-const DELETE_ALL_SINCE = parseVersion('1.5');
-const RESERVED_MAY_EQUAL_TOTAL_SINCE = parseVersion('1.26');
 
 /** The real service's words when a provider's generation moved during a write. */
 const PROVIDER_CONCURRENT_UPDATE =
@@ -91,7 +87,7 @@ function capacityProblem(
 ): string | undefined {
   const capacity = Math.trunc((fields.total - fields.reserved) * fields.allocation_ratio);
   const prefix = `Invalid inventory for '${resourceClass}' on resource provider '${providerUuid}'.`;
-  if (request.microversion.atLeast(RESERVED_MAY_EQUAL_TOTAL_SINCE)) {
+  if (request.microversion.atLeast(FEATURES.reservedMayEqualTotal)) {
     return capacity < 0 ? `${prefix} The reserved value is greater than total.` : undefined;
   }
   return capacity <= 0
@@ -118,7 +114,7 @@ function serializeInventory(fields: InventoryFields, generation: number): Record
 function cacheHeaders(request: FastifyRequest, reply: FastifyReply, lastModified?: Date): void {
   if (lastModified !== undefined) {
     setCacheHeaders(request, reply, lastModified);
-  } else if (request.microversion.atLeast(CACHE_HEADERS_SINCE)) {
+  } else if (request.microversion.atLeast(FEATURES.cacheHeaders)) {
     reply.header('cache-control', 'no-cache');
   }
 }
@@ -301,7 +297,7 @@ async function replaceProviderInventories(request: FastifyRequest, reply: Fastif
 }
 
 async function deleteProviderInventories(request: FastifyRequest, reply: FastifyReply) {
-  if (!request.microversion.atLeast(DELETE_ALL_SINCE)) {
+  if (!request.microversion.atLeast(FEATURES.deleteAllInventories)) {
     // The real service answers 405 (not 404) below 1.5, with no Allow header.
     throw new PlacementHttpError(405, '');
   }

@@ -1,12 +1,17 @@
 /** A resource provider as the API shows it, per microversion. */
 import type { FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { GatedFields } from '../../microversion/index.ts';
 import type { ProviderDetail } from '../store/resource-providers.ts';
+import { FEATURES } from './features.ts';
 
-const AGGREGATES_LINK_SINCE = parseVersion('1.1');
-const TRAITS_LINK_SINCE = parseVersion('1.6');
-const ALLOCATIONS_LINK_SINCE = parseVersion('1.11');
-const TREE_FIELDS_SINCE = parseVersion('1.14');
+/** The sub-resources a provider links to, in the order the real service lists them. */
+const LINKED = new GatedFields({
+  inventories: null,
+  usages: null,
+  aggregates: FEATURES.providerAggregates,
+  traits: FEATURES.traits,
+  allocations: FEATURES.providerAllocationsLink,
+});
 
 export function providerUrl(uuid: string): string {
   return `/resource_providers/${uuid}`;
@@ -15,11 +20,7 @@ export function providerUrl(uuid: string): string {
 /** self, then the sub-resources in the order the real service lists them. */
 export function providerLinks(request: FastifyRequest, uuid: string) {
   const url = providerUrl(uuid);
-  const rels = ['inventories', 'usages'];
-  const version = request.microversion;
-  if (version.atLeast(AGGREGATES_LINK_SINCE)) rels.push('aggregates');
-  if (version.atLeast(TRAITS_LINK_SINCE)) rels.push('traits');
-  if (version.atLeast(ALLOCATIONS_LINK_SINCE)) rels.push('allocations');
+  const rels = LINKED.at(request.microversion.version);
   return [{ rel: 'self', href: url }, ...rels.map((rel) => ({ rel, href: `${url}/${rel}` }))];
 }
 
@@ -30,7 +31,7 @@ export function providerBody(request: FastifyRequest, provider: ProviderDetail) 
     generation: provider.generation,
     links: providerLinks(request, provider.uuid),
   };
-  if (request.microversion.atLeast(TREE_FIELDS_SINCE)) {
+  if (request.microversion.atLeast(FEATURES.nestedProviders)) {
     body.parent_provider_uuid = provider.parentUuid;
     body.root_provider_uuid = provider.rootUuid;
   }

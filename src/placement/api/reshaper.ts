@@ -5,13 +5,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrentUpdateError } from '../../db/index.ts';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import {
   RESHAPER_SCHEMA,
   RESHAPER_SCHEMA_1_34,
   RESHAPER_SCHEMA_1_38,
   type ReshaperBody,
 } from '../schemas/reshaper.ts';
+import type { JsonSchema } from '../schemas/validator.ts';
 import {
   ConsumerGenerationConflictError,
   InvalidInventoryError,
@@ -23,14 +24,19 @@ import { findProvider } from '../store/provider-lookup.ts';
 import { type ProviderReshape, ReshapeInventoryInUseError, reshape } from '../store/reshaper.ts';
 import { classIdsOf, consumerWrite } from './allocations.ts';
 import { badRequest, conflict, ErrorCodes } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { withDefaults } from './inventories.ts';
 import { sendNoContent } from './reply.ts';
 import { readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
-const V1_34 = parseVersion('1.34');
-const V1_38 = parseVersion('1.38');
+/** POST /reshaper's body: its allocations follow POST /allocations' changes. */
+export const RESHAPER_SCHEMAS = new FeatureWindows<JsonSchema>('POST /reshaper body', [
+  { since: FEATURES.reshaper, until: FEATURES.allocationMappings, use: RESHAPER_SCHEMA },
+  { since: FEATURES.allocationMappings, until: FEATURES.consumerTypes, use: RESHAPER_SCHEMA_1_34 },
+  { since: FEATURES.consumerTypes, use: RESHAPER_SCHEMA_1_38 },
+]);
 
 const CONCURRENT_DATA = 'Another thread concurrently updated the data. Please retry your update';
 const CONCURRENT_PROVIDER =
@@ -41,12 +47,7 @@ const malformed = (message: string) => badRequest(`malformed reshaper data: ${me
 async function reshapeProviders(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, 'placement:reshaper:reshape');
-  const version = request.microversion;
-  const schema = version.atLeast(V1_38)
-    ? RESHAPER_SCHEMA_1_38
-    : version.atLeast(V1_34)
-      ? RESHAPER_SCHEMA_1_34
-      : RESHAPER_SCHEMA;
+  const schema = RESHAPER_SCHEMAS.expect(request.microversion.version);
   const body = readJsonBody<ReshaperBody>(request, schema);
   const { db, resourceClasses } = request.server.placement;
 
@@ -134,5 +135,5 @@ async function translate(
 }
 
 export function registerReshaperRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/reshaper', { POST: since('1.30', reshapeProviders) });
+  declareRoute(app, '/reshaper', { POST: since(FEATURES.reshaper, reshapeProviders) });
 }

@@ -3,7 +3,7 @@
  * 1.6 and creates one idempotently from 1.7.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { RESOURCE_CLASS_BODY } from '../schemas/resource-class.ts';
 import { schemaProblem } from '../schemas/validator.ts';
 import {
@@ -17,11 +17,12 @@ import {
 } from '../store/resource-classes.ts';
 import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { absoluteLocation } from './location.ts';
 import { sendJson, sendNoContent } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
-import { declareRoute, since } from './routing.ts';
+import { declareRoute, since, windowed } from './routing.ts';
 
 const RULES = {
   list: 'placement:resource_classes:list',
@@ -30,9 +31,6 @@ const RULES = {
   update: 'placement:resource_classes:update',
   delete: 'placement:resource_classes:delete',
 } as const;
-
-/** From 1.7 PUT creates the named class instead of renaming it. */
-const PUT_CREATES_SINCE = parseVersion('1.7');
 
 const pathOf = (name: string) => `/resource_classes/${name}`;
 
@@ -131,10 +129,11 @@ async function ensure(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(status).removeHeader('content-type').send();
 }
 
-async function update(request: FastifyRequest, reply: FastifyReply) {
-  if (request.microversion.atLeast(PUT_CREATES_SINCE)) return ensure(request, reply);
-  return rename(request, reply);
-}
+/** PUT renames a custom class until it creates one instead. */
+export const PUT_RESOURCE_CLASS = new FeatureWindows('PUT /resource_classes/{name}', [
+  { since: FEATURES.resourceClasses, until: FEATURES.putCreatesResourceClass, use: rename },
+  { since: FEATURES.putCreatesResourceClass, use: ensure },
+]);
 
 async function remove(request: FastifyRequest, reply: FastifyReply) {
   authorize(request, RULES.delete);
@@ -159,12 +158,12 @@ async function remove(request: FastifyRequest, reply: FastifyReply) {
 
 export function registerResourceClassRoutes(app: FastifyInstance): void {
   declareRoute(app, '/resource_classes', {
-    GET: since('1.2', list),
-    POST: since('1.2', create),
+    GET: since(FEATURES.resourceClasses, list),
+    POST: since(FEATURES.resourceClasses, create),
   });
   declareRoute(app, '/resource_classes/:name', {
-    GET: since('1.2', show),
-    PUT: since('1.2', update),
-    DELETE: since('1.2', remove),
+    GET: since(FEATURES.resourceClasses, show),
+    PUT: windowed(PUT_RESOURCE_CLASS),
+    DELETE: since(FEATURES.resourceClasses, remove),
   });
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import {
   LIST_PROVIDERS_QUERY_1_0,
   LIST_PROVIDERS_QUERY_1_3,
@@ -36,6 +36,7 @@ import {
 } from '../store/resource-providers.ts';
 import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { parseMemberOf, parseRequiredTraits, parseResources } from './filter-params.ts';
 import { absoluteLocation } from './location.ts';
 import { providerBody, providerModified, providerUrl } from './provider-view.ts';
@@ -45,22 +46,41 @@ import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-bo
 import { authorize } from './request-context.ts';
 import { declareRoute } from './routing.ts';
 
-const V1_3 = parseVersion('1.3');
-const V1_4 = parseVersion('1.4');
-const V1_14 = parseVersion('1.14');
-const V1_15 = parseVersion('1.15');
-const V1_18 = parseVersion('1.18');
-const V1_20 = parseVersion('1.20');
-const V1_37 = parseVersion('1.37');
+/** GET /resource_providers' query string, one schema per microversion that added a filter. */
+export const LIST_QUERY_SCHEMAS = new FeatureWindows<JsonSchema>('GET /resource_providers query', [
+  { since: FEATURES.base, until: FEATURES.providerMemberOf, use: LIST_PROVIDERS_QUERY_1_0 },
+  {
+    since: FEATURES.providerMemberOf,
+    until: FEATURES.providerResourcesFilter,
+    use: LIST_PROVIDERS_QUERY_1_3,
+  },
+  {
+    since: FEATURES.providerResourcesFilter,
+    until: FEATURES.nestedProviders,
+    use: LIST_PROVIDERS_QUERY_1_4,
+  },
+  {
+    since: FEATURES.nestedProviders,
+    until: FEATURES.providerRequiredTraits,
+    use: LIST_PROVIDERS_QUERY_1_14,
+  },
+  { since: FEATURES.providerRequiredTraits, use: LIST_PROVIDERS_QUERY_1_18 },
+]);
 
-function listQuerySchema(request: FastifyRequest): JsonSchema {
-  const version = request.microversion;
-  if (version.atLeast(V1_18)) return LIST_PROVIDERS_QUERY_1_18;
-  if (version.atLeast(V1_14)) return LIST_PROVIDERS_QUERY_1_14;
-  if (version.atLeast(V1_4)) return LIST_PROVIDERS_QUERY_1_4;
-  if (version.atLeast(V1_3)) return LIST_PROVIDERS_QUERY_1_3;
-  return LIST_PROVIDERS_QUERY_1_0;
-}
+/** POST /resource_providers' body: a parent may be named from 1.14. */
+export const CREATE_SCHEMAS = new FeatureWindows<JsonSchema>('POST /resource_providers body', [
+  { since: FEATURES.base, until: FEATURES.nestedProviders, use: POST_PROVIDER_SCHEMA },
+  { since: FEATURES.nestedProviders, use: POST_PROVIDER_SCHEMA_1_14 },
+]);
+
+/** PUT /resource_providers/{uuid}'s body: a parent may be named from 1.14. */
+export const UPDATE_SCHEMAS = new FeatureWindows<JsonSchema>(
+  'PUT /resource_providers/{uuid} body',
+  [
+    { since: FEATURES.base, until: FEATURES.nestedProviders, use: PUT_PROVIDER_SCHEMA },
+    { since: FEATURES.nestedProviders, use: PUT_PROVIDER_SCHEMA_1_14 },
+  ],
+);
 
 function listFilters(request: FastifyRequest): ProviderFilters {
   const filters: {
@@ -87,7 +107,7 @@ function listFilters(request: FastifyRequest): ProviderFilters {
 async function listResourceProviders(request: FastifyRequest, reply: FastifyReply) {
   checkAcceptsJson(request);
   authorize(request, 'placement:resource_providers:list');
-  validateQuery(request, listQuerySchema(request));
+  validateQuery(request, LIST_QUERY_SCHEMAS.expect(request.microversion.version));
   const filters = listFilters(request);
   const { db, resourceClasses } = request.server.placement;
   let providers: Awaited<ReturnType<typeof listProviders>>;
@@ -132,10 +152,7 @@ async function createResourceProvider(request: FastifyRequest, reply: FastifyRep
   requireJsonContent(request);
   authorize(request, 'placement:resource_providers:create');
   const version = request.microversion;
-  const data = readJsonBody<ProviderBody>(
-    request,
-    version.atLeast(V1_14) ? POST_PROVIDER_SCHEMA_1_14 : POST_PROVIDER_SCHEMA,
-  );
+  const data = readJsonBody<ProviderBody>(request, CREATE_SCHEMAS.expect(version.version));
   const uuid = data.uuid ? canonicalUuid(data.uuid) : randomUUID();
   let provider: Awaited<ReturnType<typeof createProvider>>;
   try {
@@ -161,7 +178,7 @@ async function createResourceProvider(request: FastifyRequest, reply: FastifyRep
     throw error;
   }
   reply.header('location', absoluteLocation(request, providerUrl(uuid)));
-  if (version.atLeast(V1_20)) {
+  if (version.atLeast(FEATURES.createProviderReturnsBody)) {
     // A provider made just now: last-modified is now.
     setCacheHeaders(request, reply, new Date());
     return sendJson(reply, 200, providerBody(request, provider));
@@ -196,17 +213,14 @@ async function updateResourceProvider(request: FastifyRequest, reply: FastifyRep
   const before = await getProviderDetail(db.kysely, uuid);
   if (before === undefined) throw providerNotFound(uuid);
   const version = request.microversion;
-  const data = readJsonBody<ProviderBody>(
-    request,
-    version.atLeast(V1_14) ? PUT_PROVIDER_SCHEMA_1_14 : PUT_PROVIDER_SCHEMA,
-  );
+  const data = readJsonBody<ProviderBody>(request, UPDATE_SCHEMAS.expect(version.version));
   let provider: Awaited<ReturnType<typeof updateProvider>>;
   try {
     provider = await updateProvider(
       db,
       uuid,
       { name: data.name, parentUuid: data.parent_provider_uuid },
-      version.atLeast(V1_37),
+      version.atLeast(FEATURES.reparentProviders),
     );
   } catch (error) {
     if (error instanceof DuplicateProviderError) {
@@ -220,7 +234,7 @@ async function updateResourceProvider(request: FastifyRequest, reply: FastifyRep
     if (error instanceof ProviderNotFoundError) throw notFound(error.message);
     throw error;
   }
-  if (version.atLeast(V1_15)) {
+  if (version.atLeast(FEATURES.cacheHeaders)) {
     // The real service reports the updated_at it read before saving: none for a provider
     // never updated, in which case no last-modified is sent.
     if (before.updatedAt !== null)

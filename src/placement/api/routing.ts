@@ -4,7 +4,7 @@
  * exists only from some microversion answers 404 below it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseVersion, type Version } from '../../microversion/index.ts';
+import type { FeatureGate, FeatureWindows } from '../../microversion/index.ts';
 import { notFound, PlacementHttpError } from './errors.ts';
 import type { Handler } from './request-context.ts';
 
@@ -47,16 +47,23 @@ export function declareRoute(
 }
 
 /** 404 (as the real service answers) when the request's version is below `since`. */
-export function requireVersion(request: FastifyRequest, since: Version | string): void {
-  const version = typeof since === 'string' ? parseVersion(since) : since;
-  if (!request.microversion.atLeast(version)) throw notFound('');
+export function requireVersion(request: FastifyRequest, since: FeatureGate): void {
+  if (!request.microversion.atLeast(since)) throw notFound('');
 }
 
-/** A handler that exists only from `since` on. */
-export function since(version: string, handler: Handler): Handler {
-  const parsed = parseVersion(version);
+/** A handler that exists only from the gate `since` on. */
+export function since(gate: FeatureGate, handler: Handler): Handler {
   return async (request, reply) => {
-    requireVersion(request, parsed);
+    requireVersion(request, gate);
+    return handler(request, reply);
+  };
+}
+
+/** The handler whose window serves the request's version; 404 where none does. */
+export function windowed(handlers: FeatureWindows<Handler>): Handler {
+  return async (request, reply) => {
+    const handler = handlers.select(request.microversion.version);
+    if (handler === undefined) throw notFound('');
     return handler(request, reply);
   };
 }

@@ -21,6 +21,7 @@ import {
 } from '../store/traits.ts';
 import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { absoluteLocation } from './location.ts';
 import { queryValue, validateQuery } from './query.ts';
 import { sendJson, sendNoContent } from './reply.ts';
@@ -215,15 +216,15 @@ async function clearOfProvider(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export function registerTraitRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/traits', { GET: since('1.6', list) });
+  declareRoute(app, '/traits', { GET: since(FEATURES.traits, list) });
   declareRoute(app, '/traits/:name', {
-    GET: since('1.6', show),
-    PUT: since('1.6', ensure),
-    DELETE: since('1.6', remove),
+    GET: since(FEATURES.traits, show),
+    PUT: since(FEATURES.traits, ensure),
+    DELETE: since(FEATURES.traits, remove),
   });
   declareRoute(app, '/resource_providers/:uuid/traits', {
-    GET: since('1.6', listOfProvider),
-    PUT: since('1.6', updateOfProvider),
-    DELETE: since('1.6', clearOfProvider),
+    GET: since(FEATURES.traits, listOfProvider),
+    PUT: since(FEATURES.traits, updateOfProvider),
+    DELETE: since(FEATURES.traits, clearOfProvider),
   });
 }

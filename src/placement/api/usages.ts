@@ -3,7 +3,7 @@
  * (`/usages`, from 1.9; grouped by consumer type from 1.38).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseVersion } from '../../microversion/index.ts';
+import { FeatureWindows } from '../../microversion/index.ts';
 import { USAGES_QUERY_SCHEMA, USAGES_QUERY_SCHEMA_1_38 } from '../schemas/usage.ts';
 import {
   type ClassUsage,
@@ -14,15 +14,21 @@ import {
 } from '../store/usages.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { notFound } from './errors.ts';
+import { FEATURES } from './features.ts';
 import { queryValue, validateQuery } from './query.ts';
 import { sendJson } from './reply.ts';
 import { checkAcceptsJson } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
+/** GET /usages' query string: `consumer_type` joins it with consumer types. */
+export const TOTAL_USAGES_QUERY_SCHEMAS = new FeatureWindows('GET /usages query', [
+  { since: FEATURES.usages, until: FEATURES.consumerTypes, use: USAGES_QUERY_SCHEMA },
+  { since: FEATURES.consumerTypes, use: USAGES_QUERY_SCHEMA_1_38 },
+]);
+
 const PROVIDER_USAGES_RULE = 'placement:resource_providers:usages';
 const TOTAL_USAGES_RULE = 'placement:usages';
-const CONSUMER_TYPES_SINCE = parseVersion('1.38');
 
 /** The key of consumers without a type (the real service's NULL_CONSUMER_TYPE_ALIAS). */
 const UNKNOWN_CONSUMER_TYPE = 'unknown';
@@ -68,8 +74,8 @@ async function totalUsages(request: FastifyRequest, reply: FastifyReply) {
   const projectId = queryValue(request, 'project_id');
   // The target is the project asked about (none when the query names none).
   authorize(request, TOTAL_USAGES_RULE, projectId === undefined ? {} : { project_id: projectId });
-  const byType = request.microversion.atLeast(CONSUMER_TYPES_SINCE);
-  validateQuery(request, byType ? USAGES_QUERY_SCHEMA_1_38 : USAGES_QUERY_SCHEMA);
+  const byType = request.microversion.atLeast(FEATURES.consumerTypes);
+  validateQuery(request, TOTAL_USAGES_QUERY_SCHEMAS.expect(request.microversion.version));
   const filter = { projectId: projectId as string, userId: queryValue(request, 'user_id') };
   const { db } = request.server.placement;
   let usages: Record<string, unknown>;
@@ -93,5 +99,5 @@ async function totalUsages(request: FastifyRequest, reply: FastifyReply) {
 
 export function registerUsageRoutes(app: FastifyInstance): void {
   declareRoute(app, '/resource_providers/:uuid/usages', { GET: listProviderUsages });
-  declareRoute(app, '/usages', { GET: since('1.9', totalUsages) });
+  declareRoute(app, '/usages', { GET: since(FEATURES.usages, totalUsages) });
 }
