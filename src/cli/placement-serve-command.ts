@@ -1,8 +1,10 @@
 /**
  * `baton placement serve`: runs the Placement API in the foreground until SIGTERM or
  * SIGINT, then stops accepting, lets in-flight requests finish and exits 0. Settings come
- * from the defaults, then `--config-file`, then the flags. Bad flags or settings exit 64;
- * a database that cannot serve (outdated schema, unreachable) exits 1.
+ * from the defaults, then `--config-file`, then the flags; Placement's composition root
+ * (placement/service.ts) turns them into a plan and resolves the pin. Bad flags, settings or
+ * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
+ * invalid release mapping exits 1.
  */
 import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
 import {
