@@ -39,9 +39,13 @@ export interface PlacementServer {
   close(): Promise<void>;
 }
 
+/**
+ * `caps`: the caps in force the composition root resolved (service.ts); absent, nothing is
+ * capped (tests that start a server of their own).
+ */
 export async function startPlacementServer(
   config: PlacementConfig,
-  caps: CapsInForce,
+  caps?: CapsInForce,
   options: StartOptions = {},
 ): Promise<PlacementServer> {
   const warn = options.warn ?? (() => {});
@@ -63,7 +67,7 @@ export async function startPlacementServer(
 
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
-      pinnedMax: caps.apiMax,
+      pinnedMax: caps?.apiMax,
     });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address() as AddressInfo;
