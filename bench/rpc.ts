@@ -24,6 +24,7 @@ import {
   type RpcTransport,
   readRpcConfig,
 } from '../src/rpc/index.ts';
+import { servicesTablePeers } from '../src/service/index.ts';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import { IRONIC_NAMESPACE, Node } from '../test/objects/support/ironic-family.ts';
 import { CONDUCTOR_RELEASES } from '../test/rpc/support/conductor-family.ts';
@@ -137,7 +138,9 @@ async function benchHttp(): Promise<Record<string, Figures>> {
   const topic = `bench_${randomBytes(3).toString('hex')}`;
   const server = await startServer(['http', 'http://127.0.0.1:0', topic, scratch.url]);
   const db = await openDatabase(scratch.url);
-  const transport = createTransport(readRpcConfig({ rpc_transport: 'http' }), { db });
+  const transport = createTransport(readRpcConfig({ rpc_transport: 'http' }), {
+    peers: servicesTablePeers(db),
+  });
   try {
     return await benchTransport('http', transport, topic);
   } finally {

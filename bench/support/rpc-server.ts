@@ -13,6 +13,7 @@ import {
   type RpcSettings,
   readRpcConfig,
 } from '../../src/rpc/index.ts';
+import { servicesTablePeers } from '../../src/service/index.ts';
 import { IRONIC_NAMESPACE, Node } from '../../test/objects/support/ironic-family.ts';
 
 const [kind, url, topic, dbUrl] = process.argv.slice(2);
@@ -25,7 +26,10 @@ const settings: RpcSettings = {
   rpc_transport_url: url,
   rpc_exchange: 'baton_bench',
 };
-const transport = createTransport(readRpcConfig(settings), db === undefined ? {} : { db });
+const transport = createTransport(
+  readRpcConfig(settings),
+  db === undefined ? {} : { peers: servicesTablePeers(db) },
+);
 const server = new RpcServer({
   transport,
   topic,

@@ -7,14 +7,14 @@ import {
   defaultDatabaseUrl,
   openDatabase,
 } from '../db/index.ts';
-import { CliExit, EXIT, usageError } from './cli-error.ts';
 import {
   NO_CONFIG,
   type ServiceConfig,
   type ServiceDefinition,
-  serviceNamed,
   UnknownServiceError,
-} from './service-catalog.ts';
+} from '../service/index.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { knownService } from './service-catalog.ts';
 
 export interface DatabaseOptions {
   readonly service: string;
@@ -30,7 +30,7 @@ export function defaultDbUrl(): string {
 
 export function resolveService(name: string): ServiceDefinition {
   try {
-    return serviceNamed(name);
+    return knownService(name);
   } catch (error) {
     if (error instanceof UnknownServiceError) throw usageError(error.message);
     throw error;

@@ -13,9 +13,9 @@ import {
   renderOnlineMigrationsReport,
   runOnlineMigrations,
 } from '../db/index.ts';
+import { compatibilityOf } from '../service/index.ts';
 import { usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
-import { compatibilityOf } from './service-catalog.ts';
 
 export interface OnlineMigrationOptions extends DatabaseOptions {
   readonly maxCount?: string;

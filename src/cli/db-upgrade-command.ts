@@ -8,9 +8,9 @@ import {
   incompatibleObjectVersionsMessage,
   migrateToLatest,
 } from '../db/index.ts';
+import { compatibilityOf } from '../service/index.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
-import { compatibilityOf } from './service-catalog.ts';
 
 export async function dbUpgrade(
   options: DatabaseOptions,

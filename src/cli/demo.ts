@@ -18,7 +18,7 @@ import {
   type VersionedObject,
   versionChangesForDb,
 } from '../objects/index.ts';
-import { type ReleaseMapping, ReleasePin } from '../releases/index.ts';
+import { capsInForce, type ReleaseMapping } from '../releases/index.ts';
 
 const NAMESPACE = { project: 'ironic', serial: 'ironic_object' };
 
@@ -66,10 +66,9 @@ export async function runDemo(out: (line: string) => void = console.log): Promis
   const show = (title: string, value: unknown): void => {
     out(`\n== ${title}\n${JSON.stringify(value, null, 2)}`);
   };
-  const pin = ReleasePin.resolve(RELEASES, '2026.1');
-  out(
-    `Release pin: ${pin.release} (API max ${pin.apiMaxVersion('1.9')}, RPC cap ${pin.rpcVersionCap('1.41')})`,
-  );
+  // The pin, resolved once into the caps in force that every boundary below is handed.
+  const caps = capsInForce(RELEASES, '2026.1');
+  out(`Release pin: ${caps.release} (API max ${caps.apiMax}, RPC cap ${caps.rpcCap})`);
 
   const node = Node.create({
     uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123',
@@ -79,7 +78,7 @@ export async function runDemo(out: (line: string) => void = console.log): Promis
   show('A Node in this (new) process, at its latest version', toPrimitive(node));
 
   const registry = new ObjectRegistry(NAMESPACE, [Node]);
-  const sent = new ObjectSerializer(registry, pin).serializeEntity(node);
+  const sent = new ObjectSerializer(registry, caps.objectTargets).serializeEntity(node);
   show('Sent over RPC while pinned: version 1.14, meta moved to extra, changes kept', sent);
 
   const received = new ObjectSerializer(registry).deserializeEntity(sent) as VersionedObject;
@@ -91,7 +90,7 @@ export async function runDemo(out: (line: string) => void = console.log): Promis
 
   show(
     'Written to the database while pinned (row stays readable by 2026.1)',
-    versionChangesForDb(node, pin),
+    versionChangesForDb(node, caps.objectTargets),
   );
 
   const app = Fastify();
@@ -100,7 +99,7 @@ export async function runDemo(out: (line: string) => void = console.log): Promis
       serviceType: 'baremetal',
       min: '1.1',
       max: '1.9',
-      pinnedMax: pin.apiMaxVersion('1.9'),
+      pinnedMax: caps.apiMax,
       headers: { mode: 'both', ...IRONIC_HEADERS },
       malformedStatus: 406,
       formatError: (report) => ({ error_message: JSON.stringify({ faultstring: report.detail }) }),

@@ -1,37 +1,39 @@
 /**
  * `baton placement serve`: runs the Placement API in the foreground until SIGTERM or
  * SIGINT, then stops accepting, lets in-flight requests finish and exits 0. Settings come
- * from the defaults, then `--config-file`, then the flags. Bad flags or settings exit 64;
- * a database that cannot serve (outdated schema, unreachable) exits 1.
+ * from the defaults, then `--config-file`, then the flags; Placement's composition root
+ * (placement/service.ts) turns them into a plan and resolves the pin. Bad flags, settings or
+ * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
+ * invalid release mapping exits 1.
  */
-import {
-  DatabaseConnectionError,
-  DatabaseUrlError,
-  parseDatabaseUrl,
-  SchemaNotCurrentError,
-} from '../db/index.ts';
-import { defaultPlacementConfig } from '../placement/config.ts';
+import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
 import {
   AUTH_STRATEGIES,
   ConfigFileError,
   type ConfigLayer,
-  loadConfigFile,
-  mergeConfig,
   normalizeDatabaseUrl,
   toList,
 } from '../placement/config-file.ts';
 import { PolicyFileError } from '../placement/policy/index.ts';
+import type { PlacementServer } from '../placement/server.ts';
 import {
-  type PlacementServer,
+  PLACEMENT_SERVICE,
+  type PlacementApiPlan,
+  planPlacementApi,
+  startPlacementApi,
+} from '../placement/service.ts';
+import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
+import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
+import {
+  isWorkerProcess,
+  leaveCluster,
+  type ServiceDefinition,
   ServiceTooOldError,
-  startPlacementServer,
-} from '../placement/server.ts';
-import { PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
-import { ReleasePin, UnknownReleaseError } from '../releases/index.ts';
+  superviseWorkers,
+  waitForStopSignal,
+} from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { defaultDbUrl } from './command-context.ts';
-import { isWorkerProcess, leaveCluster, superviseWorkers } from './placement-workers.ts';
-import { serviceNamed } from './service-catalog.ts';
 
 export interface PlacementServeOptions {
   readonly configFile?: string;
@@ -90,43 +92,39 @@ function flagLayer(options: PlacementServeOptions): ConfigLayer {
   return layer;
 }
 
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    // The handlers stay: a second signal (Ctrl-C reaches every worker and then the primary
-    // forwards SIGTERM) must not cut the requests in flight.
-    const stop = (signal: string) => resolve(signal);
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
-}
-
-async function start(options: PlacementServeOptions, io: ServeIo): Promise<PlacementServer> {
-  const flags = flagLayer(options);
-  let file: ConfigLayer = {};
+/** Settings and caps, or the one-line exit that says why not. */
+async function plan(
+  options: PlacementServeOptions,
+  service: ServiceDefinition,
+): Promise<PlacementApiPlan> {
   try {
-    if (options.configFile !== undefined) file = await loadConfigFile(options.configFile);
+    return await planPlacementApi(
+      {
+        configFile: options.configFile,
+        flags: flagLayer(options),
+        pinReleaseVersion: options.pinReleaseVersion,
+        defaultDatabaseUrl: defaultDbUrl(),
+      },
+      service,
+    );
   } catch (error) {
-    if (error instanceof ConfigFileError) throw usageError(error.message);
-    throw error;
-  }
-  const config = mergeConfig(defaultPlacementConfig(defaultDbUrl()), file, flags);
-  let pinnedMax: string | undefined;
-  try {
-    const placement = serviceNamed('placement');
-    const pin = ReleasePin.resolve(placement.releases, options.pinReleaseVersion);
-    pinnedMax = pin.pinned
-      ? pin.apiMaxVersion(placement.releases.master?.api ?? '1.39')
-      : undefined;
-    parseDatabaseUrl(config.databaseUrl);
-  } catch (error) {
-    if (error instanceof UnknownReleaseError || error instanceof DatabaseUrlError) {
+    if (
+      error instanceof ConfigFileError ||
+      error instanceof UnknownReleaseError ||
+      error instanceof DatabaseUrlError
+    ) {
       throw usageError(error.message);
     }
+    // The code's own mapping is wrong: not the operator's input, and nothing may start.
+    if (error instanceof InvalidReleaseMappingError) throw new CliExit(error.message, EXIT.failure);
     throw error;
   }
+}
+
+async function start(planned: PlacementApiPlan, io: ServeIo): Promise<PlacementServer> {
+  const { config } = planned;
   try {
-    return await startPlacementServer(config, {
-      pinnedMax,
+    return await startPlacementApi(planned, {
       warn: (message) => io.err(`baton: warning: ${message}\n`),
     });
   } catch (error) {
@@ -155,16 +153,23 @@ function workerCount(value: string | undefined): number {
   return count;
 }
 
-export async function placementServe(options: PlacementServeOptions, io: ServeIo): Promise<number> {
+/** `service` is Placement's definition; a test may hand a broken one to see start refuse it. */
+export async function placementServe(
+  options: PlacementServeOptions,
+  io: ServeIo,
+  service: ServiceDefinition = PLACEMENT_SERVICE,
+): Promise<number> {
   const workers = workerCount(options.workers);
+  const stopped = io.stopped ?? waitForStopSignal;
   if (workers > 1 && !isWorkerProcess()) {
-    // Check the configuration once here, so a mistake is one message and not one per worker.
-    flagLayer(options);
-    return superviseWorkers(workers, io, io.stopped ?? waitForSignal);
+    // Check the settings once here, so a mistake is one message and not one per worker.
+    await plan(options, service);
+    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, stopped);
+    return clean ? EXIT.ok : EXIT.failure;
   }
-  const server = await start(options, io);
+  const server = await start(await plan(options, service), io);
   io.out(`placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION})`);
-  const signal = await (io.stopped ?? waitForSignal)();
+  const signal = await stopped();
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();
   io.out('placement-api stopped');

@@ -16,10 +16,14 @@ import {
   runUpgradeChecks,
   type UpgradeCheck,
 } from '../db/index.ts';
-import { ReleasePin, UnknownReleaseError } from '../releases/index.ts';
-import { usageError } from './cli-error.ts';
+import {
+  type CapsInForce,
+  InvalidReleaseMappingError,
+  UnknownReleaseError,
+} from '../releases/index.ts';
+import { compatibilityOf, resolveCapsInForce } from '../service/index.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
-import { compatibilityOf } from './service-catalog.ts';
 
 export interface UpgradeCheckOptions extends DatabaseOptions {
   readonly pinReleaseVersion?: string;
@@ -30,11 +34,17 @@ export async function upgradeCheck(
   out: (line: string) => void,
 ): Promise<number> {
   return withServiceDatabase(options, async (service, db, config) => {
-    let pin: ReleasePin;
+    let caps: CapsInForce;
     try {
-      pin = ReleasePin.resolve(service.releases, options.pinReleaseVersion);
+      // The pin the service's processes run with: the flag, else the config file's.
+      caps = resolveCapsInForce(service, {
+        flag: options.pinReleaseVersion,
+        file: config.pinReleaseVersion,
+      });
     } catch (error) {
       if (error instanceof UnknownReleaseError) throw usageError(error.message);
+      if (error instanceof InvalidReleaseMappingError)
+        throw new CliExit(error.message, EXIT.failure);
       throw error;
     }
     // Read once: the schema check reports it, the data-migration check depends on it.
@@ -70,7 +80,7 @@ export async function upgradeCheck(
       schemaCheck,
       onlineAfterSchema,
       mixedServiceVersionsCheck(db, { binaries: service.binaries }),
-      releasePinCheck(pin),
+      releasePinCheck(caps),
     ];
     const compatibility = compatibilityOf(service);
     if (compatibility !== undefined) {

@@ -1,15 +1,9 @@
 /**
  * Placement's settings from an oslo.config-style INI file (`--config-file`), then command
- * line flags over them. Recognised options (anything else is ignored, as oslo.config does):
- *
- *   [DEFAULT]             bind_host, bind_port (where `baton placement serve` listens)
- *   [placement_database]  connection
- *   [api]                 auth_strategy (only noauth2)
- *   [oslo_policy]         enforce_scope, enforce_new_defaults, policy_file
- *   [cors]                allowed_origin, allow_headers, expose_headers, allow_methods,
- *                         max_age, allow_credentials
- *   [placement]           incomplete_consumer_project_id, incomplete_consumer_user_id,
- *                         randomize_allocation_candidates
+ * line flags over them. The options the file may set are data (PLACEMENT_OPTIONS: section,
+ * name, help, how the text is read); anything else is ignored, as oslo.config does. Besides
+ * Placement's own settings, the file may set the toolkit's `[DEFAULT] pin_release_version`,
+ * which is kept apart: only the composition root (service.ts) reads it.
  *
  * Parsing is pure; only loadConfigFile reads the disk.
  */
@@ -104,43 +98,117 @@ export function checkAuthStrategy(value: string): 'noauth2' {
   );
 }
 
-/** The settings an INI text gives; relative policy files are found beside the config file. */
-export function configFromIni(text: string, baseDir: string = process.cwd()): ConfigLayer {
+/** What a Placement config file sets: Placement's settings, and the release pin apart. */
+export interface PlacementConfigFile {
+  readonly settings: ConfigLayer;
+  /** `[DEFAULT] pin_release_version`; undefined when the file does not set it. */
+  readonly pinReleaseVersion?: string;
+}
+
+type FileValues = ConfigLayer & { pinReleaseVersion?: string };
+
+/** One option of the file: where it is, what it sets, and how its text is read. */
+export interface ConfigOption {
+  readonly section: string;
+  readonly name: string;
+  readonly help: string;
+  readonly field: keyof FileValues;
+  /** The value from the text; throws ConfigFileError naming `option` when it cannot. */
+  readonly parse: (value: string, option: string, baseDir: string) => unknown;
+}
+
+function option<K extends keyof FileValues>(
+  section: string,
+  name: string,
+  field: K,
+  help: string,
+  parse: (value: string, option: string, baseDir: string) => FileValues[K],
+): ConfigOption {
+  return { section, name, field, help, parse };
+}
+
+const asText = (value: string) => value;
+const boolean = (value: string, name: string) => toBoolean(name, value);
+const list = (value: string) => toList(value);
+
+export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
+  option('DEFAULT', 'bind_host', 'host', 'Address `baton placement serve` listens on.', asText),
+  option('DEFAULT', 'bind_port', 'port', 'Port `baton placement serve` listens on.', (v, o) =>
+    toInteger(o, v, 0, 65535),
+  ),
+  option(
+    'DEFAULT',
+    'pin_release_version',
+    'pinReleaseVersion',
+    'Serve at most what this release serves, during a rolling upgrade; empty: not pinned.',
+    asText,
+  ),
+  option('placement_database', 'connection', 'databaseUrl', 'The database URL.', (v) =>
+    normalizeDatabaseUrl(v),
+  ),
+  option('api', 'auth_strategy', 'authStrategy', 'Only noauth2 is implemented.', (v) =>
+    checkAuthStrategy(v),
+  ),
+  option('oslo_policy', 'enforce_scope', 'enforceScope', 'Check the token scope.', boolean),
+  option(
+    'oslo_policy',
+    'enforce_new_defaults',
+    'enforceNewDefaults',
+    'Use the new default rules.',
+    boolean,
+  ),
+  option(
+    'oslo_policy',
+    'policy_file',
+    'policyFile',
+    'YAML or JSON rules over the defaults; relative to the config file.',
+    (v, _o, baseDir) => (v === '' ? undefined : isAbsolute(v) ? v : resolve(baseDir, v)),
+  ),
+  option('cors', 'allowed_origin', 'corsAllowedOrigins', 'Origins allowed; empty: CORS off.', list),
+  option('cors', 'allow_headers', 'corsAllowHeaders', 'Request headers allowed.', list),
+  option('cors', 'expose_headers', 'corsExposeHeaders', 'Response headers exposed.', list),
+  option('cors', 'allow_methods', 'corsAllowMethods', 'Methods allowed.', list),
+  option('cors', 'max_age', 'corsMaxAge', 'Seconds a preflight answer may be cached.', (v, o) =>
+    toInteger(o, v, 0, 2 ** 31 - 1),
+  ),
+  option('cors', 'allow_credentials', 'corsAllowCredentials', 'Allow credentials.', boolean),
+  option(
+    'placement',
+    'incomplete_consumer_project_id',
+    'incompleteConsumerProjectId',
+    'Project of consumers created for allocations that had none.',
+    asText,
+  ),
+  option(
+    'placement',
+    'incomplete_consumer_user_id',
+    'incompleteConsumerUserId',
+    'User of consumers created for allocations that had none.',
+    asText,
+  ),
+  option(
+    'placement',
+    'randomize_allocation_candidates',
+    'randomizeAllocationCandidates',
+    'Allocation candidates in random order.',
+    boolean,
+  ),
+];
+
+/** What an INI text sets; relative policy files are found beside the config file. */
+export function configFromIni(text: string, baseDir: string = process.cwd()): PlacementConfigFile {
   const sections = parseIni(text);
-  const get = (section: string, key: string) => sections.get(section)?.get(key);
-  const layer: ConfigLayer = {};
-  const set = <K extends keyof ConfigLayer>(
-    section: string,
-    key: string,
-    field: K,
-    convert: (option: string, value: string) => ConfigLayer[K],
-  ) => {
-    const value = get(section, key);
-    if (value !== undefined) layer[field] = convert(`[${section}] ${key}`, value);
-  };
-  set('DEFAULT', 'bind_host', 'host', (_o, v) => v);
-  set('DEFAULT', 'bind_port', 'port', (o, v) => toInteger(o, v, 0, 65535));
-  set('placement_database', 'connection', 'databaseUrl', (_o, v) => normalizeDatabaseUrl(v));
-  set('api', 'auth_strategy', 'authStrategy', (_o, v) => checkAuthStrategy(v));
-  set('oslo_policy', 'enforce_scope', 'enforceScope', toBoolean);
-  set('oslo_policy', 'enforce_new_defaults', 'enforceNewDefaults', toBoolean);
-  set('oslo_policy', 'policy_file', 'policyFile', (_o, v) =>
-    v === '' ? undefined : isAbsolute(v) ? v : resolve(baseDir, v),
-  );
-  set('cors', 'allowed_origin', 'corsAllowedOrigins', (_o, v) => toList(v));
-  set('cors', 'allow_headers', 'corsAllowHeaders', (_o, v) => toList(v));
-  set('cors', 'expose_headers', 'corsExposeHeaders', (_o, v) => toList(v));
-  set('cors', 'allow_methods', 'corsAllowMethods', (_o, v) => toList(v));
-  set('cors', 'max_age', 'corsMaxAge', (o, v) => toInteger(o, v, 0, 2 ** 31 - 1));
-  set('cors', 'allow_credentials', 'corsAllowCredentials', toBoolean);
-  set('placement', 'incomplete_consumer_project_id', 'incompleteConsumerProjectId', (_o, v) => v);
-  set('placement', 'incomplete_consumer_user_id', 'incompleteConsumerUserId', (_o, v) => v);
-  set('placement', 'randomize_allocation_candidates', 'randomizeAllocationCandidates', toBoolean);
-  return layer;
+  const values: Record<string, unknown> = {};
+  for (const { section, name, field, parse } of PLACEMENT_OPTIONS) {
+    const value = sections.get(section)?.get(name);
+    if (value !== undefined) values[field] = parse(value, `[${section}] ${name}`, baseDir);
+  }
+  const { pinReleaseVersion, ...settings } = values as FileValues;
+  return pinReleaseVersion === undefined ? { settings } : { settings, pinReleaseVersion };
 }
 
 /** Reads and parses a config file; every problem names the file. */
-export async function loadConfigFile(path: string): Promise<ConfigLayer> {
+export async function loadConfigFile(path: string): Promise<PlacementConfigFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -1,5 +1,4 @@
-/** Placement's settings, named after the real service's options. */
-import { INCOMPLETE_CONSUMER_DEFAULTS } from './online-migrations/create-incomplete-consumers.ts';
+/** Placement's settings, named after the real service's options, and their defaults. */
 
 export interface PlacementConfig {
   /** `[placement_database] connection` */
@@ -35,6 +34,12 @@ export interface PlacementConfig {
 }
 
 export const DEFAULT_PORT = 8778;
+
+/** `[placement] incomplete_consumer_project_id` / `incomplete_consumer_user_id` by default. */
+export const INCOMPLETE_CONSUMER_DEFAULTS = {
+  projectId: '00000000-0000-0000-0000-000000000000',
+  userId: '00000000-0000-0000-0000-000000000000',
+};
 
 /** The CORS defaults the real service sets over oslo.middleware's (placement/wsgi.py). */
 export const PLACEMENT_CORS_DEFAULTS = {

@@ -1,14 +1,17 @@
 /**
  * A running Placement API: the database prepared (schema created on an empty database, an
  * outdated one refused with the command that upgrades it), the policy loaded, the app
- * listening, and the process registered in the services table with heartbeats so
- * `baton db services` and `baton upgrade-check` see it. close() stops accepting, lets
- * in-flight requests finish, deregisters and closes the database.
+ * listening at the caps in force, and the process registered in the services table with
+ * heartbeats so `baton db services` and `baton upgrade-check` see it. close() stops
+ * accepting, lets in-flight requests finish, deregisters and closes the database.
+ * The caps come from the composition root (service.ts), which resolved the pin.
  */
 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { checkStartup, type Database, registerService } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import type { CapsInForce } from '../releases/index.ts';
+import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
 import { buildPlacementApp } from './api/app.ts';
 import type { PlacementConfig } from './config.ts';
 import { createPolicyEnforcer } from './policy/index.ts';
@@ -22,8 +25,6 @@ import { ResourceClassCache } from './store/resource-class-cache.ts';
 import type { PlacementTables } from './store/tables.ts';
 
 export interface StartOptions {
-  /** Max microversion lowered by a release pin during a rolling upgrade. */
-  readonly pinnedMax?: string;
   /** Seconds between heartbeats (default: the services module's). */
   readonly heartbeatSeconds?: number;
   /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
@@ -38,13 +39,13 @@ export interface PlacementServer {
   close(): Promise<void>;
 }
 
-/** Refused to start: another live placement-api runs a version too new for this code. */
-export class ServiceTooOldError extends Error {
-  override name = 'ServiceTooOldError';
-}
-
+/**
+ * `caps`: the caps in force the composition root resolved (service.ts); absent, nothing is
+ * capped (tests that start a server of their own).
+ */
 export async function startPlacementServer(
   config: PlacementConfig,
+  caps?: CapsInForce,
   options: StartOptions = {},
 ): Promise<PlacementServer> {
   const warn = options.warn ?? (() => {});
@@ -54,39 +55,41 @@ export async function startPlacementServer(
   const shared = db as unknown as Database;
   try {
     const policy = await createPolicyEnforcer(config);
-    const startup = await checkStartup(shared, {
-      binary: PLACEMENT_API_BINARY,
-      version: PLACEMENT_SERVICE_VERSION,
-      supportedSpan: PLACEMENT_SUPPORTED_SPAN,
-    });
-    if (!startup.ok) throw new ServiceTooOldError(startup.refuse);
-    if (startup.warn) warn(startup.warn);
+    await checkPeerVersions(
+      shared,
+      {
+        binary: PLACEMENT_API_BINARY,
+        version: PLACEMENT_SERVICE_VERSION,
+        supportedSpan: PLACEMENT_SUPPORTED_SPAN,
+      },
+      warn,
+    );
 
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
-      pinnedMax: options.pinnedMax,
+      pinnedMax: caps?.apiMax,
     });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
 
-    let registration: Awaited<ReturnType<typeof registerService>>;
+    let registration: ProcessRegistration;
     try {
-      registration = await registerService(shared, {
-        binary: PLACEMENT_API_BINARY,
-        // One row per process: the port tells apart several on one machine.
-        host: `${hostname()}:${address.port}`,
-        version: PLACEMENT_SERVICE_VERSION,
-      });
+      registration = await registerProcess(
+        shared,
+        {
+          binary: PLACEMENT_API_BINARY,
+          // One row per process: the port tells apart several on one machine.
+          host: `${hostname()}:${address.port}`,
+          version: PLACEMENT_SERVICE_VERSION,
+        },
+        { heartbeatSeconds: options.heartbeatSeconds, warn },
+      );
     } catch (error) {
       await app.close();
       throw error;
     }
-    const stopHeartbeats = registration.startHeartbeats({
-      intervalSeconds: options.heartbeatSeconds,
-      onError: (error) => warn(`heartbeat failed: ${(error as Error).message}`),
-    });
     closeDb = undefined;
 
     let closing: Promise<void> | undefined;
@@ -95,11 +98,10 @@ export async function startPlacementServer(
       address,
       close() {
         closing ??= (async () => {
-          stopHeartbeats();
-          // Stops accepting and waits for the requests in flight.
+          // Stops accepting and waits for the requests in flight (the row stays fresh meanwhile).
           await app.close();
           try {
-            await registration.deregister();
+            await registration.leave();
           } finally {
             await db.close();
           }

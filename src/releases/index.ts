@@ -1,4 +1,5 @@
-/** Release mapping and pinning: the public surface of src/releases. */
+/** Release mapping, pinning and the caps in force: the public surface of src/releases. */
+export { type CapsInForce, capsInForce } from './caps-in-force.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';
 export {
   InvalidReleaseMappingError,

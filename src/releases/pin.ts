@@ -78,48 +78,61 @@ export class ReleasePin implements VersionTargets {
 }
 
 /**
- * Checks a mapping against the code: it has `master`, every version parses,
- * and `master` lists exactly the current version of each type and the
- * latest API and RPC versions. Run at startup and in tests.
+ * Checks a mapping against the code: it has `master`; every version parses; no release
+ * serves more than `master` (API, RPC) or lists an object version `master` cannot convert
+ * to; and `master` lists exactly the current version of each type and the latest API and
+ * RPC versions. Run when a service starts; an error names the entry at fault.
  */
 export function validateReleaseMapping(
   mapping: ReleaseMapping,
   current: {
     readonly objects: Readonly<Record<string, string>>;
-    readonly api?: string;
-    readonly rpc?: string;
+    readonly api?: string | undefined;
+    readonly rpc?: string | undefined;
   },
 ): void {
   const master = mapping[MASTER];
   if (master === undefined)
     throw new InvalidReleaseMappingError(`the release mapping has no '${MASTER}' entry`);
   for (const [release, entry] of Object.entries(mapping)) {
+    const fail = (problem: string) =>
+      new InvalidReleaseMappingError(`${release}: ${problem}`, release);
+    for (const part of ['api', 'rpc'] as const) {
+      const version = entry[part];
+      if (version === undefined) continue;
+      if (parseObjectVersion(version) === null) throw fail(`${part} '${version}' is not X.Y`);
+      const latest = master[part];
+      if (
+        latest !== undefined &&
+        parseObjectVersion(latest) !== null &&
+        compareObjectVersions(version, latest) > 0
+      )
+        throw fail(`${part} ${version} is above ${MASTER}'s ${latest}`);
+    }
     for (const [type, versions] of Object.entries(entry.objects)) {
       for (const version of versions) {
         if (parseObjectVersion(version) === null) {
-          throw new InvalidReleaseMappingError(
-            `${release}: ${type} version '${version}' is not X.Y`,
-          );
+          throw fail(`${type} version '${version}' is not X.Y`);
+        }
+        const latest = current.objects[type];
+        if (latest !== undefined && !isCompatibleVersion(version, latest)) {
+          throw fail(`${type} ${version} is not a version the current ${latest} converts to`);
         }
       }
     }
   }
+  const stale = (problem: string) =>
+    new InvalidReleaseMappingError(`${MASTER} must ${problem}`, MASTER);
   for (const [type, version] of Object.entries(current.objects)) {
     const listed = master.objects[type];
     if (listed === undefined || compareObjectVersions(maxObjectVersion(listed), version) !== 0) {
-      throw new InvalidReleaseMappingError(
-        `${MASTER} must list ${type} ${version}, the current version`,
-      );
+      throw stale(`list ${type} ${version}, the current version`);
     }
   }
   if (current.api !== undefined && master.api !== current.api) {
-    throw new InvalidReleaseMappingError(
-      `${MASTER} must have api ${current.api}, the latest microversion`,
-    );
+    throw stale(`have api ${current.api}, the latest microversion`);
   }
   if (current.rpc !== undefined && master.rpc !== current.rpc) {
-    throw new InvalidReleaseMappingError(
-      `${MASTER} must have rpc ${current.rpc}, the latest RPC version`,
-    );
+    throw stale(`have rpc ${current.rpc}, the latest RPC version`);
   }
 }

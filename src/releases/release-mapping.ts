@@ -34,4 +34,10 @@ export class UnknownReleaseError extends Error {
 
 export class InvalidReleaseMappingError extends Error {
   override name = 'InvalidReleaseMappingError';
+  /** The entry at fault (a release name, or `master`); undefined when the mapping as a whole is. */
+  readonly entry: string | undefined;
+  constructor(message: string, entry?: string) {
+    super(message);
+    this.entry = entry;
+  }
 }

@@ -7,11 +7,11 @@
  *   rpc_transport = amqp            rpc_transport_url = amqp://guest:guest@127.0.0.1:5672/
  *   rpc_shared_secret (http, optional), rpc_exchange (amqp, default `baton`)
  */
-import type { Database } from '../db/connect.ts';
 import { RpcConfigError } from './errors.ts';
 import { AmqpTransport } from './transports/amqp-transport.ts';
 import { HttpTransport } from './transports/http-transport.ts';
 import { LocalBus, LocalTransport } from './transports/local-transport.ts';
+import type { RpcPeerDirectory } from './transports/peer-directory.ts';
 import type { RpcTransport } from './transports/transport.ts';
 
 export const RPC_TRANSPORTS = ['local', 'http', 'amqp'] as const;
@@ -73,12 +73,10 @@ export function readRpcConfig(settings: RpcSettings): RpcConfig {
 }
 
 export interface TransportDeps {
-  /** The http transport's services table. */
-  readonly db?: Database;
+  /** Where the http transport's servers announce themselves and are found (the service's root supplies it). */
+  readonly peers?: RpcPeerDirectory;
   /** The local transport's bus (one per process by default). */
   readonly bus?: LocalBus;
-  /** The service version registered with the http listen address. */
-  readonly serviceVersion?: number;
 }
 
 let processBus: LocalBus | undefined;
@@ -89,15 +87,16 @@ export function createTransport(config: RpcConfig, deps: TransportDeps = {}): Rp
       processBus ??= new LocalBus();
       return new LocalTransport(deps.bus ?? processBus);
     case 'http': {
-      if (deps.db === undefined)
-        throw new RpcConfigError('the http transport needs the database (its services table)');
+      if (deps.peers === undefined)
+        throw new RpcConfigError(
+          'the http transport needs a peer directory (the services table, in a service)',
+        );
       const host = config.url.hostname.replace(/^\[(.*)\]$/, '$1');
       return new HttpTransport({
-        db: deps.db,
+        peers: deps.peers,
         host,
         port: config.url.port === '' ? 0 : Number(config.url.port),
         ...(config.sharedSecret === undefined ? {} : { sharedSecret: config.sharedSecret }),
-        ...(deps.serviceVersion === undefined ? {} : { serviceVersion: deps.serviceVersion }),
       });
     }
     case 'amqp':

@@ -34,6 +34,11 @@ export { RpcServer, type RpcServerOptions } from './server.ts';
 export { AmqpTransport, type AmqpTransportOptions } from './transports/amqp-transport.ts';
 export { HttpTransport, type HttpTransportOptions } from './transports/http-transport.ts';
 export { LocalBus, LocalTransport } from './transports/local-transport.ts';
+export type {
+  RpcPeer,
+  RpcPeerDirectory,
+  RpcPeerRegistration,
+} from './transports/peer-directory.ts';
 export type { RpcListener, RpcListenTarget, RpcTransport } from './transports/transport.ts';
 export {
   BUILT_IN_REMOTE_ERRORS,

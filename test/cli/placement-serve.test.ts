@@ -5,16 +5,24 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { CliExit } from '../../src/cli/cli-error.ts';
 import { runCli } from '../../src/cli/main.ts';
-import { placementServe } from '../../src/cli/placement-serve-command.ts';
+import {
+  type PlacementServeOptions,
+  placementServe,
+} from '../../src/cli/placement-serve-command.ts';
 import { listServices, migrateToLatest, openDatabase } from '../../src/db/index.ts';
 import { PLACEMENT_MIGRATIONS } from '../../src/placement/migrations/index.ts';
+import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
+import type { ReleaseMapping } from '../../src/releases/index.ts';
+import type { ServiceDefinition } from '../../src/service/index.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 
@@ -351,5 +359,139 @@ describe('baton placement serve: settings', () => {
       'placement-api stopping (test): finishing requests in flight',
       'placement-api stopped',
     ]);
+  });
+});
+
+describe('baton placement serve: the release pin', () => {
+  /** Placement with an older release to pin to (this code has only one release so far). */
+  const withReleases = (extra: ReleaseMapping): ServiceDefinition => ({
+    ...PLACEMENT_SERVICE,
+    releases: { ...PLACEMENT_SERVICE.releases, ...extra },
+  });
+  const PINNABLE = withReleases({ '2025.2': { api: '1.36', objects: {} } });
+
+  /** Serves in-process until the returned stop(); resolves once listening. */
+  async function serveWith(options: PlacementServeOptions, service: ServiceDefinition) {
+    let stop = (_signal: string) => {};
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    let listening = (_url: string) => {};
+    const ready = new Promise<string>((resolve) => {
+      listening = resolve;
+    });
+    const run = placementServe(
+      { port: '0', ...options },
+      {
+        out: (line) => {
+          const url = /listening on (\S+)/.exec(line)?.[1];
+          if (url !== undefined) listening(url);
+        },
+        err: () => {},
+        stopped: () => stopped,
+      },
+      service,
+    );
+    const url = await Promise.race([ready, run.then((status) => `exited ${status}`)]);
+    assert.match(url, /^http:/);
+    return {
+      url,
+      stop: () => {
+        stop('test');
+        return run;
+      },
+    };
+  }
+
+  /** The max the root document shows and the statuses of requests at 1.36 and 1.37. */
+  async function answers(url: string) {
+    const root = (await (await fetch(`${url}/`)).json()) as {
+      versions: { max_version: string }[];
+    };
+    const at = async (version: string) =>
+      (
+        await fetch(`${url}/resource_providers`, {
+          headers: { 'x-auth-token': 'admin', 'openstack-api-version': `placement ${version}` },
+        })
+      ).status;
+    return { max: root.versions[0]?.max_version, at136: await at('1.36'), at137: await at('1.37') };
+  }
+
+  it('is read from the config file; the flag wins; a pinned Placement answers 406 above its max', async () => {
+    const dir = await scratch();
+    const conf = join(dir, 'placement.conf');
+    await writeFile(
+      conf,
+      [
+        '[DEFAULT]',
+        'pin_release_version = 2025.2',
+        '[placement_database]',
+        `connection = sqlite:${join(dir, 'p.sqlite')}`,
+        '',
+      ].join('\n'),
+    );
+    const fromFile = await serveWith({ configFile: conf }, PINNABLE);
+    try {
+      assert.deepEqual(await answers(fromFile.url), { max: '1.36', at136: 200, at137: 406 });
+    } finally {
+      assert.equal(await fromFile.stop(), 0);
+    }
+    const flagWins = await serveWith({ configFile: conf, pinReleaseVersion: '2026.1' }, PINNABLE);
+    try {
+      assert.deepEqual(await answers(flagWins.url), { max: '1.39', at136: 200, at137: 200 });
+    } finally {
+      assert.equal(await flagWins.stop(), 0);
+    }
+    const unpinned = await serveWith({ configFile: conf, pinReleaseVersion: '' }, PINNABLE);
+    try {
+      assert.deepEqual(await answers(unpinned.url), { max: '1.39', at136: 200, at137: 200 });
+    } finally {
+      assert.equal(await unpinned.stop(), 0);
+    }
+  });
+
+  it('an unknown pin, from the flag or the file, exits 64 listing the valid releases', async () => {
+    const dir = await scratch();
+    const db = `sqlite:${join(dir, 'x.sqlite')}`;
+    const expected =
+      "baton: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
+    const run = async (...argv: string[]) => {
+      let err = '';
+      const status = await runCli(['placement', 'serve', '--db', db, '--port', '0', ...argv], {
+        out: () => {},
+        err: (text) => {
+          err += text;
+        },
+      });
+      return { status, err };
+    };
+    assert.deepEqual(await run('--pin-release-version', 'zed'), { status: 64, err: expected });
+    const conf = join(dir, 'placement.conf');
+    await writeFile(conf, '[DEFAULT]\npin_release_version = zed\n');
+    assert.deepEqual(await run('--config-file', conf), { status: 64, err: expected });
+    // With workers the primary checks once, before starting any.
+    assert.deepEqual(await run('--config-file', conf, '--workers', '2'), {
+      status: 64,
+      err: expected,
+    });
+    assert.equal(existsSync(join(dir, 'x.sqlite')), false, 'nothing was opened');
+  });
+
+  it('a bad release mapping stops the start (exit 1) with a message naming the entry', async () => {
+    const dir = await scratch();
+    const broken = withReleases({ '2027.1': { api: '1.40', objects: {} } });
+    await assert.rejects(
+      placementServe(
+        { db: `sqlite:${join(dir, 'x.sqlite')}`, port: '0' },
+        { out: () => assert.fail('nothing may start'), err: () => {} },
+        broken,
+      ),
+      (error: unknown) =>
+        error instanceof CliExit &&
+        error.status === 1 &&
+        error.message ===
+          "the release mapping of service placement is invalid: 2027.1: api 1.40 is above master's 1.39",
+    );
+    assert.equal(existsSync(join(dir, 'x.sqlite')), false, 'nothing was opened');
   });
 });

@@ -11,6 +11,7 @@ import {
   loadConfigFile,
   mergeConfig,
   normalizeDatabaseUrl,
+  PLACEMENT_OPTIONS,
   parseIni,
 } from '../../src/placement/config-file.ts';
 
@@ -69,8 +70,8 @@ describe('INI parsing', () => {
 
 describe('settings from INI', () => {
   it('maps every recognised option', () => {
-    const layer = configFromIni(FULL, '/etc/placement');
-    assert.deepEqual(layer, {
+    const file = configFromIni(FULL, '/etc/placement');
+    assert.deepEqual(file.settings, {
       host: '0.0.0.0',
       port: 9000,
       databaseUrl: 'mysql://placement:secret@db.example/placement',
@@ -85,6 +86,26 @@ describe('settings from INI', () => {
       incompleteConsumerProjectId: 'p-incomplete',
       incompleteConsumerUserId: 'u-incomplete',
     });
+    assert.equal(file.pinReleaseVersion, undefined);
+  });
+
+  it('keeps the release pin apart from the settings the service runs with', () => {
+    const file = configFromIni('[DEFAULT]\npin_release_version = 2026.1\nbind_port = 1\n');
+    assert.deepEqual(file, { settings: { port: 1 }, pinReleaseVersion: '2026.1' });
+    assert.deepEqual(configFromIni('[DEFAULT]\npin_release_version =\n').pinReleaseVersion, '');
+  });
+
+  it('each option is one place in the file and sets one setting', () => {
+    const defaults = defaultPlacementConfig('sqlite:/tmp/x.sqlite');
+    const places = PLACEMENT_OPTIONS.map((o) => `[${o.section}] ${o.name}`);
+    assert.equal(new Set(places).size, places.length);
+    for (const option of PLACEMENT_OPTIONS) {
+      assert.ok(
+        option.field === 'pinReleaseVersion' || Object.hasOwn(defaults, option.field),
+        `${option.name} sets ${option.field}, which PlacementConfig does not have`,
+      );
+      assert.notEqual(option.help, '');
+    }
   });
 
   it('refuses values of the wrong type and unsupported auth strategies', () => {
@@ -111,7 +132,9 @@ describe('settings from INI', () => {
     const dir = await mkdtemp(join(tmpdir(), 'placement-conf-'));
     const good = join(dir, 'placement.conf');
     await writeFile(good, '[oslo_policy]\npolicy_file = rules.yaml\n');
-    assert.deepEqual(await loadConfigFile(good), { policyFile: join(dir, 'rules.yaml') });
+    assert.deepEqual(await loadConfigFile(good), {
+      settings: { policyFile: join(dir, 'rules.yaml') },
+    });
     const bad = join(dir, 'bad.conf');
     await writeFile(bad, '[cors]\nmax_age = soon\n');
     await assert.rejects(loadConfigFile(bad), (error: unknown) => {

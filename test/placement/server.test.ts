@@ -8,6 +8,10 @@ import { listServices, openDatabase } from '../../src/db/index.ts';
 import { defaultPlacementConfig } from '../../src/placement/config.ts';
 import { PolicyFileError } from '../../src/placement/policy/index.ts';
 import { startPlacementServer } from '../../src/placement/server.ts';
+import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
+import { capsInForce } from '../../src/releases/index.ts';
+
+const UNPINNED = capsInForce(PLACEMENT_SERVICE.releases, undefined);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -17,6 +21,7 @@ describe('startPlacementServer', () => {
     const url = `sqlite:${join(dir, 'p.sqlite')}`;
     const server = await startPlacementServer(
       { ...defaultPlacementConfig(url), port: 0 },
+      UNPINNED,
       { heartbeatSeconds: 0.1 },
     );
     const db = await openDatabase(url);
@@ -42,6 +47,6 @@ describe('startPlacementServer', () => {
       port: 0,
       policyFile,
     };
-    await assert.rejects(startPlacementServer(config), PolicyFileError);
+    await assert.rejects(startPlacementServer(config, UNPINNED), PolicyFileError);
   });
 });

@@ -16,10 +16,13 @@ import {
   RpcAuthenticationError,
   RpcClient,
   RpcConnectionLostError,
+  type RpcPeer,
+  type RpcPeerDirectory,
   RpcServer,
   RpcTimeoutError,
   UnknownMethodError,
 } from '../../src/rpc/index.ts';
+import { servicesTablePeers } from '../../src/service/index.ts';
 import { createScratchDatabase } from '../db/support/backends.ts';
 
 describe('http transport', () => {
@@ -36,7 +39,7 @@ describe('http transport', () => {
     await scratch.drop();
   });
   const transport = (options: { sharedSecret?: string } = {}) => {
-    const t = new HttpTransport({ db, ...options });
+    const t = new HttpTransport({ peers: servicesTablePeers(db), ...options });
     transports.push(t);
     return t;
   };
@@ -71,6 +74,39 @@ describe('http transport', () => {
       (await listServices(db)).some((s) => s.binary === 'reg'),
       false,
     );
+    await assert.rejects(client.call('ping'), NoRpcServerError);
+  });
+
+  test('any peer directory will do: servers announce themselves there, clients find them there', async () => {
+    // No database: an in-memory list stands in for the services table.
+    const announced = new Map<string, RpcPeer>();
+    const directory: RpcPeerDirectory = {
+      findPeers: async () => [...announced.values()],
+      registerSelf: async (self) => {
+        const key = `${self.topic} ${self.server}`;
+        announced.set(key, self);
+        return { withdraw: async () => void announced.delete(key) };
+      },
+    };
+    const serving = new HttpTransport({ peers: directory });
+    const calling = new HttpTransport({ peers: directory, directory: { cacheMs: 0 } });
+    transports.push(serving, calling);
+    const server = new RpcServer({
+      transport: serving,
+      topic: 'memory',
+      server: 'm1',
+      endpoints: [endpoint],
+    });
+    await server.start();
+    assert.deepEqual(
+      [...announced.values()].map((p) => [p.topic, p.server]),
+      [['memory', 'm1']],
+    );
+    assert.match(announced.get('memory m1')?.address ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new RpcClient({ transport: calling, topic: 'memory', version: '1.0' });
+    assert.equal(await client.call('ping', { x: 'via memory' }), 'via memory');
+    await server.stop();
+    assert.equal(announced.size, 0, 'stopping withdraws the announcement');
     await assert.rejects(client.call('ping'), NoRpcServerError);
   });
 

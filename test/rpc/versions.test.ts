@@ -91,6 +91,6 @@ test('rpc_transport and its URL: http by default on loopback; amqp; refused when
     () => readRpcConfig({ rpc_transport: 'http', rpc_transport_url: 'http://h:1/path' }),
     /listen address/,
   );
-  assert.throws(() => createTransport(http), /needs the database/);
+  assert.throws(() => createTransport(http), /needs a peer directory/);
   assert.equal(createTransport(readRpcConfig({ rpc_transport: 'local' })).kind, 'local');
 });

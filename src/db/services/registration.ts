@@ -46,7 +46,10 @@ export interface ServiceRegistration extends ServiceIdentity {
   heartbeat(): Promise<void>;
   /** Heartbeats every `intervalSeconds` (default 10) until the returned function is called. */
   startHeartbeats(options?: HeartbeatLoopOptions): () => void;
-  /** Removes the row (clean shutdown), so it no longer counts anywhere. */
+  /**
+   * Removes the row (clean shutdown), so it no longer counts anywhere. It waits for a
+   * heartbeat in flight, and heartbeats after it do nothing: none re-creates the row.
+   */
   deregister(): Promise<void>;
 }
 
@@ -127,15 +130,25 @@ export async function registerService(
   await ensureServicesTable(db);
   let id = await upsert(db, row, clock(), randomUUID());
   const kysely = servicesKysely(db);
+  let deregistered = false;
+  const inFlight = new Set<Promise<void>>();
 
-  const heartbeat = async (): Promise<void> => {
+  const beat = async (): Promise<void> => {
+    if (deregistered) return;
     const now = clock();
     const result = await kysely
       .updateTable(SERVICES_TABLE)
       .set({ last_seen: now })
       .where('id', '=', id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) id = await upsert(db, row, now, id);
+    if (Number(result.numUpdatedRows) === 0 && !deregistered) id = await upsert(db, row, now, id);
+  };
+  const heartbeat = (): Promise<void> => {
+    const beating = beat();
+    inFlight.add(beating);
+    const done = () => inFlight.delete(beating);
+    beating.then(done, done);
+    return beating;
   };
 
   return {
@@ -154,6 +167,8 @@ export async function registerService(
       return () => clearInterval(timer);
     },
     async deregister() {
+      deregistered = true;
+      await Promise.allSettled(inFlight);
       await kysely.deleteFrom(SERVICES_TABLE).where('id', '=', id).execute();
     },
   };

@@ -3,10 +3,10 @@
  * are sound and is stricter where oslo silently changes meaning (see
  * test/objects/ovo-vectors-fields.test.ts for every difference and why).
  */
-import { isIP } from 'node:net';
 import { OffsetDateTime } from '../datetime.ts';
 import { CoercionError, describeValue } from '../errors.ts';
 import type { FieldType } from './field.ts';
+import { ipAddressFamily } from './ip-address.ts';
 
 const INTEGER_TEXT = /^[+-]?\d+(?:_\d+)*$/;
 const FLOAT_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -146,7 +146,7 @@ export const macAddressType: FieldType<string> = {
 export const ipAddressType: FieldType<string> = {
   kind: 'IPAddress',
   coerce(value) {
-    if (typeof value === 'string' && isIP(value) !== 0) return value;
+    if (typeof value === 'string' && ipAddressFamily(value) !== 0) return value;
     return fail(value, 'an IP address');
   },
   toPrimitive: (value) => value,

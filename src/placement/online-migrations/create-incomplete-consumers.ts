@@ -8,14 +8,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { OnlineMigration } from '../../db/index.ts';
-import type { PlacementConfig } from '../config.ts';
+import { INCOMPLETE_CONSUMER_DEFAULTS, type PlacementConfig } from '../config.ts';
 import { incompleteConsumerOwner } from '../store/projects-users.ts';
-
-/** Placement's defaults for the two settings. */
-export const INCOMPLETE_CONSUMER_DEFAULTS = {
-  projectId: '00000000-0000-0000-0000-000000000000',
-  userId: '00000000-0000-0000-0000-000000000000',
-};
 
 /** The two settings of PlacementConfig this migration reads. */
 export type IncompleteConsumerSettings = Pick<

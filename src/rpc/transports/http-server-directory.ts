@@ -1,11 +1,9 @@
 /**
- * Where the http transport's servers are: the services table, where each
- * server registered its address under (binary = topic, host = server name).
- * Only live rows count. Lookups are cached briefly; a refused connection
- * drops the cache so the next lookup sees restarts at once.
+ * Where the http transport's servers are: what the peer directory lists (the services
+ * table, in Baton's services), grouped by topic. Lookups are cached briefly; a refused
+ * connection drops the cache so the next lookup sees restarts at once.
  */
-import type { Database } from '../../db/connect.ts';
-import { listServices } from '../../db/services/list-services.ts';
+import type { RpcPeerDirectory } from './peer-directory.ts';
 
 export interface RpcServerAddress {
   readonly server: string;
@@ -16,20 +14,16 @@ export interface RpcServerAddress {
 export interface ServerDirectoryOptions {
   /** How long a lookup is reused (default 1000 ms). */
   readonly cacheMs?: number;
-  /** A row seen within this many seconds is live (the services table's default: 60). */
-  readonly liveWithinSeconds?: number;
 }
 
 export class HttpServerDirectory {
-  readonly #db: Database;
+  readonly #peers: RpcPeerDirectory;
   readonly #cacheMs: number;
-  readonly #liveWithinSeconds: number | undefined;
   #cached: { at: number; rows: Promise<Map<string, RpcServerAddress[]>> } | undefined;
 
-  constructor(db: Database, options: ServerDirectoryOptions = {}) {
-    this.#db = db;
+  constructor(peers: RpcPeerDirectory, options: ServerDirectoryOptions = {}) {
+    this.#peers = peers;
     this.#cacheMs = options.cacheMs ?? 1000;
-    this.#liveWithinSeconds = options.liveWithinSeconds;
   }
 
   /** The live servers of a topic (only the named one when `server` is given). */
@@ -55,14 +49,11 @@ export class HttpServerDirectory {
   }
 
   async #query(): Promise<Map<string, RpcServerAddress[]>> {
-    const options =
-      this.#liveWithinSeconds === undefined ? {} : { liveWithinSeconds: this.#liveWithinSeconds };
     const byTopic = new Map<string, RpcServerAddress[]>();
-    for (const row of await listServices(this.#db, options)) {
-      if (!row.live || row.rpcAddress === undefined) continue;
-      const list = byTopic.get(row.binary) ?? [];
-      list.push({ server: row.host, address: row.rpcAddress });
-      byTopic.set(row.binary, list);
+    for (const peer of await this.#peers.findPeers()) {
+      const list = byTopic.get(peer.topic) ?? [];
+      list.push({ server: peer.server, address: peer.address });
+      byTopic.set(peer.topic, list);
     }
     return byTopic;
   }

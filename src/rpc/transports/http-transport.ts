@@ -1,9 +1,10 @@
 /**
  * The embedded default transport: JSON-RPC 2.0 over HTTP (http-json-rpc.ts),
  * nothing to install. A server listens on a configured address (loopback,
- * any port, by default) and registers it in the services table as
- * (binary = topic, host = server name); a client finds the live servers of a
- * topic there (http-server-directory.ts) and keeps connections alive.
+ * any port, by default) and announces it in the peer directory it is given
+ * (the services table, in Baton's services: binary = topic, host = server
+ * name); a client finds the live servers of a topic there
+ * (http-server-directory.ts) and keeps connections alive.
  *
  * Outcomes of a call: a refused connection means nothing was sent, so the
  * next server is tried (after a fresh lookup); a connection that breaks
@@ -12,8 +13,6 @@
  */
 import { Agent, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { hostname } from 'node:os';
-import type { Database } from '../../db/connect.ts';
-import { registerService } from '../../db/services/registration.ts';
 import {
   NoRpcServerError,
   RpcAuthenticationError,
@@ -31,11 +30,12 @@ import {
   type RpcServerAddress,
   type ServerDirectoryOptions,
 } from './http-server-directory.ts';
+import type { RpcPeerDirectory } from './peer-directory.ts';
 import type { RpcListener, RpcListenTarget, RpcRequestHandler, RpcTransport } from './transport.ts';
 
 export interface HttpTransportOptions {
-  /** The database holding the services table (servers register, clients look up). */
-  readonly db: Database;
+  /** Where servers announce their address and clients look them up. */
+  readonly peers: RpcPeerDirectory;
   /** Listen address; default 127.0.0.1, port 0 (any free port). */
   readonly host?: string;
   readonly port?: number;
@@ -43,9 +43,6 @@ export interface HttpTransportOptions {
   readonly advertiseHost?: string;
   /** When set, every request must carry it (`Authorization: Bearer`). */
   readonly sharedSecret?: string;
-  /** The service version registered with the address (default 1). */
-  readonly serviceVersion?: number;
-  readonly heartbeatSeconds?: number;
   /** Concurrent connections per server (default 64). */
   readonly maxSockets?: number;
   /** Most calls in one JSON-RPC batch (default 64; 1 sends every call alone). */
@@ -71,7 +68,7 @@ export class HttpTransport implements RpcTransport {
   constructor(options: HttpTransportOptions) {
     this.#options = options;
     this.#agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
-    this.#directory = new HttpServerDirectory(options.db, options.directory);
+    this.#directory = new HttpServerDirectory(options.peers, options.directory);
     this.#listener = new HttpRpcListener(options.sharedSecret);
     this.#client = new JsonRpcHttpClient(options.maxBatch ?? 64);
     this.#headers = { 'content-type': 'application/json' };
@@ -239,20 +236,15 @@ export class HttpTransport implements RpcTransport {
     const route = this.#listener.add(target, handler);
     const advertised = o.advertiseHost ?? (WILDCARDS.has(host) ? hostname() : host);
     const urlHost = advertised.includes(':') ? `[${advertised}]` : advertised;
-    const registration = await registerService(o.db, {
-      binary: target.topic,
-      host: target.server,
-      version: o.serviceVersion ?? 1,
-      rpcAddress: `http://${urlHost}:${port}`,
+    const registration = await o.peers.registerSelf({
+      topic: target.topic,
+      server: target.server,
+      address: `http://${urlHost}:${port}`,
     });
-    const stopHeartbeats = registration.startHeartbeats(
-      o.heartbeatSeconds === undefined ? {} : { intervalSeconds: o.heartbeatSeconds },
-    );
     const listener: RpcListener = {
       stop: async () => {
         this.#listeners.delete(listener);
-        stopHeartbeats();
-        await registration.deregister().catch(() => {});
+        await registration.withdraw().catch(() => {});
         await this.#listener.remove(route);
       },
     };

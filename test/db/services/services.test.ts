@@ -148,6 +148,21 @@ forEachBackend('services table', (ctx) => {
     );
   });
 
+  test('a heartbeat racing deregister never brings the row back', async () => {
+    now = T0;
+    const reg = await registerService(ctx.db(), { binary: 'race', host: 'h', version: 1, clock });
+    // A heartbeat already running when the process deregisters, and one arriving after.
+    const during = reg.heartbeat();
+    const leaving = reg.deregister();
+    const after = reg.heartbeat();
+    await Promise.all([during, leaving, after]);
+    await reg.heartbeat();
+    assert.deepEqual(
+      (await listServices(ctx.db(), live)).filter((s) => s.binary === 'race'),
+      [],
+    );
+  });
+
   test('startup: refuse when too far behind the oldest live peer, warn when behind', async () => {
     now = T0;
     await registerService(ctx.db(), { binary: 'su', host: 'p1', version: 5, clock });

@@ -18,6 +18,7 @@ import {
   LocalTransport,
   type RpcTransport,
 } from '../../../src/rpc/index.ts';
+import { servicesTablePeers } from '../../../src/service/index.ts';
 import { createScratchDatabase } from '../../db/support/backends.ts';
 
 export const AMQP_URL = process.env.BATON_TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';
@@ -109,7 +110,7 @@ export function forEachTransport(title: string, body: (ctx: TransportContext) =>
           if (kind === 'local') transport = new LocalTransport(bus);
           else if (kind === 'http') {
             if (db === undefined) throw new Error('database not open yet');
-            transport = new HttpTransport({ db, ...options });
+            transport = new HttpTransport({ peers: servicesTablePeers(db), ...options });
           } else transport = new AmqpTransport({ url: AMQP_URL, exchange });
           made.push(transport);
           return transport;

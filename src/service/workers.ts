@@ -1,12 +1,12 @@
 /**
- * `placement serve --workers N`: N server processes sharing one listening port (node:cluster),
- * as the real service runs several WSGI processes. The primary only supervises: it forwards
- * SIGTERM/SIGINT so every worker finishes its requests in flight, and exits when they have.
- * A worker that dies unasked is reported and the primary stops the rest (a supervisor such
- * as systemd restarts the service; a half-dead pool would hide the failure).
+ * An API binary run as N server processes sharing one listening port (node:cluster), as
+ * the real services run several WSGI processes (`baton placement serve --workers N`). The
+ * primary only supervises: it forwards SIGTERM/SIGINT so every worker finishes its requests
+ * in flight, and exits when they have. A worker that dies unasked is reported and the
+ * primary stops the rest (a supervisor such as systemd restarts the service; a half-dead
+ * pool would hide the failure).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { EXIT } from './cli-error.ts';
 
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
@@ -17,11 +17,18 @@ export function leaveCluster(): void {
   if (cluster.isWorker) cluster.worker?.disconnect();
 }
 
+export interface WorkersIo {
+  readonly out: (line: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** Runs `count` workers of `binary` until stopped; true when every one ended cleanly. */
 export async function superviseWorkers(
+  binary: string,
   count: number,
-  io: { out: (line: string) => void; err: (text: string) => void },
+  io: WorkersIo,
   stopped: () => Promise<string>,
-): Promise<number> {
+): Promise<boolean> {
   const workers: Worker[] = [];
   let stopping = false;
   let failed = false;
@@ -35,7 +42,7 @@ export async function superviseWorkers(
           if (!stopping) {
             failed = true;
             io.err(
-              `baton: placement worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
+              `baton: ${binary} worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
             );
             stopAll();
           } else if (code !== 0 && code !== null) {
@@ -53,12 +60,12 @@ export async function superviseWorkers(
       worker.process.kill('SIGTERM');
     }
   };
-  io.out(`placement-api: ${count} worker processes`);
+  io.out(`${binary}: ${count} worker processes`);
   const signal = await Promise.race([stopped(), Promise.all(exits).then(() => 'exit')]);
   if (signal !== 'exit') {
-    io.out(`placement-api stopping (${signal}): workers finish their requests in flight`);
+    io.out(`${binary} stopping (${signal}): workers finish their requests in flight`);
     stopAll();
   }
   await Promise.all(exits);
-  return failed ? EXIT.failure : EXIT.ok;
+  return !failed;
 }

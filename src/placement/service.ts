@@ -1,0 +1,120 @@
+/**
+ * The Placement service, defined once for the toolkit, and the composition root of its
+ * API process. The definition lists what the `baton` commands need (binaries, schema
+ * history, online data migrations, object tables, config file, releases); its `master`
+ * release is derived from the microversion list. The root reads the settings, resolves
+ * the pin into the caps in force once, and hands them to the server (the negotiator's
+ * max). Placement has no RPC and no versioned objects, so its caps cap only the API.
+ */
+import { createOnlineMigrationRegistry, parseDatabaseUrl } from '../db/index.ts';
+import type { CapsInForce } from '../releases/index.ts';
+import {
+  codeVersionsOf,
+  defineService,
+  NO_CONFIG,
+  resolveCapsInForce,
+  type ServiceDefinition,
+} from '../service/index.ts';
+import { PLACEMENT_VERSIONS } from './api/versions.ts';
+import {
+  defaultPlacementConfig,
+  INCOMPLETE_CONSUMER_DEFAULTS,
+  type PlacementConfig,
+} from './config.ts';
+import {
+  type ConfigLayer,
+  loadConfigFile,
+  mergeConfig,
+  type PlacementConfigFile,
+} from './config-file.ts';
+import { PLACEMENT_MIGRATIONS } from './migrations/index.ts';
+import { createIncompleteConsumers } from './online-migrations/create-incomplete-consumers.ts';
+import { type PlacementServer, type StartOptions, startPlacementServer } from './server.ts';
+import { PLACEMENT_API_BINARY } from './service-version.ts';
+
+export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
+  name: 'placement',
+  release: '2026.1',
+  binaries: [PLACEMENT_API_BINARY],
+  migrations: PLACEMENT_MIGRATIONS,
+  readConfigFile: async (path) => {
+    const file = await loadConfigFile(path);
+    return {
+      databaseUrl: file.settings.databaseUrl,
+      pinReleaseVersion: file.pinReleaseVersion,
+      settings: file.settings,
+    };
+  },
+  onlineMigrations: (config = NO_CONFIG) => {
+    const layer = (config.settings ?? {}) as ConfigLayer;
+    return createOnlineMigrationRegistry({
+      service: 'placement',
+      migrations: [
+        createIncompleteConsumers({
+          incompleteConsumerProjectId:
+            layer.incompleteConsumerProjectId ?? INCOMPLETE_CONSUMER_DEFAULTS.projectId,
+          incompleteConsumerUserId:
+            layer.incompleteConsumerUserId ?? INCOMPLETE_CONSUMER_DEFAULTS.userId,
+        }),
+      ],
+      objectTables: [],
+    });
+  },
+  objectTables: [],
+  code: codeVersionsOf({ apiVersions: PLACEMENT_VERSIONS }),
+  // Releases before this code's and this one; `master` is derived from `code`.
+  releases: { '2026.1': { api: '1.39', objects: {} } },
+  newModels: [],
+});
+
+/** How a placement-api process was asked to run. */
+export interface PlacementApiSettings {
+  /** The oslo.config-style INI file, if any. */
+  readonly configFile?: string | undefined;
+  /** Settings from the command line: they win over the file's. */
+  readonly flags: ConfigLayer;
+  /** `--pin-release-version`: wins over the file's `[DEFAULT] pin_release_version`. */
+  readonly pinReleaseVersion?: string | undefined;
+  /** The database when neither the flags nor the file name one. */
+  readonly defaultDatabaseUrl: string;
+}
+
+/** What a placement-api process runs with: its settings and the caps in force. */
+export interface PlacementApiPlan {
+  readonly config: PlacementConfig;
+  readonly caps: CapsInForce;
+}
+
+/**
+ * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
+ * anything is opened. Throws ConfigFileError, DatabaseUrlError, InvalidReleaseMappingError
+ * (naming the entry) or UnknownReleaseError (listing the known releases).
+ */
+export async function planPlacementApi(
+  settings: PlacementApiSettings,
+  service: ServiceDefinition = PLACEMENT_SERVICE,
+): Promise<PlacementApiPlan> {
+  const file: PlacementConfigFile =
+    settings.configFile === undefined
+      ? { settings: {} }
+      : await loadConfigFile(settings.configFile);
+  const config = mergeConfig(
+    defaultPlacementConfig(settings.defaultDatabaseUrl),
+    file.settings,
+    settings.flags,
+  );
+  parseDatabaseUrl(config.databaseUrl);
+  const caps = resolveCapsInForce(service, {
+    flag: settings.pinReleaseVersion,
+    file: file.pinReleaseVersion,
+  });
+  return { config, caps };
+}
+
+/** Starts a placement-api process as planned; `close()` stops it. */
+export function startPlacementApi(
+  plan: PlacementApiPlan,
+  options: StartOptions = {},
+): Promise<PlacementServer> {
+  return startPlacementServer(plan.config, plan.caps, options);
+}

@@ -1,0 +1,29 @@
+/** What a service is to the toolkit, and how a process of it starts and stops. */
+export { type PinSetting, pinReleaseVersion, resolveCapsInForce } from './caps-at-start.ts';
+export {
+  type CodeTables,
+  type CodeVersions,
+  codeVersionsOf,
+  masterReleaseOf,
+} from './code-versions.ts';
+export {
+  checkPeerVersions,
+  type ProcessIdentity,
+  type ProcessRegistration,
+  type RegisterProcessOptions,
+  registerProcess,
+  ServiceTooOldError,
+} from './process-registration.ts';
+export {
+  compatibilityOf,
+  defineService,
+  NO_CONFIG,
+  type ServiceConfig,
+  type ServiceDefinition,
+  type ServiceDefinitionInput,
+  serviceNamed,
+  UnknownServiceError,
+} from './service-definition.ts';
+export { type ServicesTablePeersOptions, servicesTablePeers } from './services-table-peers.ts';
+export { STOP_SIGNALS, waitForStopSignal } from './stop-signal.ts';
+export { isWorkerProcess, leaveCluster, superviseWorkers, type WorkersIo } from './workers.ts';

@@ -1,0 +1,67 @@
+/**
+ * A service process in the services table (seed 004): before it serves, it compares its
+ * service version with its live peers' (too far behind: it refuses to start; behind at
+ * all: it warns); once it serves, it registers and heartbeats until it leaves.
+ */
+import { checkStartup, type Database, registerService } from '../db/index.ts';
+
+/** How a binary of a service names itself and how far behind its peers it may run. */
+export interface ProcessIdentity {
+  readonly binary: string;
+  /** The service version of this code (a positive integer). */
+  readonly version: number;
+  /** How many service versions behind its oldest live peer a starting process may be. */
+  readonly supportedSpan: number;
+}
+
+/** Refused to start: another live process of the binary runs a version too new for this code. */
+export class ServiceTooOldError extends Error {
+  override name = 'ServiceTooOldError';
+}
+
+/** Throws ServiceTooOldError when the process must not start; warns when it is behind. */
+export async function checkPeerVersions(
+  db: Database,
+  identity: ProcessIdentity,
+  warn: (message: string) => void,
+): Promise<void> {
+  const startup = await checkStartup(db, identity);
+  if (!startup.ok) throw new ServiceTooOldError(startup.refuse);
+  if (startup.warn) warn(startup.warn);
+}
+
+export interface ProcessRegistration {
+  /** Stops the heartbeats and removes the row (a clean stop). */
+  leave(): Promise<void>;
+}
+
+export interface RegisterProcessOptions {
+  /** Seconds between heartbeats (default: the services table's). */
+  readonly heartbeatSeconds?: number | undefined;
+  /** Told when a heartbeat fails (the next one may succeed). */
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * Registers the process under (binary, host) and keeps its row fresh. `host` must tell
+ * apart the processes of one binary on one machine (`name:port`).
+ */
+export async function registerProcess(
+  db: Database,
+  process: { readonly binary: string; readonly host: string; readonly version: number },
+  options: RegisterProcessOptions,
+): Promise<ProcessRegistration> {
+  const registration = await registerService(db, process);
+  const stopHeartbeats = registration.startHeartbeats({
+    ...(options.heartbeatSeconds === undefined
+      ? {}
+      : { intervalSeconds: options.heartbeatSeconds }),
+    onError: (error) => options.warn(`heartbeat failed: ${(error as Error).message}`),
+  });
+  return {
+    async leave() {
+      stopHeartbeats();
+      await registration.deregister();
+    },
+  };
+}

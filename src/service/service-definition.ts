@@ -1,0 +1,88 @@
+/**
+ * What a service is to the toolkit: its binaries, schema history, online data migrations,
+ * object tables and releases, and how its config file is read. Each service defines itself
+ * once, in its composition root (`src/<service>/service.ts`), with `defineService`; the
+ * `baton` command only lists the definitions.
+ */
+import type {
+  FindIncompatibleOptions,
+  MigrationSet,
+  ObjectTable,
+  OnlineMigrationRegistry,
+} from '../db/index.ts';
+import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from '../releases/index.ts';
+import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
+
+/** What a service's config file says that the toolkit uses. */
+export interface ServiceConfig {
+  /** The database URL the file names, if any (`--db` still wins). */
+  readonly databaseUrl?: string | undefined;
+  /** `[DEFAULT] pin_release_version`, if the file sets it (`--pin-release-version` still wins). */
+  readonly pinReleaseVersion?: string | undefined;
+  /** Everything else the file sets, as the service reads it (online migration settings...). */
+  readonly settings: unknown;
+}
+
+export const NO_CONFIG: ServiceConfig = { settings: undefined };
+
+export interface ServiceDefinition {
+  readonly name: string;
+  /** The name of the release this code is (a key of `releases`, besides master). */
+  readonly release: string;
+  /** The binaries that register in the services table. */
+  readonly binaries: readonly string[];
+  readonly migrations: MigrationSet;
+  /** Reads the service's own config file (its format; errors name the file). */
+  readConfigFile(path: string): Promise<ServiceConfig>;
+  onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
+  /** Tables holding versioned objects (none for Placement, which has no objects). */
+  readonly objectTables: readonly ObjectTable[];
+  /** What the code speaks, read from its own tables (`codeVersionsOf`). */
+  readonly code: CodeVersions;
+  /** Every release, `master` included (derived from `code`). */
+  readonly releases: ReleaseMapping;
+  /** Object types new in this release (their tables are not version-checked). */
+  readonly newModels: readonly string[];
+}
+
+export interface ServiceDefinitionInput extends Omit<ServiceDefinition, 'releases'> {
+  /** The releases before this code and this one, by name; `master` is derived, not written. */
+  readonly releases: ReleaseMapping;
+}
+
+export function defineService(input: ServiceDefinitionInput): ServiceDefinition {
+  if (Object.hasOwn(input.releases, MASTER)) {
+    throw new InvalidReleaseMappingError(
+      `service ${input.name}: '${MASTER}' is derived from the code's versions; do not write it`,
+      MASTER,
+    );
+  }
+  return { ...input, releases: { ...input.releases, [MASTER]: masterReleaseOf(input.code) } };
+}
+
+/**
+ * What the object-version checks compare: the service's object tables against
+ * this release's supported versions. Undefined when there is nothing to check.
+ */
+export function compatibilityOf(service: ServiceDefinition): FindIncompatibleOptions | undefined {
+  const supported = service.releases[MASTER];
+  if (supported === undefined || service.objectTables.length === 0) return undefined;
+  return { tables: service.objectTables, supported, newModels: service.newModels };
+}
+
+export class UnknownServiceError extends Error {
+  override name = 'UnknownServiceError';
+  constructor(service: string, known: readonly string[]) {
+    super(`unknown service '${service}'; known services: ${known.join(', ')}`);
+  }
+}
+
+/** The definition named `name` in a list of services. */
+export function serviceNamed(
+  services: Readonly<Record<string, ServiceDefinition>>,
+  name: string,
+): ServiceDefinition {
+  const service = Object.hasOwn(services, name) ? services[name] : undefined;
+  if (service === undefined) throw new UnknownServiceError(name, Object.keys(services));
+  return service;
+}
