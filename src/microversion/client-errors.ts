@@ -1,4 +1,4 @@
-import { tryParseVersion, VERSION_FORMAT, versionInRange } from './version.ts';
+import { VERSION_FORMAT } from './version.ts';
 
 /** Base of every error the negotiating client raises; all carry the client's own range. */
 export abstract class MicroversionClientError extends Error {
@@ -136,24 +136,14 @@ function rejectedMessage(
   const start = `The server refused API version ${requested} (406 Not Acceptable)`;
   if (server === undefined) return `${start}; it did not say which versions it supports`;
   const where = source === 'version-document' ? 'its version document says ' : '';
-  const version = tryParseVersion(requested);
-  const min = tryParseVersion(server.min);
-  const max = tryParseVersion(server.max);
-  const inside =
-    version !== undefined &&
-    min !== undefined &&
-    max !== undefined &&
-    versionInRange(version, min, max);
-  return inside
-    ? `${start}, although ${where}it supports ${server.min} to ${server.max} (the refusal may ` +
-        'not be about the version)'
-    : `${start}; ${where}it supports ${server.min} to ${server.max}`;
+  return `${start}; ${where}it supports ${server.min} to ${server.max}`;
 }
 
 /**
  * Use case 7B: the server refused the version the user asked for (406). Also raised when the
  * server refuses without saying what it supports (not in the answer, not in its version
- * document), or refuses a version inside its own range.
+ * document). A 406 at a version inside the server's range is not a refusal of that version:
+ * the client hands that answer back instead.
  */
 export class VersionRejectedError extends MicroversionClientError {
   readonly requested: string;

@@ -90,13 +90,13 @@ export type Probe =
   /** Nothing learned: an error without version headers, a network failure. */
   | { readonly kind: 'unknown' };
 
-// Headers that describe the caller's request body, not meant for a GET of the document.
-const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
+// Headers about the caller's request and its answer, not about a GET of the JSON document.
+const NOT_FOR_DOCUMENT = new Set(['accept', 'content-type', 'content-length', 'content-encoding']);
 
 /**
  * `GET` of the endpoint itself, the version document of Placement's root and Ironic's `/v1`
- * (what python-ironicclient reads after a 406 without range headers). The caller's other
- * headers (a token) go along. With `versionText`, the request is versioned, so a success
+ * (what python-ironicclient reads after a 406 without range headers). The caller's headers
+ * (a token) go along, except those about its own request's body and answer format. With `versionText`, the request is versioned, so a success
  * without version headers means the server predates microversions; without, the server answers
  * at its default, as a version document is meant to be read.
  */
@@ -108,7 +108,7 @@ export async function probeVersionDocument(
 ): Promise<Probe> {
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const [name, value] of Object.entries(init.headers ?? {})) {
-    if (!BODY_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    if (!NOT_FOR_DOCUMENT.has(name.toLowerCase())) headers[name] = value;
   }
   if (versionText !== undefined) versionHeaders(context, headers, versionText);
   let response: Response;

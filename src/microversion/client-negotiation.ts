@@ -120,6 +120,13 @@ export function classifyResponse(facts: ResponseFacts, sent: string): ResponseKi
   return accepted ? 'error' : 'version-refused';
 }
 
+/** The version sent lies outside the server's range (`latest` never does). */
+export function outsideRange(sent: string, range: Range): boolean {
+  if (isLatest(sent)) return false;
+  const version = tryParseVersion(sent);
+  return version === undefined || !versionInRange(version, range.min, range.max);
+}
+
 function sameRange(a: Range, b: Range): boolean {
   return compareVersions(a.min, b.min) === 0 && compareVersions(a.max, b.max) === 0;
 }

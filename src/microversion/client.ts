@@ -16,6 +16,7 @@ import {
   highestCommonVersion,
   isStateChanging,
   knowledgeAfterSuccess,
+  outsideRange,
   parseUserChoice,
   type Range,
   type UserChoice,
@@ -167,7 +168,11 @@ export class MicroversionClient {
     if (probe.kind === 'versioned') this.#learn(probe.range);
   }
 
-  /** A 406 about the version: use cases 5, 6, 7A and 7B. */
+  /**
+   * A 406 about the version: use cases 5, 6, 7A and 7B. A 406 whose server range includes the
+   * version sent did not refuse that version (Ironic's 406 for an `Accept` it cannot serve
+   * carries no version header at all): it is handed back like any other error.
+   */
   async #negotiate(
     path: string,
     init: ClientRequest,
@@ -184,6 +189,9 @@ export class MicroversionClient {
         source = 'version-document';
       }
     }
+    if (server !== undefined && !outsideRange(attempt.text, server)) {
+      return this.#answer(first, attempt.text, false);
+    }
     if (attempt.userSpecified || server === undefined) {
       throw this.#rejected(attempt.text, server, attempt.userSpecified, source);
     }
@@ -193,18 +201,17 @@ export class MicroversionClient {
       throw new NoCommonVersionError(attempt.text, range, this.#min, this.#max);
     }
     const text = formatVersion(common);
-    if (text === attempt.text) throw this.#rejected(text, server, false, source);
     this.#cache.set(this.endpoint, { microversions: true, min: server.min, max: server.max });
 
     const second = await exchange(this.#context, this.#url(path), init, text);
-    if (second.kind === 'version-refused') {
-      const stated = second.range !== undefined;
-      throw this.#rejected(text, second.range ?? server, false, stated ? 'response' : source);
+    const range = second.range ?? server;
+    if (second.kind === 'version-refused' && outsideRange(text, range)) {
+      throw this.#rejected(text, range, false, second.range === undefined ? source : 'response');
     }
     if (second.kind === 'versioned-success') this.#learn(second.range);
-    // The server showed microversions in its refusal: whatever answered now, it did at `text`
-    // unless it says otherwise (an error without version headers still says nothing).
-    const success = second.kind !== 'error';
+    // The server showed microversions in its refusal: a success without version headers was
+    // made at `text`; an error without them still says nothing.
+    const success = second.kind === 'versioned-success' || second.kind === 'unversioned-success';
     const version = textOf(second.versions.version) ?? (success ? text : undefined);
     return this.#report(second.response, text, version, true, true, {
       min: second.versions.min ?? server.min,

@@ -130,7 +130,9 @@ function versionedServer(dialect: Dialect, behaviour: ServerBehaviour) {
       };
     }
     if (request.headers.accept === 'text/plain') {
-      return { status: 406, headers: dialect.answer(version, range), body: 'JSON only' };
+      // Placement answers this at the version asked; Ironic with no version header at all.
+      const headers = behaviour.versionless406 ? {} : dialect.answer(version, range);
+      return { status: 406, headers, body: 'JSON only' };
     }
     const status = request.method === 'POST' ? 201 : 200;
     return { status, headers: dialect.answer(version, range), body: { servedAt: version } };
@@ -296,6 +298,31 @@ for (const dialect of [PLACEMENT_STYLE, IRONIC_STYLE]) {
       assert.equal(await result.response.text(), 'JSON only');
       assert.deepEqual([result.version, result.microversions], ['1.12', true]);
       assert.deepEqual(seen(), ['GET /v1/nodes 1.12']);
+      assert.equal(cache.size, 0);
+    });
+
+    test('a versionless 406 at a version the document says is supported is handed back', async () => {
+      const { cache, client } = serve(
+        versionedServer(dialect, { range: SERVER, versionless406: true }),
+      );
+      for (const requested of [undefined, '1.12', 'latest']) {
+        const result = await client({ min: '1.1', max: '1.15' }, requested).request('/v1/nodes', {
+          headers: { ...TOKEN, accept: 'text/plain' },
+        });
+        assert.equal(result.response.status, 406);
+        assert.equal(await result.response.text(), 'JSON only');
+        assert.deepEqual([result.version, result.negotiated], [undefined, false]);
+      }
+      assert.deepEqual(seen(), [
+        'GET /v1/nodes 1.15',
+        'GET / -',
+        'GET /v1/nodes 1.12',
+        'GET / -',
+        'GET /v1/nodes latest',
+        'GET / -',
+      ]);
+      // The document is asked for as JSON, whatever the caller's own request accepted.
+      assert.equal(server.requests[1]?.headers.accept, 'application/json');
       assert.equal(cache.size, 0);
     });
 

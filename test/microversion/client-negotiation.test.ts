@@ -4,6 +4,7 @@ import {
   classifyResponse,
   isStateChanging,
   knowledgeAfterSuccess,
+  outsideRange,
 } from '../../src/microversion/client-negotiation.ts';
 import { parseVersion } from '../../src/microversion/index.ts';
 
@@ -76,4 +77,15 @@ test('isStateChanging: every method but the safe ones', () => {
   for (const method of ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'get']) {
     assert.equal(isStateChanging(method), false, method);
   }
+});
+
+test('outsideRange: latest never is, X.Y by the tuple order', () => {
+  const range = { min: v('1.2'), max: v('1.10') };
+  assert.equal(outsideRange('latest', range), false);
+  assert.equal(outsideRange('1.2', range), false);
+  assert.equal(outsideRange('1.9', range), false);
+  assert.equal(outsideRange('1.10', range), false);
+  assert.equal(outsideRange('1.1', range), true);
+  assert.equal(outsideRange('1.11', range), true);
+  assert.equal(outsideRange('2.0', range), true);
 });
