@@ -14,7 +14,6 @@ import {
   VersionCache,
   VersionRejectedError,
 } from '../../src/microversion/index.ts';
-import { buffering, recordingFetch, type SentRequest } from './fixtures/placement-client-cases.ts';
 import {
   IRONIC_AUTH,
   REAL_IRONIC_INSTALL,
@@ -22,6 +21,7 @@ import {
   realIronicMissing,
   startRealIronic,
 } from './fixtures/real-ironic.ts';
+import { buffering, recordingFetch, type SentRequest } from './fixtures/recording-client.ts';
 import { IRONIC_HEADERS } from './fixtures/services.ts';
 
 const inCi = process.env.CI === 'true';
