@@ -107,10 +107,9 @@ export class MicroversionClient {
     this.#max = formatVersion(this.client.max);
     this.#unversioned = parseVersion(options.unversionedVersion ?? '1.0');
     this.#cache = options.cache ?? defaultVersionCache;
-    const custom = options.fetch;
     this.#context = {
       // Called through a wrapper: some fetch implementations insist on their own `this`.
-      fetch: custom ?? ((input, request) => fetch(input, request)),
+      fetch: options.fetch ?? ((input, request) => fetch(input, request)),
       style: compileHeaderStyle(options.headers),
       serviceType: options.serviceType,
     };
