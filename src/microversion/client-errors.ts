@@ -39,27 +39,69 @@ export class InvalidRequestedVersionError extends MicroversionClientError {
   }
 }
 
+/** How far a request got before use case 3B was detected. */
+export interface UnsupportedRequestState {
+  readonly method: string;
+  /** The method changes state (POST, PUT, PATCH, DELETE): once sent, its effect happened. */
+  readonly stateChanging: boolean;
+  /**
+   * False when the client found the server out before sending the request (it asks the version
+   * document first for a state-changing request); true when the request itself was answered.
+   */
+  readonly sent: boolean;
+  /** The status the server answered the request with, when it was sent. */
+  readonly status?: number | undefined;
+  /** The text of that answer (what a POST created, for instance), when it was sent. */
+  readonly body?: string | undefined;
+}
+
+function unsupportedMessage(requested: string, endpoint: string, state: UnsupportedRequestState) {
+  const start = `API version ${requested} cannot be used: the server at ${endpoint} does not support microversions`;
+  if (!state.sent) {
+    return (
+      `${start} (its version document answered a request for ${requested} without a version ` +
+      `header; it only speaks the base API). The ${state.method} request was not sent.`
+    );
+  }
+  const base = `${start} (its response carried no version header; it only speaks the base API)`;
+  if (!state.stateChanging) return base;
+  return (
+    `${base}. The ${state.method} request has already been processed by the server at its ` +
+    `base API, not at ${requested} (status ${state.status}): check its effect before retrying.`
+  );
+}
+
 /**
- * Use case 3B: the user asked for a version, but the server predates microversions (its answer
- * carried no version header), so that version cannot be used. The request did reach the server,
- * which handled it at its only version; `status` is what it answered.
+ * Use case 3B: the user asked for a version, but the server predates microversions (a success
+ * carried no version header), so that version cannot be used. `sent` says whether the request
+ * reached the server; when it did, the server handled it at its only version, and for a
+ * state-changing method (`stateChanged`) that effect has happened and was not undone.
  */
 export class MicroversionsUnsupportedError extends MicroversionClientError {
   readonly requested: string;
   readonly endpoint: string;
-  readonly status: number;
+  readonly method: string;
+  readonly sent: boolean;
+  readonly stateChanged: boolean;
+  readonly status: number | undefined;
+  readonly body: string | undefined;
 
-  constructor(requested: string, endpoint: string, status: number, min: string, max: string) {
-    super(
-      `API version ${requested} cannot be used: the server at ${endpoint} does not support ` +
-        'microversions (its response carried no version header; it only speaks the base API)',
-      min,
-      max,
-    );
+  constructor(
+    requested: string,
+    endpoint: string,
+    state: UnsupportedRequestState,
+    min: string,
+    max: string,
+  ) {
+    super(unsupportedMessage(requested, endpoint, state), min, max);
     this.name = 'MicroversionsUnsupportedError';
     this.requested = requested;
     this.endpoint = endpoint;
-    this.status = status;
+    this.method = state.method;
+    this.sent = state.sent;
+    this.stateChanged = state.sent && state.stateChanging;
+    this.status = state.status;
+    this.body = state.body;
   }
 }
 
@@ -83,15 +125,33 @@ export class NoCommonVersionError extends MicroversionClientError {
   }
 }
 
+/** Where a refused request's server range came from. */
+export type RangeSource = 'response' | 'version-document';
+
+function rejectedMessage(
+  requested: string,
+  server: { min: string; max: string } | undefined,
+  source: RangeSource,
+): string {
+  const start = `The server refused API version ${requested} (406 Not Acceptable)`;
+  if (server === undefined) return `${start}; it did not say which versions it supports`;
+  const where = source === 'version-document' ? 'its version document says ' : '';
+  return `${start}; ${where}it supports ${server.min} to ${server.max}`;
+}
+
 /**
  * Use case 7B: the server refused the version the user asked for (406). Also raised when the
- * server refuses without saying what it supports, or refuses a version inside its own range.
+ * server refuses without saying what it supports (not in the answer, not in its version
+ * document). A 406 at a version inside the server's range is not a refusal of that version:
+ * the client hands that answer back instead.
  */
 export class VersionRejectedError extends MicroversionClientError {
   readonly requested: string;
   readonly serverMin: string | undefined;
   readonly serverMax: string | undefined;
   readonly userSpecified: boolean;
+  /** Where `serverMin`/`serverMax` come from: the 406 itself, or the version document. */
+  readonly rangeSource: RangeSource | undefined;
 
   constructor(
     requested: string,
@@ -99,13 +159,10 @@ export class VersionRejectedError extends MicroversionClientError {
     userSpecified: boolean,
     min: string,
     max: string,
+    source: RangeSource = 'response',
   ) {
     super(
-      `The server refused API version ${requested} (406 Not Acceptable); ` +
-        (server === undefined
-          ? 'it did not say which versions it supports'
-          : `it supports ${server.min} to ${server.max}`) +
-        `; this client supports ${min} to ${max}`,
+      `${rejectedMessage(requested, server, source)}; this client supports ${min} to ${max}`,
       min,
       max,
     );
@@ -114,5 +171,6 @@ export class VersionRejectedError extends MicroversionClientError {
     this.serverMin = server?.min;
     this.serverMax = server?.max;
     this.userSpecified = userSpecified;
+    this.rangeSource = server === undefined ? undefined : source;
   }
 }

@@ -77,3 +77,70 @@ export function firstAttempt(
   }
   return { text: formatVersion(client.max), userSpecified: false };
 }
+
+// Methods that change state: if one reaches a server that ignores the version, it has run.
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/** POST, PUT, PATCH, DELETE and any other method HTTP does not call safe. */
+export function isStateChanging(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
+/**
+ * What a response means for negotiation. Only a success says anything about a server that
+ * predates microversions (use cases 3A/3B); an error without version headers may come from an
+ * authentication layer, a proxy or a route that does not exist, in front of any server.
+ */
+export type ResponseKind =
+  /** 2xx/3xx with version headers: answered at a version. */
+  | 'versioned-success'
+  /** 2xx/3xx without any: the server ignored the version header (use case 3). */
+  | 'unversioned-success'
+  /** 406 about the version (the server's range, when stated, is read by the caller). */
+  | 'version-refused'
+  /** Any other answer (401, 403, 404, 5xx, a 406 at an accepted version): passed through. */
+  | 'error';
+
+export interface ResponseFacts {
+  readonly status: number;
+  /** Some version header was present. */
+  readonly aware: boolean;
+  /** The version the answer says it was made at, if any. */
+  readonly version: Version | undefined;
+}
+
+export function classifyResponse(facts: ResponseFacts, sent: string): ResponseKind {
+  if (facts.status < 400) return facts.aware ? 'versioned-success' : 'unversioned-success';
+  if (facts.status !== 406) return 'error';
+  // A 406 made at the version sent accepted that version: it is about something else (an
+  // `Accept` header the service cannot serve), not a version to negotiate away from. A version
+  // refusal carries no current version (Placement, Ironic) or the default (Baton's plugin).
+  const accepted =
+    facts.version !== undefined && (isLatest(sent) || formatVersion(facts.version) === sent);
+  return accepted ? 'error' : 'version-refused';
+}
+
+/** The version sent lies outside the server's range (`latest` never does). */
+export function outsideRange(sent: string, range: Range): boolean {
+  if (isLatest(sent)) return false;
+  const version = tryParseVersion(sent);
+  return version === undefined || !versionInRange(version, range.min, range.max);
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  return compareVersions(a.min, b.min) === 0 && compareVersions(a.max, b.max) === 0;
+}
+
+/**
+ * What the cache should hold after a versioned success: the range the answer (or the version
+ * document) stated, replacing whatever was there; without a range, a remembered "no
+ * microversions" is forgotten (it is wrong now: a stale entry heals) and a remembered range kept.
+ */
+export function knowledgeAfterSuccess(
+  known: KnownServerVersions | undefined,
+  range: Range | undefined,
+): KnownServerVersions | undefined {
+  if (range === undefined) return known?.microversions ? known : undefined;
+  if (known?.microversions && sameRange(known, range)) return known;
+  return { microversions: true, min: range.min, max: range.max };
+}

@@ -1,28 +1,27 @@
 import {
   MicroversionsUnsupportedError,
   NoCommonVersionError,
+  type RangeSource,
   VersionRejectedError,
 } from './client-errors.ts';
+import {
+  type Exchange,
+  type ExchangeContext,
+  exchange,
+  probeVersionDocument,
+} from './client-exchange.ts';
 import {
   type FirstAttempt,
   firstAttempt,
   highestCommonVersion,
+  isStateChanging,
+  knowledgeAfterSuccess,
+  outsideRange,
   parseUserChoice,
   type Range,
   type UserChoice,
 } from './client-negotiation.ts';
-import {
-  type CompiledHeaderStyle,
-  compileHeaderStyle,
-  type HeaderStyle,
-  STANDARD_HEADER,
-} from './header-style.ts';
-import {
-  parseJsonBody,
-  readRangeFromBody,
-  readServerVersions,
-  type ServerVersions,
-} from './response-versions.ts';
+import { compileHeaderStyle, type HeaderStyle } from './header-style.ts';
 import { compareVersions, formatVersion, parseVersion, type Version } from './version.ts';
 import { defaultVersionCache, type VersionCache } from './version-cache.ts';
 import type { VersionRange } from './version-list.ts';
@@ -55,12 +54,19 @@ export interface ClientRequest {
 /** A response with what was learned about versions while getting it. */
 export interface MicroversionResponse {
   readonly response: Response;
-  /** Version the server answered at (the unversioned version for an old server). */
-  readonly version: string;
+  /**
+   * Version the server answered at (the unversioned version for an old server); undefined for
+   * an error that carried no version header, which says nothing about versions.
+   */
+  readonly version: string | undefined;
   /** Version header value of the request that produced `response` (`latest` included). */
   readonly sent: string;
-  /** False when the server predates microversions (use case 3A). */
-  readonly microversions: boolean;
+  /**
+   * True when the answer (or the negotiation) showed microversions; false when a success showed
+   * the server predates them (use case 3A); undefined when an error without version headers
+   * (a 401 from an authentication layer, a proxy's 404 or 502) did not say.
+   */
+  readonly microversions: boolean | undefined;
   /** True when a 406 made the client retry at a lower version (use case 7A). */
   readonly negotiated: boolean;
   readonly serverMin: string | undefined;
@@ -78,23 +84,21 @@ function textOf(version: Version | undefined): string | undefined {
 /**
  * An HTTP client that negotiates the microversion with one endpoint, per the use cases of the
  * microversion seed (001). User input is validated in the constructor, before any request.
+ * Only a success (2xx/3xx) without version headers says the server predates microversions;
+ * other errors are handed back as they came, and nothing is learned from them.
  */
 export class MicroversionClient {
   readonly endpoint: string;
   readonly client: Range;
   readonly choice: UserChoice;
-  readonly #style: CompiledHeaderStyle;
-  readonly #serviceType: string;
+  readonly #context: ExchangeContext;
   readonly #cache: VersionCache;
   readonly #unversioned: Version;
-  readonly #fetch: typeof fetch;
   readonly #min: string;
   readonly #max: string;
 
   constructor(options: MicroversionClientOptions) {
     this.endpoint = options.endpoint;
-    this.#serviceType = options.serviceType;
-    this.#style = compileHeaderStyle(options.headers);
     this.client = {
       min: parseVersion(options.supported.min),
       max: parseVersion(options.supported.max),
@@ -103,129 +107,174 @@ export class MicroversionClient {
     this.#max = formatVersion(this.client.max);
     this.#unversioned = parseVersion(options.unversionedVersion ?? '1.0');
     this.#cache = options.cache ?? defaultVersionCache;
-    // Called through a wrapper: some fetch implementations insist on their own `this`.
-    this.#fetch = options.fetch ?? ((input, request) => fetch(input, request));
+    this.#context = {
+      // Called through a wrapper: some fetch implementations insist on their own `this`.
+      fetch: options.fetch ?? ((input, request) => fetch(input, request)),
+      style: compileHeaderStyle(options.headers),
+      serviceType: options.serviceType,
+    };
     this.choice = parseUserChoice(options.requested, this.client);
   }
 
   async request(path: string, init: ClientRequest = {}): Promise<MicroversionResponse> {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const { choice } = this;
+    if (
+      choice.kind === 'version' &&
+      isStateChanging(method) &&
+      this.#cache.get(this.endpoint)?.microversions !== true
+    ) {
+      await this.#checkBeforeChange(init, method, choice.text);
+    }
     const attempt = firstAttempt(
-      this.choice,
+      choice,
       this.client,
       this.#cache.get(this.endpoint),
       this.#unversioned,
     );
-    const first = await this.#send(path, init, attempt.text);
-    if (first.versions.aware && first.response.status !== 406) {
-      return this.#answer(first.response, attempt.text, first.versions, false);
+    const first = await exchange(this.#context, this.#url(path), init, attempt.text);
+    switch (first.kind) {
+      case 'versioned-success':
+        this.#learn(first.range);
+        return this.#answer(first, attempt.text, false);
+      case 'unversioned-success':
+        return this.#oldServer(first.response, attempt, method);
+      case 'error':
+        return this.#answer(first, attempt.text, false);
+      case 'version-refused':
+        return this.#negotiate(path, init, attempt, first);
     }
-    if (!first.versions.aware) return this.#oldServer(first.response, attempt);
-
-    // A 406 from a server that knows microversions: negotiate, unless the user chose.
-    const server = first.range;
-    if (attempt.userSpecified || server === undefined) {
-      throw this.#rejected(attempt.text, server, attempt.userSpecified);
-    }
-    const common = highestCommonVersion(this.client, server);
-    const range = { min: formatVersion(server.min), max: formatVersion(server.max) };
-    if (common === undefined)
-      throw new NoCommonVersionError(attempt.text, range, this.#min, this.#max);
-    const text = formatVersion(common);
-    if (text === attempt.text) throw this.#rejected(text, server, false);
-    this.#cache.set(this.endpoint, { microversions: true, min: server.min, max: server.max });
-
-    const second = await this.#send(path, init, text);
-    if (second.response.status === 406) throw this.#rejected(text, second.range, false);
-    const { versions } = second;
-    const learned = {
-      ...versions,
-      min: versions.min ?? server.min,
-      max: versions.max ?? server.max,
-    };
-    return this.#answer(second.response, text, learned, true);
   }
 
-  async #send(path: string, init: ClientRequest, versionText: string) {
-    const headers: Record<string, string> = { ...init.headers };
-    headers[this.#style.versionName] =
-      this.#style.versionName === STANDARD_HEADER
-        ? `${this.#serviceType} ${versionText}`
-        : versionText;
-    let response = await this.#fetch(this.#url(path), {
-      method: init.method ?? 'GET',
-      headers,
-      body: init.body,
-      signal: init.signal,
-    });
-    let versions = readServerVersions(response.headers, this.#style, this.#serviceType);
-    let range: Range | undefined;
-    if (response.status === 406) {
-      // Placement states its range only in the 406 body; read it, keep the body for the caller.
-      const text = await response.text();
-      const fromBody = readRangeFromBody(parseJsonBody(text));
-      if (fromBody !== undefined) versions = { ...versions, aware: true };
-      range =
-        versions.min !== undefined && versions.max !== undefined
-          ? { min: versions.min, max: versions.max }
-          : fromBody;
-      response = new Response(text, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    }
-    return { response, versions, range };
-  }
-
-  /** No version header at all: a server that predates microversions. */
-  async #oldServer(response: Response, attempt: FirstAttempt): Promise<MicroversionResponse> {
-    const unversioned = formatVersion(this.#unversioned);
-    if (this.choice.kind === 'version') {
-      // Use case 3B: never pretend the user's version was honoured.
-      await response.body?.cancel();
+  /**
+   * A state-changing request with the user's version: against a server that predates
+   * microversions it would run at the base API before use case 3B could be seen, so the
+   * version document is asked first (once; a range learned is cached and skips this).
+   */
+  async #checkBeforeChange(init: ClientRequest, method: string, requested: string) {
+    const probe = await probeVersionDocument(this.#context, this.endpoint, init, requested);
+    if (probe.kind === 'unversioned') {
+      this.#cache.set(this.endpoint, { microversions: false });
+      const state = { method, stateChanging: true, sent: false };
       throw new MicroversionsUnsupportedError(
-        attempt.text,
+        requested,
         this.endpoint,
-        response.status,
+        state,
         this.#min,
         this.#max,
       );
     }
-    if (this.choice.kind === 'none') {
-      // Use case 3A: proceed at the base version, if this client can still speak it.
-      const { client } = this;
-      if (compareVersions(this.#unversioned, client.min) < 0) {
-        await response.body?.cancel();
-        const range = { min: unversioned, max: unversioned };
-        throw new NoCommonVersionError(attempt.text, range, this.#min, this.#max);
+    if (probe.kind === 'versioned') this.#learn(probe.range);
+  }
+
+  /**
+   * A 406 about the version: use cases 5, 6, 7A and 7B. A 406 whose server range includes the
+   * version sent did not refuse that version (Ironic's 406 for an `Accept` it cannot serve
+   * carries no version header at all): it is handed back like any other error.
+   */
+  async #negotiate(
+    path: string,
+    init: ClientRequest,
+    attempt: FirstAttempt,
+    first: Exchange,
+  ): Promise<MicroversionResponse> {
+    let server = first.range;
+    let source: RangeSource = 'response';
+    if (server === undefined) {
+      // Refused without a range: the version document may state it (use case 7's range).
+      const probe = await probeVersionDocument(this.#context, this.endpoint, init, undefined);
+      if (probe.kind === 'versioned' && probe.range !== undefined) {
+        server = probe.range;
+        source = 'version-document';
       }
-      this.#cache.set(this.endpoint, { microversions: false });
     }
-    // Use case 9 against an old server lands here too: report the base version, no crash.
+    if (server !== undefined && !outsideRange(attempt.text, server)) {
+      return this.#answer(first, attempt.text, false);
+    }
+    if (attempt.userSpecified || server === undefined) {
+      throw this.#rejected(attempt.text, server, attempt.userSpecified, source);
+    }
+    const common = highestCommonVersion(this.client, server);
+    if (common === undefined) {
+      const range = { min: formatVersion(server.min), max: formatVersion(server.max) };
+      throw new NoCommonVersionError(attempt.text, range, this.#min, this.#max);
+    }
+    const text = formatVersion(common);
+    this.#cache.set(this.endpoint, { microversions: true, min: server.min, max: server.max });
+
+    const second = await exchange(this.#context, this.#url(path), init, text);
+    const range = second.range ?? server;
+    if (second.kind === 'version-refused' && outsideRange(text, range)) {
+      throw this.#rejected(text, range, false, second.range === undefined ? source : 'response');
+    }
+    if (second.kind === 'versioned-success') this.#learn(second.range);
+    // The server showed microversions in its refusal: a success without version headers was
+    // made at `text`; an error without them still says nothing.
+    const success = second.kind === 'versioned-success' || second.kind === 'unversioned-success';
+    const version = textOf(second.versions.version) ?? (success ? text : undefined);
+    return this.#report(second.response, text, version, true, true, {
+      min: second.versions.min ?? server.min,
+      max: second.versions.max ?? server.max,
+    });
+  }
+
+  /** A success with no version header at all: a server that predates microversions. */
+  async #oldServer(
+    response: Response,
+    attempt: FirstAttempt,
+    method: string,
+  ): Promise<MicroversionResponse> {
+    this.#cache.set(this.endpoint, { microversions: false });
+    const unversioned = formatVersion(this.#unversioned);
+    if (this.choice.kind === 'version') {
+      // Use case 3B: never pretend the user's version was honoured; say what already happened.
+      const state = {
+        method,
+        stateChanging: isStateChanging(method),
+        sent: true,
+        status: response.status,
+        body: await response.text(),
+      };
+      throw new MicroversionsUnsupportedError(
+        attempt.text,
+        this.endpoint,
+        state,
+        this.#min,
+        this.#max,
+      );
+    }
+    if (this.choice.kind === 'none' && compareVersions(this.#unversioned, this.client.min) < 0) {
+      // Use case 3A, but this client cannot speak the base version.
+      await response.body?.cancel();
+      const range = { min: unversioned, max: unversioned };
+      throw new NoCommonVersionError(attempt.text, range, this.#min, this.#max);
+    }
+    // Use case 3A proceeds at the base version; use case 9 (`latest`) reports it, no crash.
     return this.#report(response, attempt.text, unversioned, false, false, undefined);
   }
 
-  #answer(
-    response: Response,
-    sent: string,
-    versions: ServerVersions,
-    negotiated: boolean,
-  ): MicroversionResponse {
+  /** A versioned success, or an error handed back as it came (nothing learned from it). */
+  #answer(answer: Exchange, sent: string, negotiated: boolean): MicroversionResponse {
+    const { versions } = answer;
+    if (!versions.aware) {
+      return this.#report(answer.response, sent, undefined, undefined, negotiated, undefined);
+    }
     // A server that states no current version answered at what was asked (or its max for latest).
     const fallback = sent === 'latest' ? versions.max : undefined;
     const version = textOf(versions.version ?? fallback) ?? sent;
-    return this.#report(response, sent, version, true, negotiated, versions);
+    return this.#report(answer.response, sent, version, true, negotiated, versions);
   }
 
   #report(
     response: Response,
     sent: string,
-    version: string,
-    microversions: boolean,
+    version: string | undefined,
+    microversions: boolean | undefined,
     negotiated: boolean,
-    versions: ServerVersions | undefined,
+    server: { min: Version | undefined; max: Version | undefined } | undefined,
   ): MicroversionResponse {
-    const parsed = parseVersion(version === 'latest' ? this.#max : version);
+    const parsed =
+      version === undefined ? undefined : parseVersion(version === 'latest' ? this.#max : version);
     const { min, max } = this.client;
     return {
       response,
@@ -233,20 +282,36 @@ export class MicroversionClient {
       sent,
       microversions,
       negotiated,
-      serverMin: textOf(versions?.min),
-      serverMax: textOf(versions?.max),
+      serverMin: textOf(server?.min),
+      serverMax: textOf(server?.max),
       clientMin: this.#min,
       clientMax: this.#max,
-      beyondClient: compareVersions(parsed, min) < 0 || compareVersions(parsed, max) > 0,
+      beyondClient:
+        parsed !== undefined &&
+        (compareVersions(parsed, min) < 0 || compareVersions(parsed, max) > 0),
     };
   }
 
-  #rejected(requested: string, server: Range | undefined, user: boolean): VersionRejectedError {
+  /** Only a success, or a range the server stated, updates what the cache knows. */
+  #learn(range: Range | undefined): void {
+    const known = this.#cache.get(this.endpoint);
+    const next = knowledgeAfterSuccess(known, range);
+    if (next === known) return;
+    if (next === undefined) this.#cache.delete(this.endpoint);
+    else this.#cache.set(this.endpoint, next);
+  }
+
+  #rejected(
+    requested: string,
+    server: Range | undefined,
+    user: boolean,
+    source: RangeSource,
+  ): VersionRejectedError {
     const range =
       server === undefined
         ? undefined
         : { min: formatVersion(server.min), max: formatVersion(server.max) };
-    return new VersionRejectedError(requested, range, user, this.#min, this.#max);
+    return new VersionRejectedError(requested, range, user, this.#min, this.#max, source);
   }
 
   #url(path: string): string {

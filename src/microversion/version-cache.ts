@@ -9,7 +9,9 @@ export type KnownServerVersions =
  * Negotiation results per endpoint, so later requests (from any client sharing the cache) do not
  * renegotiate (use case 7A). It stores the server's range rather than the agreed version: two
  * clients with different ranges then each pick their own best version from the same knowledge.
- * A stale entry heals itself: a 406 at the cached version renegotiates and overwrites it.
+ * The client writes only what a success showed or a range the server stated, never what an
+ * error answer seemed to say. A stale entry heals itself: a 406 at the cached version
+ * renegotiates and overwrites it, and a versioned success replaces "no microversions".
  */
 export class VersionCache {
   readonly #entries = new Map<string, KnownServerVersions>();
