@@ -1,0 +1,80 @@
+/**
+ * Smoke test of the harness that runs the real Ironic 21.4.4 beside Baton
+ * (test/support/real-ironic.ts): it starts, serves a fake-hardware node through the whole
+ * enroll -> manageable -> available -> active cycle driven by the real `baremetal` client
+ * with --wait, and stops without leaving a process behind. Under CI=true a real Ironic that
+ * is missing or fails to start is a failure.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type RealIronic, realIronicMissing, startRealIronic } from '../support/real-ironic.ts';
+
+const inCi = process.env.CI === 'true';
+const missing = realIronicMissing();
+if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+
+describe('the real Ironic harness', { skip: missing }, () => {
+  let ironic: RealIronic;
+
+  before(async () => {
+    ironic = await startRealIronic();
+  });
+
+  after(async () => {
+    await ironic?.stop();
+  });
+
+  it('answers /v1 with the real maximum and registers its conductor', async () => {
+    const response = await fetch(`${ironic.url}/v1`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-openstack-ironic-api-maximum-version'), '1.82');
+    const drivers = (await (await fetch(`${ironic.url}/v1/drivers`)).json()) as {
+      drivers: { name: string; hosts: string[] }[];
+    };
+    assert.deepEqual(
+      drivers.drivers.map((d) => [d.name, d.hosts]),
+      [['fake-hardware', ['127.0.0.1']]],
+    );
+  });
+
+  it('drives a fake-hardware node from enroll to active with the baremetal client', async () => {
+    const created = await fetch(`${ironic.url}/v1/nodes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': '1.80' },
+      body: JSON.stringify({ driver: 'fake-hardware', name: 'smoke-1' }),
+    });
+    assert.equal(created.status, 201);
+    const node = (await created.json()) as { uuid: string; provision_state: string };
+    assert.equal(node.provision_state, 'enroll');
+
+    for (const [verb, state] of [
+      ['manage', 'manageable'],
+      ['provide', 'available'],
+      ['deploy', 'active'],
+    ] as const) {
+      const result = await ironic.baremetal(['node', verb, node.uuid, '--wait', '60']);
+      assert.equal(result.code, 0, `${verb}: ${result.stderr}`);
+      const shown = await ironic.baremetal([
+        'node',
+        'show',
+        'smoke-1',
+        '-f',
+        'json',
+        '-c',
+        'provision_state',
+        '-c',
+        'target_provision_state',
+      ]);
+      assert.deepEqual(JSON.parse(shown.stdout), {
+        provision_state: state,
+        target_provision_state: null,
+      });
+    }
+  });
+
+  it('stops every process it started', async () => {
+    const processes = [ironic.api, ...ironic.conductors.map((c) => c.process)];
+    await ironic.stop();
+    for (const child of processes) assert.notEqual(child.exitCode ?? child.signalCode, null);
+  });
+});
