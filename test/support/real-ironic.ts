@@ -6,9 +6,9 @@
  *   apt-get install ironic-api ironic-conductor python3-ironicclient
  *
  * The setup is the one docs/baremetal.md describes ("Comparing with the real Ironic"): noauth,
- * JSON-RPC between the tiers, the `fake-hardware` hardware type with every interface fake
- * (network and storage `noop`, console `no-console`, and the no-* variants enabled beside
- * the fake ones), no DHCP, a SQLite file in a temporary directory unless a scratch
+ * JSON-RPC between the tiers, the `fake-hardware` hardware type with the implementations
+ * Baton enables by default (STANDALONE_ENABLED_INTERFACES: every kind `fake`, network and
+ * storage `noop`, console `no-console`, the no-* variants beside the fake ones), no DHCP, a SQLite file in a temporary directory unless a scratch
  * PostgreSQL or MariaDB database is given. Everything listens on loopback: the API on a free
  * port, conductor N (from 1) on 127.0.0.N with the JSON-RPC port they share, because the
  * real API reaches a conductor at `<its host name>:[json_rpc]port`.
@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { STANDALONE_ENABLED_INTERFACES } from '../../src/baremetal/drivers/enabled-interfaces.ts';
 
 const run = promisify(execFile);
 
@@ -30,22 +31,6 @@ const API = '/usr/bin/ironic-api';
 const CONDUCTOR = '/usr/bin/ironic-conductor';
 const DBSYNC = '/usr/bin/ironic-dbsync';
 export const BAREMETAL_CLI = '/usr/bin/baremetal';
-
-/** The interfaces enabled for `fake-hardware`, in the order the real service is told them. */
-export const REAL_IRONIC_INTERFACES: Readonly<Record<string, readonly string[]>> = {
-  bios: ['fake', 'no-bios'],
-  boot: ['fake'],
-  console: ['no-console'],
-  deploy: ['fake'],
-  inspect: ['fake', 'no-inspect'],
-  management: ['fake'],
-  network: ['noop'],
-  power: ['fake'],
-  raid: ['fake', 'no-raid'],
-  rescue: ['fake', 'no-rescue'],
-  storage: ['noop'],
-  vendor: ['fake', 'no-vendor'],
-};
 
 export interface RealIronicOptions {
   /** A scratch PostgreSQL or MariaDB database (our URL form); a SQLite file when absent. */
@@ -207,7 +192,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     ? sqlalchemyUrl(options.databaseUrl)
     : `sqlite:///${join(dir, 'ironic.sqlite')}`;
   const enabled = Object.fromEntries(
-    Object.entries(REAL_IRONIC_INTERFACES).map(([kind, names]) => [
+    Object.entries(STANDALONE_ENABLED_INTERFACES).map(([kind, names]) => [
       `enabled_${kind}_interfaces`,
       names.join(','),
     ]),

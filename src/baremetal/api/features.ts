@@ -177,6 +177,9 @@ export const BAREMETAL_FEATURE_VERSIONS = {
 
 export type BaremetalFeature = keyof typeof BAREMETAL_FEATURE_VERSIONS;
 
+/** Answers whether the request's version has a gate on; what pure view code is handed. */
+export type GateCheck = (gate: BaremetalFeature) => boolean;
+
 /**
  * Node fields that appear only from some version, with the gate that shows them (the real
  * `VERSIONED_FIELDS`): below it the field is left out of bodies, and asking for it in

@@ -10,7 +10,7 @@
  * named here, never written as versions.
  */
 import { eventForVerb, isActionable, ProvisionState } from '../conductor/provision-states.ts';
-import type { BaremetalFeature } from './features.ts';
+import type { BaremetalFeature, GateCheck } from './features.ts';
 
 /**
  * The gate a `target` word needs. The real table is keyed by events but looked up with the
@@ -87,9 +87,6 @@ export function cannotPerformMessage(target: string, node: string, state: string
 export function notUnderstoodMessage(target: string): string {
   return `The requested action "${target}" could not be understood.`;
 }
-
-/** Answers whether the request's version has a gate on. */
-export type GateCheck = (gate: BaremetalFeature) => boolean;
 
 /**
  * A provision state as a response at the request's version shows it: `available` was null
