@@ -249,24 +249,28 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
       env,
       timeout: 60_000,
     });
-    const conductors = hosts.map((host, i) => {
-      const log = join(dir, `conductor-${i + 1}.log`);
-      return { host, log, process: start(CONDUCTOR, configs[i] as string, log) };
-    });
     const apiLog = join(dir, 'api.log');
     const api = start(API, configs[0] as string, apiLog);
     const url = `http://127.0.0.1:${apiPort}`;
-    await waitUntilReady(url, hosts, options.startTimeoutMs ?? 60_000, () => {
-      for (const [child, log] of [
-        [api, apiLog],
-        ...conductors.map((c) => [c.process, c.log] as const),
-      ] as const) {
-        if (child.exitCode !== null) {
-          return `${log} exited with ${child.exitCode}:\n${tail(log)}`;
+    const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+    const conductors: RealIronicConductor[] = [];
+    // One at a time: conductors registering together lock a SQLite database, and the real
+    // conductor gives up on "database is locked" at start.
+    for (const [i, host] of hosts.entries()) {
+      const log = join(dir, `conductor-${i + 1}.log`);
+      conductors.push({ host, log, process: start(CONDUCTOR, configs[i] as string, log) });
+      await waitUntilReady(url, hosts.slice(0, i + 1), deadline, () => {
+        for (const [child, childLog] of [
+          [api, apiLog],
+          ...conductors.map((c) => [c.process, c.log] as const),
+        ] as const) {
+          if (child.exitCode !== null) {
+            return `${childLog} exited with ${child.exitCode}:\n${tail(childLog)}`;
+          }
         }
-      }
-      return undefined;
-    });
+        return undefined;
+      });
+    }
     const baremetal = (args: readonly string[], timeoutMs = 60_000) =>
       runBaremetal(url, args, env, timeoutMs);
     return { url, dir, api, conductors, baremetal, stop };
@@ -283,10 +287,9 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
 async function waitUntilReady(
   url: string,
   hosts: readonly string[],
-  timeoutMs: number,
+  deadline: number,
   died: () => string | undefined,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last = 'no answer yet';
   for (;;) {
     const death = died();
@@ -304,7 +307,7 @@ async function waitUntilReady(
     } catch (error) {
       last = (error as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms (${last})`);
+    if (Date.now() > deadline) throw new Error(`not ready in time (${last})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
