@@ -1,7 +1,8 @@
 /**
  * The real Ironic harness on the project's PostgreSQL and MariaDB servers (a scratch
  * database each): it syncs the real schema there, registers its conductor and moves a node
- * to `manageable`. The SQLite default is covered by real-ironic.test.ts. An unreachable
+ * to `manageable`. The PostgreSQL run is also pinned to zed, as rolling-upgrade comparisons
+ * run it. The SQLite default is covered by real-ironic.test.ts. An unreachable
  * server skips its suite with the reason, except under CI=true (backends.ts).
  */
 import assert from 'node:assert/strict';
@@ -27,12 +28,21 @@ for (const backend of ['postgresql', 'mysql'] as const) {
 
     before(async () => {
       scratch = await createScratchDatabase(backend);
-      ironic = await startRealIronic({ databaseUrl: scratch.url });
+      ironic = await startRealIronic({
+        databaseUrl: scratch.url,
+        ...(backend === 'postgresql' ? { pinReleaseVersion: 'zed' } : {}),
+      });
     });
 
     after(async () => {
       await ironic?.stop();
       await scratch?.drop();
+    });
+
+    it('serves up to 1.82, or 1.80 when pinned to zed', async () => {
+      const response = await fetch(`${(ironic as RealIronic).url}/v1`);
+      const max = response.headers.get('x-openstack-ironic-api-maximum-version');
+      assert.equal(max, backend === 'postgresql' ? '1.80' : '1.82');
     });
 
     it('keeps its nodes in the server database and moves them through the machine', async () => {
