@@ -15,6 +15,8 @@ writes one JSON answer on stdout:
   {"op": "convert", "objects": [{"name", "fields", "version", "for": "db" or "wire"}]}
       objects built from field values, converted by Ironic's convert_to_version for the
       database (unavailable fields set) or the wire (removed), answered as primitives
+  {"op": "releases", "names": [...]}
+      the entries of Ironic's release mapping with those names
 """
 
 import inspect
@@ -90,6 +92,9 @@ def main():
         serializer = IronicObjectSerializer(is_server=True)
         answer = [serializer.serialize_entity(None, build(o['name'], o['fields']))
                   for o in request['objects']]
+    elif op == 'releases':
+        from ironic.common import release_mappings
+        answer = {name: release_mappings.RELEASE_MAPPING[name] for name in request['names']}
     elif op == 'convert':
         answer = []
         for o in request['objects']:
