@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { VERSIONED_TABLES } from '../../../src/baremetal/db/index.ts';
+import { columnCatalog } from '../../../src/baremetal/db/schema-catalog.ts';
 import { BAREMETAL_MIGRATIONS } from '../../../src/baremetal/migrations/index.ts';
 import {
   checkPolicy,
@@ -63,6 +65,17 @@ function withoutKnownDifferences(table: string, info: TableInfo): TableInfo {
 describe('bare metal migrations', () => {
   test('the change policy accepts them', () => {
     assert.deepEqual(policyViolations(checkPolicy(BAREMETAL_MIGRATIONS)), []);
+  });
+
+  test("every field of a stored type is a column of its table, and every column a field (or the table's own)", () => {
+    const catalog = columnCatalog(BAREMETAL_MIGRATIONS);
+    /** Columns that are not object fields: the version stamp, and a conductor's online flag. */
+    const own: Record<string, string[]> = { conductors: ['online'] };
+    for (const { table, type } of VERSIONED_TABLES) {
+      const columns = [...(catalog.get(table)?.keys() ?? [])].sort();
+      const fields = type.fieldNames.filter((f) => f !== 'traits');
+      assert.deepEqual(columns, [...fields, 'version', ...(own[table] ?? [])].sort(), table);
+    }
   });
 
   describe('against the real Ironic schema (SQLite)', async () => {
