@@ -38,3 +38,8 @@ export function storeContext(
     defaultPortgroupMode: options.defaultPortgroupMode ?? 'active-backup',
   };
 }
+
+/** The time `seconds` before the store's now. */
+export function secondsAgo(ctx: StoreContext, seconds: number): Date {
+  return new Date(ctx.now().getTime() - seconds * 1000);
+}

@@ -1,11 +1,8 @@
 /** The bare metal store: the public surface of src/baremetal/db. */
-export type {
-  ConductorHardwareInterface,
-  ConductorRegistration,
-  HardwareInterface,
-} from './conductor-store.ts';
+export type { ConductorRegistration } from './conductor-store.ts';
 export type { StoreContext, StoreOptions } from './context.ts';
 export * from './errors.ts';
+export type { ConductorHardwareInterface, HardwareInterface } from './hardware-interfaces.ts';
 export { isIntLike, isUuidLike, isValidMac, normalizeMac } from './identity.ts';
 export type { NodeFilters } from './node-filters.ts';
 export { NODE_COLUMNS, type NodeListOptions } from './node-reads.ts';

@@ -7,6 +7,7 @@ import type { Database } from '../../db/index.ts';
 import * as chassis from './chassis-store.ts';
 import * as conductors from './conductor-store.ts';
 import { type StoreContext, type StoreOptions, storeContext } from './context.ts';
+import * as hardware from './hardware-interfaces.ts';
 import * as nodeReads from './node-reads.ts';
 import * as nodeWrites from './node-writes.ts';
 import * as ports from './port-store.ts';
@@ -85,11 +86,11 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       unregister: bind(ctx, conductors.unregisterConductor),
       active: bind(ctx, conductors.activeConductors),
       offline: bind(ctx, conductors.offlineConductors),
-      registerHardwareInterfaces: bind(ctx, conductors.registerHardwareInterfaces),
-      unregisterHardwareInterfaces: bind(ctx, conductors.unregisterHardwareInterfaces),
-      listHardwareInterfaces: bind(ctx, conductors.listConductorHardwareInterfaces),
-      listHardwareTypeInterfaces: bind(ctx, conductors.listHardwareTypeInterfaces),
-      activeHardwareTypes: bind(ctx, conductors.activeHardwareTypes),
+      registerHardwareInterfaces: bind(ctx, hardware.registerHardwareInterfaces),
+      unregisterHardwareInterfaces: bind(ctx, hardware.unregisterHardwareInterfaces),
+      listHardwareInterfaces: bind(ctx, hardware.listConductorHardwareInterfaces),
+      listHardwareTypeInterfaces: bind(ctx, hardware.listHardwareTypeInterfaces),
+      activeHardwareTypes: bind(ctx, hardware.activeHardwareTypes),
     },
   };
 }

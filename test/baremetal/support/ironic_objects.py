@@ -31,7 +31,7 @@ from ironic.conf import CONF
 from ironic.objects.base import IronicObjectSerializer
 
 objects.register_all()
-CONF([], project='ironic')
+CONF([], project='ironic', default_config_files=[], default_config_dirs=[])
 
 VERSION_COMMENT = re.compile(r'^\s*# Version (\d+\.\d+):', re.MULTILINE)
 
