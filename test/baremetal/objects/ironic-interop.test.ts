@@ -6,16 +6,21 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { addedFields } from '../../../src/baremetal/objects/history.ts';
 import {
   BAREMETAL_OBJECT_TYPES,
   BAREMETAL_OBJECTS,
+  IRONIC_NAMESPACE,
   Node,
   Port,
 } from '../../../src/baremetal/objects/index.ts';
 import {
   convertForDb,
   convertForWire,
+  defineObjectType,
+  f,
   IncompatibleObjectVersionError,
+  ObjectRegistry,
   ObjectSerializer,
   type ObjectType,
   toPrimitive,
@@ -239,6 +244,37 @@ describe('bare metal objects and the real Ironic objects', async () => {
     });
     const upgradedPort = serializer.deserializeEntity(toPrimitive(port, '1.7')) as VersionedObject;
     assert.deepEqual(upgradedPort.get('internal_info'), { other: 1, tenant_vif_port_id: 'a-vif' });
+  });
+
+  test("the next release's Node 1.37 is one field and one step away, and then reads real 1.37", async () => {
+    const { created_at, updated_at, ...fields } = Node.fields;
+    const NextNode = defineObjectType({
+      name: Node.name,
+      namespace: Node.namespace,
+      fields: { ...fields, shard: f.string({ nullable: true }), created_at, updated_at },
+      history: [...Node.history, addedFields('1.37', 'Add shard field', { shard: null })],
+    });
+    const real = await askRealIronic<Record<string, RealType>>({ op: 'describe', types: ['Node'] });
+    assert.deepEqual(NextNode.fieldNames, Object.keys(real.Node?.fields ?? {}));
+    assert.deepEqual(NextNode.knownVersions(), real.Node?.versions);
+    const [primitive] = await askRealIronic<unknown[]>({
+      op: 'write',
+      pin: null,
+      objects: [{ name: 'Node', fields: { ...SAMPLE_FIELDS.Node, shard: 'shard-1' } }],
+    });
+    const registry = new ObjectRegistry(IRONIC_NAMESPACE, [
+      NextNode,
+      ...BAREMETAL_OBJECT_TYPES.filter((t) => t.name !== 'Node'),
+    ]);
+    const read = new ObjectSerializer(registry).deserializeEntity(primitive) as VersionedObject;
+    assert.equal(read.version, '1.37');
+    assert.equal(read.get('shard'), 'shard-1');
+    // Pinned to zed, it sends 1.36 without the shard, as a real pinned conductor does.
+    const sent = new ObjectSerializer(registry, {
+      objectVersion: (_n, latest) => (latest === '1.37' ? '1.36' : latest),
+    }).serializeEntity(read) as Record<string, unknown>;
+    assert.equal(sent['ironic_object.version'], '1.36');
+    assert.equal('shard' in (sent['ironic_object.data'] as object), false);
   });
 
   test('an unpinned real Node 1.37 is refused by Baton as an incompatible version', async () => {
