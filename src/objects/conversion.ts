@@ -73,6 +73,7 @@ function convertInPlace<F extends FieldMap>(
         }
       }
     }
+    type.onConversion?.(copy, target);
     copy.version = target;
   }
   convertChildren(copy, target, unavailable);

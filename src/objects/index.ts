@@ -13,6 +13,7 @@ export {
   fingerprint,
 } from './fingerprint.ts';
 export {
+  type ConversionHook,
   defineObjectType,
   type FieldMap,
   type ObjectNamespace,

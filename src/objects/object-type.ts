@@ -59,7 +59,15 @@ export interface ObjectTypeDefinition<F extends FieldMap> {
   readonly remotable?: Readonly<Record<string, RemotableMethod>>;
   /** For list types: the version of the child objects at each list version. */
   readonly childVersions?: Readonly<Record<string, string>>;
+  /**
+   * Runs on every conversion to another version, after the steps, with the target version:
+   * for a rule that depends on the target rather than on the versions crossed (Ironic's Port
+   * copies a tenant VIF on any conversion to 1.8 or later, up or down).
+   */
+  readonly onConversion?: ConversionHook;
 }
+
+export type ConversionHook = (obj: VersionedObject, target: string) => void;
 
 export class ObjectType<F extends FieldMap = FieldMap> {
   readonly name: string;
@@ -68,6 +76,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   readonly history: readonly VersionStep[];
   readonly remotable: Readonly<Record<string, RemotableMethod>>;
   readonly childVersions: Readonly<Record<string, string>> | undefined;
+  readonly onConversion: ConversionHook | undefined;
   /** The current (latest) version. */
   readonly version: string;
   readonly fieldNames: readonly string[];
@@ -95,6 +104,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     this.history = definition.history;
     this.remotable = definition.remotable ?? {};
     this.childVersions = definition.childVersions;
+    this.onConversion = definition.onConversion;
     this.fieldNames = Object.keys(definition.fields);
     this.sortedFieldNames = [...this.fieldNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.specs = this.fieldNames.map((name) => definition.fields[name] as FieldSpec);

@@ -149,6 +149,27 @@ describe('conversions across several steps', () => {
     assert.equal(latest.isSet('size'), false);
   });
 
+  test("a type's conversion hook runs after the steps of every conversion, with the target", () => {
+    const seen: string[] = [];
+    const Hooked = defineObjectType({
+      name: 'Hooked',
+      namespace: NS,
+      fields: { id: f.integer(), note: f.string({ nullable: true }) },
+      history: [
+        { version: '1.0', note: 'Initial version' },
+        { version: '1.1', note: 'Add note', added: ['note'] },
+        { version: '1.2', note: 'Methods only' },
+      ],
+      onConversion: (obj, target) => seen.push(`${obj.version}->${target}:${obj.isSet('note')}`),
+    });
+    const latest = Hooked.create({ id: 1, note: 'x' });
+    convertForWire(convertForWire(latest, '1.0'), '1.1');
+    convertForDb(latest, '1.1');
+    convertForDb(latest, '1.2');
+    // Down to 1.0: called once the note is removed; no call when the version does not change.
+    assert.deepEqual(seen, ['1.2->1.0:false', '1.0->1.1:false', '1.2->1.1:true']);
+  });
+
   test('converting to a version the type never had is a clear error', () => {
     assert.throws(
       () => convertForWire(volume(), '1.7'),

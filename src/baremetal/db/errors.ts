@@ -1,0 +1,185 @@
+/**
+ * The store's errors: classes with the fields the API needs, worded as Ironic words them
+ * (`ironic/common/exception.py`). The API maps them to its error format in one place; the
+ * Ironic class each corresponds to is named in a comment (it decides the HTTP status there:
+ * NotFound 404, Conflict 409, Invalid 400).
+ */
+
+export class BaremetalStoreError extends Error {
+  override name = 'BaremetalStoreError';
+}
+
+export type ResourceKind = 'node' | 'chassis' | 'port' | 'portgroup' | 'conductor' | 'instance';
+
+const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
+  node: 'Node',
+  chassis: 'Chassis',
+  port: 'Port',
+  portgroup: 'Portgroup',
+  conductor: 'Conductor',
+  instance: 'Instance',
+};
+
+/** NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound, InstanceNotFound. */
+export class NotFoundError extends BaremetalStoreError {
+  override name = 'NotFoundError';
+  readonly kind: ResourceKind;
+  /** The id, uuid, name or address that was looked up. */
+  readonly identifier: string | number;
+  constructor(kind: ResourceKind, identifier: string | number, message?: string) {
+    super(message ?? `${NOT_FOUND_SUBJECT[kind]} ${identifier} could not be found.`);
+    this.kind = kind;
+    this.identifier = identifier;
+  }
+}
+
+/** NodeTraitNotFound. */
+export class NodeTraitNotFoundError extends BaremetalStoreError {
+  override name = 'NodeTraitNotFoundError';
+  readonly nodeId: number;
+  readonly trait: string;
+  constructor(nodeId: number, trait: string) {
+    super(`Node ${nodeId} doesn't have a trait '${trait}'`);
+    this.nodeId = nodeId;
+    this.trait = trait;
+  }
+}
+
+export type DuplicateField = 'uuid' | 'name' | 'address' | 'instance_uuid' | 'hardware_interface';
+
+/**
+ * NodeAlreadyExists, DuplicateName, ChassisAlreadyExists, PortAlreadyExists, MACAlreadyExists,
+ * PortDuplicateName, PortgroupAlreadyExists, PortgroupMACAlreadyExists, PortgroupDuplicateName,
+ * InstanceAssociated, ConductorHardwareInterfacesAlreadyRegistered: a unique value taken.
+ */
+export class DuplicateError extends BaremetalStoreError {
+  override name = 'DuplicateError';
+  readonly kind: ResourceKind | 'conductor_hardware_interface';
+  readonly field: DuplicateField;
+  /** The value another row already holds. */
+  readonly value: string;
+  constructor(kind: DuplicateError['kind'], field: DuplicateField, value: string, message: string) {
+    super(message);
+    this.kind = kind;
+    this.field = field;
+    this.value = value;
+  }
+}
+
+const ARTICLE: Record<string, string> = {
+  node: 'A node',
+  chassis: 'A chassis',
+  port: 'A port',
+  portgroup: 'A portgroup',
+};
+
+/** The duplicate error Ironic raises for a unique column of a resource. */
+export function duplicateOf(
+  kind: 'node' | 'chassis' | 'port' | 'portgroup',
+  field: 'uuid' | 'name' | 'address',
+  value: string,
+): DuplicateError {
+  const what = field === 'uuid' ? 'UUID' : field === 'address' ? 'MAC address' : 'name';
+  return new DuplicateError(
+    kind,
+    field,
+    value,
+    `${ARTICLE[kind]} with ${what} ${value} already exists.`,
+  );
+}
+
+/** InstanceAssociated: the instance UUID is already on another node. */
+export class InstanceAssociatedError extends DuplicateError {
+  override name = 'InstanceAssociatedError';
+  /** The node being written (its uuid or identifier). */
+  readonly node: string;
+  constructor(instanceUuid: string, node: string) {
+    super(
+      'node',
+      'instance_uuid',
+      instanceUuid,
+      `Instance ${instanceUuid} is already associated with a node, it cannot be associated with this other node ${node}`,
+    );
+    this.node = node;
+  }
+}
+
+/** NodeLocked: another host holds the node's reservation. */
+export class NodeLockedError extends BaremetalStoreError {
+  override name = 'NodeLockedError';
+  /** The node's uuid. */
+  readonly node: string;
+  /** The holder of the reservation. */
+  readonly host: string;
+  constructor(node: string, host: string) {
+    super(
+      `Node ${node} is locked by host ${host}, please retry after the current operation is completed.`,
+    );
+    this.node = node;
+    this.host = host;
+  }
+}
+
+/** NodeNotLocked: a release of a node that nobody holds. */
+export class NodeNotLockedError extends BaremetalStoreError {
+  override name = 'NodeNotLockedError';
+  readonly node: string;
+  constructor(node: string) {
+    super(`Node ${node} found not to be locked on release`);
+    this.node = node;
+  }
+}
+
+/** InvalidParameterValue: a value the store cannot accept (the message says which and why). */
+export class InvalidParameterError extends BaremetalStoreError {
+  override name = 'InvalidParameterError';
+  /** The parameter concerned, when there is one (`sort_key`, `limit`, `uuid`...). */
+  readonly parameter: string | undefined;
+  constructor(message: string, parameter?: string) {
+    super(message);
+    this.parameter = parameter;
+  }
+}
+
+/** InvalidIdentity: neither an integer id nor a UUID. */
+export class InvalidIdentityError extends InvalidParameterError {
+  override name = 'InvalidIdentityError';
+  readonly identity: string;
+  constructor(identity: string) {
+    super(`Expected a UUID or int but received ${identity}.`);
+    this.identity = identity;
+  }
+}
+
+/** InvalidConductorGroup. */
+export class InvalidConductorGroupError extends InvalidParameterError {
+  override name = 'InvalidConductorGroupError';
+  readonly group: unknown;
+  constructor(group: unknown) {
+    super(`Expected a conductor group but received ${String(group)}.`, 'conductor_group');
+    this.group = group;
+  }
+}
+
+/** ChassisNotEmpty, PortgroupNotEmpty: the resource still holds others. */
+export class NotEmptyError extends BaremetalStoreError {
+  override name = 'NotEmptyError';
+  readonly kind: 'chassis' | 'portgroup';
+  readonly identifier: string | number;
+  constructor(kind: 'chassis' | 'portgroup', identifier: string | number) {
+    const holds = kind === 'chassis' ? 'nodes' : 'ports';
+    super(`Cannot complete the requested action because ${kind} ${identifier} contains ${holds}.`);
+    this.kind = kind;
+    this.identifier = identifier;
+  }
+}
+
+/** ConductorAlreadyRegistered: an online conductor of that hostname exists. */
+export class ConductorAlreadyRegisteredError extends BaremetalStoreError {
+  override name = 'ConductorAlreadyRegisteredError';
+  readonly hostname: string;
+  constructor(hostname: string) {
+    super(`Conductor ${hostname} already registered.`);
+    this.hostname = hostname;
+  }
+}

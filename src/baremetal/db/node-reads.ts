@@ -1,0 +1,192 @@
+/**
+ * Reading nodes: one node by id, uuid, name, instance or port addresses, and lists with
+ * filters and pages. A node comes with its traits (a second query for a whole page, as
+ * Ironic's selectin load does) and at its latest object version.
+ */
+import type { Kysely } from 'kysely';
+import { Node, type NodeObject, Trait, TraitList, type TraitListObject } from '../objects/index.ts';
+import type { StoreContext } from './context.ts';
+import { InvalidParameterError, NotFoundError } from './errors.ts';
+import { type Identity, identityOf, isUuidLike } from './identity.ts';
+import { applyNodeFilters, type NodeFilters } from './node-filters.ts';
+import { objectFromRow } from './object-rows.ts';
+import { applyPage, checkPageOptions, findMarker, type PageOptions } from './pagination.ts';
+import type { BaremetalTables, Row } from './tables.ts';
+
+type Db = Kysely<BaremetalTables>;
+
+/** The node columns: every Node field but `traits`, and `version`. */
+export const NODE_COLUMNS: readonly string[] = [
+  ...Node.fieldNames.filter((name) => name !== 'traits'),
+  'version',
+];
+
+/** Columns a list with `fields` always reads (Ironic's Node.list), besides those asked for. */
+const ALWAYS_READ = [
+  'id',
+  'version',
+  'updated_at',
+  'created_at',
+  'owner',
+  'lessee',
+  'driver',
+  'conductor_group',
+];
+
+export interface NodeListOptions extends PageOptions {
+  readonly filters?: NodeFilters;
+  /** Only these Node fields (and those Ironic always reads); every field when left out. */
+  readonly fields?: readonly string[];
+}
+
+/** The traits of each of the given nodes, as TraitLists of Trait objects holding `trait`. */
+async function traitsOf(db: Db, nodeIds: readonly number[]): Promise<Map<number, TraitListObject>> {
+  const lists = new Map<number, TraitListObject>();
+  if (nodeIds.length === 0) return lists;
+  const rows = await db
+    .selectFrom('node_traits')
+    .select(['node_id', 'trait', 'version'])
+    .where('node_id', 'in', nodeIds)
+    .orderBy('node_id')
+    .orderBy('trait')
+    .execute();
+  const byNode = new Map<number, ReturnType<typeof Trait.create>[]>();
+  for (const row of rows) {
+    const trait = objectFromRow(Trait, { trait: row.trait, version: row.version });
+    const id = Number(row.node_id);
+    byNode.set(id, [...(byNode.get(id) ?? []), trait]);
+  }
+  for (const id of nodeIds) {
+    const list = TraitList.create({ objects: byNode.get(id) ?? [] });
+    lists.set(id, list.resetChanges(undefined, { recursive: true }));
+  }
+  return lists;
+}
+
+/** Node objects of rows, with their traits unless `withTraits` is false. */
+export async function nodesFromRows(
+  db: Db,
+  rows: readonly Row[],
+  withTraits = true,
+): Promise<NodeObject[]> {
+  const traits = withTraits
+    ? await traitsOf(
+        db,
+        rows.map((row) => Number(row.id)),
+      )
+    : undefined;
+  return rows.map((row) =>
+    objectFromRow(Node, traits ? { ...row, traits: traits.get(Number(row.id)) } : row),
+  );
+}
+
+function selectNodes(db: Db, columns: readonly string[] = NODE_COLUMNS) {
+  return db.selectFrom('nodes').select(columns.map((c) => `nodes.${c}`) as never[]);
+}
+
+/** The node a column value names; NodeNotFound (or `notFound`) when none. */
+export async function getNodeWhere(
+  ctx: StoreContext,
+  column: 'id' | 'uuid' | 'name' | 'instance_uuid',
+  value: string | number,
+  notFound: () => Error = () => new NotFoundError('node', value),
+): Promise<NodeObject> {
+  const db = ctx.database.kysely;
+  const row = await selectNodes(db)
+    .where(`nodes.${column}` as never, '=', value as never)
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound();
+  const [node] = await nodesFromRows(db, [row as Row]);
+  return node as NodeObject;
+}
+
+export async function getNodeByIdentity(
+  ctx: StoreContext,
+  identity: Identity,
+): Promise<NodeObject> {
+  return 'id' in identity
+    ? getNodeWhere(ctx, 'id', identity.id)
+    : getNodeWhere(ctx, 'uuid', identity.uuid);
+}
+
+/** Ironic's Node.get: an integer id or a UUID (anything else is InvalidIdentity). */
+export async function getNode(ctx: StoreContext, ident: string | number): Promise<NodeObject> {
+  return getNodeByIdentity(ctx, identityOf(ident));
+}
+
+export async function getNodeByInstance(
+  ctx: StoreContext,
+  instanceUuid: string,
+): Promise<NodeObject> {
+  if (!isUuidLike(instanceUuid))
+    throw new InvalidParameterError(
+      `Expected a UUID but received ${instanceUuid}.`,
+      'instance_uuid',
+    );
+  return getNodeWhere(
+    ctx,
+    'instance_uuid',
+    instanceUuid,
+    () => new NotFoundError('instance', instanceUuid),
+  );
+}
+
+/** The node one of these port addresses belongs to. */
+export async function getNodeByPortAddresses(
+  ctx: StoreContext,
+  addresses: readonly string[],
+): Promise<NodeObject> {
+  const db = ctx.database.kysely;
+  const rows =
+    addresses.length === 0
+      ? []
+      : await selectNodes(db)
+          .distinct()
+          .innerJoin('ports', 'ports.node_id', 'nodes.id')
+          .where('ports.address', 'in', addresses)
+          .limit(2)
+          .execute();
+  if (rows.length !== 1) {
+    const message =
+      rows.length === 0
+        ? `Node with port addresses ${addresses.join(', ')} was not found`
+        : `Multiple nodes with port addresses ${addresses.join(', ')} were found`;
+    throw new NotFoundError('node', addresses.join(', '), message);
+  }
+  const [node] = await nodesFromRows(db, rows as Row[]);
+  return node as NodeObject;
+}
+
+export async function listNodes(
+  ctx: StoreContext,
+  options: NodeListOptions = {},
+): Promise<NodeObject[]> {
+  checkPageOptions('nodes', options);
+  const db = ctx.database.kysely;
+  const filters = options.filters ?? {};
+  let chassisId: number | undefined;
+  if (filters.chassis_uuid !== undefined) {
+    const chassis = await db
+      .selectFrom('chassis')
+      .select('id')
+      .where('uuid', '=', filters.chassis_uuid)
+      .executeTakeFirst();
+    if (chassis === undefined) throw new NotFoundError('chassis', filters.chassis_uuid);
+    chassisId = Number(chassis.id);
+  }
+  const columns = options.fields === undefined ? NODE_COLUMNS : listColumns(options.fields);
+  const marker = await findMarker(db, 'nodes', 'node', options);
+  const query = applyNodeFilters(selectNodes(db, columns), filters, { chassisId, now: ctx.now() });
+  const rows = await applyPage(query, 'nodes', options, marker).execute();
+  const withTraits = options.fields === undefined || options.fields.includes('traits');
+  return nodesFromRows(db, rows as Row[], withTraits);
+}
+
+function listColumns(fields: readonly string[]): string[] {
+  for (const field of fields) {
+    if (field !== 'traits' && !NODE_COLUMNS.includes(field))
+      throw new InvalidParameterError(`Field ${field} is not a node field`, 'fields');
+  }
+  return [...new Set([...ALWAYS_READ, ...fields.filter((f) => f !== 'traits')])];
+}

@@ -1,0 +1,44 @@
+/**
+ * The object ⇄ row boundary (seed 000). Reading a row gives the object at its latest version,
+ * whatever version the row was written at (`objectFromDbRow` converts it, keeping the changes
+ * that conversion made so the next unpinned save upgrades the row). Writing converts the
+ * object to the target version the caller's caps give (`versionChangesForDb`): a pinned
+ * process writes rows at the pinned version, with the fields that version lacks set to their
+ * unavailable values, and `version` always among the columns written.
+ */
+import {
+  type FieldMap,
+  type ObjectType,
+  objectFromDbRow,
+  type VersionedObject,
+  type VersionTargets,
+  versionChangesForDb,
+} from '../../objects/index.ts';
+import { toColumns } from './codec.ts';
+import type { Row } from './tables.ts';
+
+export function objectFromRow<F extends FieldMap>(
+  type: ObjectType<F>,
+  row: Readonly<Row>,
+): VersionedObject<F> {
+  return objectFromDbRow(type, row);
+}
+
+/** The changed fields and `version`, at the target version, as column values. */
+export function columnsForDb(
+  obj: VersionedObject,
+  targets: VersionTargets,
+  omit?: ReadonlySet<string>,
+): Row {
+  return toColumns(versionChangesForDb(obj, targets), omit);
+}
+
+/** The changed fields and `version` at the target version, as field values. */
+export function changesForDb(obj: VersionedObject, targets: VersionTargets): Row {
+  return { ...versionChangesForDb(obj, targets) };
+}
+
+/** Targets that write every type at its latest version (an unpinned process). */
+export const LATEST_VERSIONS: VersionTargets = {
+  objectVersion: (_name, latest) => latest,
+};

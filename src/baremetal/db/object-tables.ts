@@ -1,0 +1,58 @@
+/**
+ * The tables holding versioned objects, as the toolkit's version machinery needs them:
+ * - `OBJECT_TABLES` for the object-version check of `db upgrade` and `upgrade-check`
+ *   (every row at a version the release supports);
+ * - `VERSIONED_TABLES` for `update_to_latest_versions` (rows brought to the latest version,
+ *   read and written through the same codec as the store);
+ * - `NEW_MODELS`, the object types new in this release, which the check leaves out (Ironic's
+ *   `NEW_MODELS`): none in this first release.
+ *
+ * Ironic checks and updates tables by model class name, so its `node_traits` (model NodeTrait,
+ * object Trait) is in neither; Baton writes Trait versions there and includes it.
+ */
+import type { ObjectTable, VersionedTable } from '../../db/index.ts';
+import { Chassis, Conductor, Node, Port, Portgroup, Trait } from '../objects/index.ts';
+import { parseJsonColumns, toColumns } from './codec.ts';
+import { nodeValuesToWrite } from './node-rules.ts';
+import type { Row } from './tables.ts';
+
+export const OBJECT_TABLES: readonly ObjectTable[] = [
+  { table: 'nodes', objectName: 'Node' },
+  { table: 'ports', objectName: 'Port' },
+  { table: 'portgroups', objectName: 'Portgroup' },
+  { table: 'chassis', objectName: 'Chassis' },
+  { table: 'conductors', objectName: 'Conductor' },
+  { table: 'node_traits', objectName: 'Trait' },
+];
+
+export const NEW_MODELS: readonly string[] = [];
+
+const plain = (changes: Readonly<Row>) => toColumns(changes);
+
+export const VERSIONED_TABLES: readonly VersionedTable[] = [
+  {
+    table: 'nodes',
+    type: Node,
+    // A node's traits are rows of node_traits, never a column.
+    toColumns: (changes) => toColumns(nodeValuesToWrite(changes, Number.MAX_SAFE_INTEGER, null)),
+  },
+  { table: 'ports', type: Port, toColumns: plain },
+  { table: 'portgroups', type: Portgroup, toColumns: plain },
+  { table: 'chassis', type: Chassis, toColumns: plain },
+  {
+    table: 'conductors',
+    type: Conductor,
+    fromRow: (row) => parseJsonColumns(row, ['drivers']),
+    toColumns: plain,
+  },
+  {
+    table: 'node_traits',
+    type: Trait,
+    // No id column: rows are taken by node, and only the version is written (Trait has one
+    // version, so there is no data to move; give the table a per-row key before a Trait
+    // version that moves data).
+    idColumn: 'node_id',
+    fromRow: (row) => ({ ...row, node_id: String(row.node_id) }),
+    toColumns: (changes) => ({ version: changes.version }),
+  },
+];

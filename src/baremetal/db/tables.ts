@@ -1,0 +1,150 @@
+/**
+ * The bare metal tables as the query builder sees them (see migrations/0001-initial.ts). JSON
+ * columns hold JSON text; booleans come back as booleans (PostgreSQL) or 0/1 (SQLite,
+ * MariaDB); datetimes as Date objects, or ISO text on SQLite.
+ */
+import type { Generated } from 'kysely';
+
+type Bool = boolean | number;
+type Timestamp = Date | string | null;
+type Json = string | null;
+
+export interface BaseColumns {
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: string | null;
+}
+
+export interface ChassisTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  extra: Json;
+  description: string | null;
+}
+
+export interface ConductorsTable extends BaseColumns {
+  id: Generated<number>;
+  hostname: string;
+  drivers: Json;
+  online: Bool | null;
+  conductor_group: string;
+}
+
+export interface ConductorHardwareInterfacesTable extends BaseColumns {
+  id: Generated<number>;
+  conductor_id: number;
+  hardware_type: string;
+  interface_type: string;
+  interface_name: string;
+  default: Bool;
+}
+
+export interface NodesTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  instance_uuid: string | null;
+  name: string | null;
+  chassis_id: number | null;
+  power_state: string | null;
+  target_power_state: string | null;
+  provision_state: string | null;
+  target_provision_state: string | null;
+  provision_updated_at: Timestamp;
+  last_error: string | null;
+  instance_info: Json;
+  properties: Json;
+  driver: string | null;
+  driver_info: Json;
+  driver_internal_info: Json;
+  clean_step: Json;
+  deploy_step: Json;
+  resource_class: string | null;
+  raid_config: Json;
+  target_raid_config: Json;
+  reservation: string | null;
+  conductor_affinity: number | null;
+  conductor_group: string;
+  maintenance: Bool | null;
+  maintenance_reason: string | null;
+  fault: string | null;
+  console_enabled: Bool | null;
+  inspection_finished_at: Timestamp;
+  inspection_started_at: Timestamp;
+  extra: Json;
+  automated_clean: Bool | null;
+  protected: Bool;
+  protected_reason: string | null;
+  owner: string | null;
+  lessee: string | null;
+  allocation_id: number | null;
+  description: string | null;
+  bios_interface: string | null;
+  boot_interface: string | null;
+  console_interface: string | null;
+  deploy_interface: string | null;
+  inspect_interface: string | null;
+  management_interface: string | null;
+  network_interface: string | null;
+  raid_interface: string | null;
+  rescue_interface: string | null;
+  retired: Bool | null;
+  retired_reason: string | null;
+  network_data: Json;
+  storage_interface: string | null;
+  power_interface: string | null;
+  vendor_interface: string | null;
+  boot_mode: string | null;
+  secure_boot: Bool | null;
+}
+
+export interface NodeTraitsTable extends BaseColumns {
+  node_id: number;
+  trait: string;
+}
+
+export interface NodeTagsTable extends BaseColumns {
+  node_id: number;
+  tag: string;
+}
+
+export interface PortgroupsTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  name: string | null;
+  node_id: number | null;
+  address: string | null;
+  extra: Json;
+  internal_info: Json;
+  standalone_ports_supported: Bool | null;
+  mode: string | null;
+  properties: Json;
+}
+
+export interface PortsTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  address: string | null;
+  node_id: number | null;
+  extra: Json;
+  local_link_connection: Json;
+  portgroup_id: number | null;
+  pxe_enabled: Bool | null;
+  internal_info: Json;
+  physical_network: string | null;
+  is_smartnic: Bool | null;
+  name: string | null;
+}
+
+export interface BaremetalTables {
+  chassis: ChassisTable;
+  conductors: ConductorsTable;
+  conductor_hardware_interfaces: ConductorHardwareInterfacesTable;
+  nodes: NodesTable;
+  node_traits: NodeTraitsTable;
+  node_tags: NodeTagsTable;
+  portgroups: PortgroupsTable;
+  ports: PortsTable;
+}
+
+/** A row as read: column name to value. */
+export type Row = Record<string, unknown>;

@@ -1,0 +1,131 @@
+/**
+ * The object ⇄ row boundary: rows are written at the version the caller's targets give (a
+ * pinned process writes its pinned versions, with the fields those lack set to their
+ * unavailable values) and read back at the latest version, the conversion's changes kept.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Node, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
+import { BAREMETAL_RELEASES, withMaster } from '../../../src/baremetal/releases.ts';
+import { IncompatibleObjectVersionError, type VersionTargets } from '../../../src/objects/index.ts';
+import { ReleasePin } from '../../../src/releases/index.ts';
+import { createNode, forEachStoreBackend } from '../support/store-fixtures.ts';
+
+/** Older versions than any release of this code names, to see the conversions at work. */
+const OLDER: VersionTargets = {
+  objectVersion: (name, latest) =>
+    ({ Node: '1.30', Port: '1.7', Portgroup: '1.2', Conductor: '1.2' })[name] ?? latest,
+};
+
+forEachStoreBackend('bare metal object versions in rows', (ctx) => {
+  const versionOf = async (table: 'nodes' | 'ports' | 'portgroups', id: number) =>
+    (
+      await ctx
+        .db()
+        .kysely.selectFrom(table)
+        .select('version')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).version;
+
+  test('a node saved by a store pinned to zed has version 1.36 and reads back at the latest', async () => {
+    const pin = ReleasePin.resolve(
+      withMaster(BAREMETAL_RELEASES, { api: '1.80', rpc: '1.0' }),
+      'zed',
+    );
+    const pinned = ctx.storeWith({ targets: pin });
+    const node = await createNode(pinned);
+    assert.equal(await versionOf('nodes', node.get('id')), '1.36');
+    const saved = await pinned.nodes.save(node.set('description', 'pinned'));
+    assert.equal(await versionOf('nodes', saved.get('id')), '1.36');
+    const read = await ctx.store().nodes.get(node.get('id'));
+    assert.equal(read.version, Node.version);
+    assert.equal(read.get('description'), 'pinned');
+  });
+
+  test('a node written at an older version has its later fields at their unavailable values', async () => {
+    const old = ctx.storeWith({ targets: OLDER });
+    const node = await createNode(old, {
+      owner: 'p1',
+      lessee: 'p2',
+      description: 'newer field',
+      retired: true,
+      network_data: { links: [] },
+      boot_mode: 'uefi',
+    });
+    const id = node.get('id');
+    assert.equal(await versionOf('nodes', id), '1.30');
+    const row = await ctx
+      .db()
+      .kysely.selectFrom('nodes')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.owner, 'p1', 'owner came with 1.30');
+    assert.equal(row.lessee, null);
+    assert.equal(row.description, null);
+    assert.equal(Number(row.retired), 0);
+    assert.equal(row.boot_mode, null);
+    assert.deepEqual(JSON.parse(String(row.network_data)), {});
+    // Read back: the latest version, with the conversion's fields marked for the next save.
+    const read = await ctx.store().nodes.get(id);
+    assert.equal(read.version, '1.36');
+    assert.equal(read.get('lessee'), null);
+    assert.equal(read.get('retired'), false);
+    for (const field of [
+      'lessee',
+      'description',
+      'retired',
+      'network_data',
+      'boot_mode',
+      'secure_boot',
+    ])
+      assert.ok(read.changedFields().has(field as never), field);
+    assert.equal(read.changedFields().has('owner'), false);
+    // Saved by an unpinned store, the row moves to the latest version.
+    await ctx.store().nodes.save(read);
+    assert.equal(await versionOf('nodes', id), '1.36');
+  });
+
+  test('ports, portgroups and conductors are written at their target versions too', async () => {
+    const old = ctx.storeWith({ targets: OLDER });
+    const node = await createNode(old);
+    const port = await old.ports.create(
+      Port.create({ node_id: node.get('id'), name: 'later', is_smartnic: true }),
+    );
+    assert.equal(await versionOf('ports', port.get('id')), '1.7');
+    assert.equal(port.version, Port.version);
+    assert.equal(port.get('name'), null);
+    assert.equal(port.get('is_smartnic'), false);
+    const pg = await old.portgroups.create(
+      Portgroup.create({ node_id: node.get('id'), mode: '802.3ad' }),
+    );
+    assert.equal(await versionOf('portgroups', pg.get('id')), '1.2');
+    // mode came with 1.3: a row at 1.2 is read without it (and converted up to null).
+    assert.equal(pg.get('mode'), null);
+    const conductor = await old.conductors.register({
+      hostname: `old-${node.get('id')}`,
+      drivers: [],
+      conductor_group: '',
+    });
+    const row = await ctx
+      .db()
+      .kysely.selectFrom('conductors')
+      .select('version')
+      .where('id', '=', conductor.get('id'))
+      .executeTakeFirstOrThrow();
+    assert.equal(row.version, '1.2');
+  });
+
+  test('a row at a version this code does not know is refused when read', async () => {
+    const node = await createNode(ctx.store());
+    await ctx
+      .db()
+      .kysely.updateTable('nodes')
+      .set({ version: '1.99' })
+      .where('id', '=', node.get('id'))
+      .execute();
+    await assert.rejects(ctx.store().nodes.get(node.get('id')), IncompatibleObjectVersionError);
+    await ctx.db().kysely.deleteFrom('nodes').where('id', '=', node.get('id')).execute();
+  });
+});

@@ -1,0 +1,212 @@
+/** The bare metal object types: fingerprints, histories, conversions (no Python needed). */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  BAREMETAL_OBJECT_TYPES,
+  BAREMETAL_OBJECTS,
+  Chassis,
+  Conductor,
+  IRONIC_NAMESPACE,
+  latestObjectVersions,
+  Node,
+  type NodeObject,
+  Port,
+  Portgroup,
+  Trait,
+  TraitList,
+  traitNames,
+} from '../../../src/baremetal/objects/index.ts';
+import {
+  assertFingerprints,
+  convertForDb,
+  convertForWire,
+  ObjectSerializer,
+  toPrimitive,
+  type VersionedObject,
+} from '../../../src/objects/index.ts';
+import { sampleObject } from '../support/object-samples.ts';
+
+/**
+ * A field changed without a version bump fails here. Bump the type's version (a history step
+ * naming the change), then update its line.
+ */
+const FINGERPRINTS = {
+  Node: '1.36-21087f8e252fc3f3f460d0cc868656426cb57f3e9d0524063f2f1447750d932d',
+  Port: '1.10-3fadb69fa2ecca55da185c7e238a8ea8789789146dce8d18f147af019092bbd7',
+  Portgroup: '1.4-b593eedcc85ac796e572f0f2b04f3a17f763b9f2655f878019e579a3a427287c',
+  Chassis: '1.3-19de68649240a1d9567c80386df200b481dc457bd2b068ecf33a4187563a3b75',
+  Conductor: '1.3-0c73457f12b6c189a2f4a67d17891351da1f91d8d23376a108072fed1a405fdc',
+  Trait: '1.0-ee09d0eebcf1105ed7153d64fe3adca30fa5f2a22a66ef030168db0e7ccafd7e',
+  TraitList: '1.0-9a16d766e22c39f41aa17dda8c7f22cc1770ab1898384ad0f1d0c49c5e1f0da8',
+};
+
+describe('bare metal object types', () => {
+  test('fingerprints match the table', () => {
+    assertFingerprints(BAREMETAL_OBJECT_TYPES, FINGERPRINTS);
+  });
+
+  test('the service registry holds the seven types of zed, in the ironic namespace', () => {
+    assert.deepEqual(latestObjectVersions(), {
+      Node: '1.36',
+      Port: '1.10',
+      Portgroup: '1.4',
+      Chassis: '1.3',
+      Conductor: '1.3',
+      Trait: '1.0',
+      TraitList: '1.0',
+    });
+    for (const type of BAREMETAL_OBJECT_TYPES) {
+      assert.equal(BAREMETAL_OBJECTS.get(type.name), type);
+      assert.deepEqual(type.namespace, IRONIC_NAMESPACE);
+    }
+  });
+
+  test('every history has a noted step for each minor version from 1.0 to the current one', () => {
+    for (const type of BAREMETAL_OBJECT_TYPES) {
+      const minor = Number(type.version.split('.')[1]);
+      assert.deepEqual(
+        type.knownVersions(),
+        Array.from({ length: minor + 1 }, (_, i) => `1.${i}`),
+        type.name,
+      );
+      for (const step of type.history)
+        assert.ok(step.note.length > 0, `${type.name} ${step.version}`);
+    }
+  });
+
+  test('every field of the current version was there at 1.0 or is named by the step that added it', () => {
+    const added = new Map(
+      Node.history.flatMap((step) => (step.added ?? []).map((field) => [field, step.version])),
+    );
+    assert.equal(added.get('traits'), '1.23');
+    assert.equal(added.get('boot_mode'), '1.36');
+    assert.equal(added.get('instance_info'), '1.1');
+    assert.deepEqual([...Node.fieldsAt('1.0')].sort(), [
+      'chassis_id',
+      'console_enabled',
+      'created_at',
+      'driver',
+      'driver_info',
+      'extra',
+      'id',
+      'inspection_finished_at',
+      'inspection_started_at',
+      'instance_uuid',
+      'last_error',
+      'maintenance',
+      'power_state',
+      'properties',
+      'provision_state',
+      'provision_updated_at',
+      'reservation',
+      'target_power_state',
+      'target_provision_state',
+      'updated_at',
+      'uuid',
+    ]);
+    assert.deepEqual([...Port.fieldsAt('1.4')].sort(), [
+      'address',
+      'created_at',
+      'extra',
+      'id',
+      'node_id',
+      'updated_at',
+      'uuid',
+    ]);
+  });
+});
+
+describe('conversions of bare metal objects', () => {
+  const node = () => sampleObject(Node).resetChanges();
+
+  test('for the database, fields a version lacks get the values Ironic writes, marked changed', () => {
+    const at26 = convertForDb(node(), '1.26');
+    assert.equal(at26.get('conductor_group'), '');
+    assert.equal(at26.get('protected'), false);
+    assert.equal(at26.get('retired'), false);
+    assert.deepEqual(at26.get('network_data'), {});
+    assert.equal(at26.get('owner'), null);
+    assert.equal(at26.get('boot_mode'), null);
+    // deploy_step came with 1.26 and is kept.
+    assert.deepEqual(at26.get('deploy_step'), node().get('deploy_step'));
+    const changed = at26.changedFields();
+    for (const field of ['conductor_group', 'protected', 'network_data', 'secure_boot'])
+      assert.ok(changed.has(field as never), field);
+    assert.equal(changed.has('deploy_step'), false);
+  });
+
+  test("for the database, below Ironic's conversions too: every field added since is unavailable", () => {
+    const at0 = convertForDb(node(), '1.0');
+    assert.equal(at0.version, '1.0');
+    assert.deepEqual(at0.get('instance_info'), {});
+    assert.equal(at0.get('name'), null);
+    assert.equal(at0.get('traits'), null);
+    assert.equal(at0.get('uuid'), node().get('uuid'));
+    const port = convertForDb(sampleObject(Port), '1.4');
+    assert.equal(port.get('pxe_enabled'), true);
+    assert.equal(port.get('is_smartnic'), false);
+    const portgroup = convertForDb(sampleObject(Portgroup), '1.1');
+    assert.equal(portgroup.get('standalone_ports_supported'), true);
+    assert.equal(convertForDb(sampleObject(Conductor), '1.2').get('conductor_group'), '');
+  });
+
+  test('for the wire, fields a version lacks are removed and the original is untouched', () => {
+    const original = node();
+    const at33 = convertForWire(original, '1.33');
+    for (const field of ['lessee', 'network_data', 'boot_mode', 'secure_boot'] as const)
+      assert.equal(at33.isSet(field), false, field);
+    assert.equal(at33.get('retired'), true);
+    assert.equal(original.get('boot_mode'), 'uefi');
+    assert.equal(original.version, '1.36');
+  });
+
+  test('an old object read from the wire is brought to the latest version with defaults, marked changed', () => {
+    const old = toPrimitive(node(), '1.28');
+    const latest = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+      old,
+    ) as VersionedObject;
+    assert.equal(latest.version, '1.36');
+    assert.equal(latest.get('protected'), false);
+    assert.equal(latest.get('retired'), false);
+    assert.equal(latest.get('owner'), null);
+    assert.deepEqual(latest.get('network_data'), {});
+    assert.equal(latest.get('automated_clean'), true);
+    const changed = latest.changedFields();
+    assert.ok(changed.has('protected') && changed.has('lessee'));
+  });
+
+  test('a node carries its traits as a TraitList through a primitive', () => {
+    const obj = node();
+    const read = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+      JSON.parse(JSON.stringify(toPrimitive(obj))),
+    ) as NodeObject;
+    const traits = read.get('traits');
+    assert.ok(traits);
+    assert.equal(traits.type, TraitList);
+    assert.equal(traits.get('objects')[0]?.type, Trait);
+    assert.deepEqual(traitNames(traits), ['CUSTOM_GPU', 'HW_CPU_X86_VMX']);
+  });
+
+  test("a port's tenant VIF is copied from extra on conversions to 1.8 and later only", () => {
+    const port = sampleObject(Port).assign('internal_info', {}).resetChanges();
+    assert.deepEqual(convertForDb(port, '1.9').get('internal_info'), {
+      tenant_vif_port_id: 'a-vif',
+    });
+    assert.deepEqual(convertForDb(port, '1.7').get('internal_info'), {});
+    // The converted copy owns its dict: the original's stays empty.
+    assert.deepEqual(port.get('internal_info'), {});
+    const pg = sampleObject(Portgroup)
+      .assign('extra', { vif_port_id: 'v' })
+      .assign('internal_info', { a: 1 });
+    assert.deepEqual(convertForWire(pg, '1.3').get('internal_info'), { a: 1 });
+    const upgraded = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+      toPrimitive(pg, '1.3'),
+    ) as VersionedObject;
+    assert.deepEqual(upgraded.get('internal_info'), { a: 1, tenant_vif_port_id: 'v' });
+  });
+
+  test('chassis and conductors have no fields to convert below their current version', () => {
+    const chassis = sampleObject(Chassis);
+    assert.deepEqual(convertForWire(chassis, '1.0').asDict(), chassis.asDict());
+  });
+});

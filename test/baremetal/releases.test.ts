@@ -1,0 +1,90 @@
+/** The bare metal release mapping: Ironic's entries for Baton's types, `master` derived. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BAREMETAL_OBJECT_TYPES, Node } from '../../src/baremetal/objects/index.ts';
+import { BAREMETAL_RELEASES, CURRENT_RELEASE, withMaster } from '../../src/baremetal/releases.ts';
+import { convertForDb, convertForWire } from '../../src/objects/index.ts';
+import {
+  InvalidReleaseMappingError,
+  MASTER,
+  ReleasePin,
+  UnknownReleaseError,
+  validateReleaseMapping,
+} from '../../src/releases/index.ts';
+import { sampleObject } from './support/object-samples.ts';
+import { askRealIronic, realIronicUnavailable } from './support/real-ironic.ts';
+
+const CODE = { api: '1.80', rpc: '1.0' };
+const objectsOfCode = Object.fromEntries(BAREMETAL_OBJECT_TYPES.map((t) => [t.name, t.version]));
+
+describe('bare metal release mapping', () => {
+  test('a name and its semver key are the same entry, as in Ironic', () => {
+    assert.equal(BAREMETAL_RELEASES.yoga, BAREMETAL_RELEASES['20.1']);
+    assert.equal(BAREMETAL_RELEASES.zed, BAREMETAL_RELEASES['21.1']);
+    assert.equal(BAREMETAL_RELEASES[MASTER], undefined, 'master is derived, never written');
+    assert.ok(Object.hasOwn(BAREMETAL_RELEASES, CURRENT_RELEASE));
+  });
+
+  test('master is derived from the code and passes the mapping check', () => {
+    const mapping = withMaster(BAREMETAL_RELEASES, CODE);
+    validateReleaseMapping(mapping, { objects: objectsOfCode, ...CODE });
+    assert.deepEqual(mapping[MASTER]?.objects.Node, ['1.36']);
+    // A type bumped without the mapping knowing it is caught by the same check.
+    assert.throws(
+      () => validateReleaseMapping(mapping, { objects: { ...objectsOfCode, Node: '1.37' } }),
+      InvalidReleaseMappingError,
+    );
+  });
+
+  test("pinned to zed or yoga, the caps are that release's; an unknown pin names the known ones", () => {
+    const mapping = withMaster(BAREMETAL_RELEASES, CODE);
+    const yoga = ReleasePin.resolve(mapping, 'yoga');
+    assert.equal(yoga.apiMaxVersion('1.80'), '1.78');
+    assert.equal(yoga.rpcVersionCap('1.0'), '1.0');
+    assert.equal(yoga.objectVersion('Port', '1.10'), '1.10');
+    assert.equal(ReleasePin.resolve(mapping, '21.1').apiMaxVersion('1.80'), '1.80');
+    assert.throws(
+      () => ReleasePin.resolve(mapping, 'xena'),
+      (error: unknown) =>
+        error instanceof UnknownReleaseError &&
+        /20\.1, yoga, 21\.1, zed, master/.test(error.message),
+    );
+  });
+
+  test('every object version a release names can be converted to, for the database and the wire', () => {
+    for (const [release, entry] of Object.entries(BAREMETAL_RELEASES)) {
+      for (const type of BAREMETAL_OBJECT_TYPES) {
+        const versions = entry.objects[type.name];
+        assert.ok(versions, `${release} names ${type.name}`);
+        for (const version of versions) {
+          assert.equal(convertForDb(sampleObject(type), version).version, version);
+          assert.equal(convertForWire(sampleObject(type), version).version, version);
+        }
+      }
+    }
+    assert.equal(Node.version, '1.36');
+  });
+
+  describe('against the real Ironic release mapping', async () => {
+    const unavailable = await realIronicUnavailable();
+    if (unavailable !== undefined) {
+      test(unavailable, { skip: unavailable }, () => {});
+      return;
+    }
+    test("api and object versions are Ironic's for the types Baton implements", async () => {
+      const names = Object.keys(BAREMETAL_RELEASES);
+      const real = await askRealIronic<
+        Record<string, { api: string; rpc: string; objects: Record<string, string[]> }>
+      >({ op: 'releases', names });
+      for (const name of names) {
+        const ours = BAREMETAL_RELEASES[name];
+        const theirs = real[name];
+        assert.ok(ours && theirs, name);
+        assert.equal(ours.api, theirs.api, `${name} api`);
+        const types = BAREMETAL_OBJECT_TYPES.map((t) => t.name);
+        const theirObjects = Object.fromEntries(types.map((t) => [t, theirs.objects[t]]));
+        assert.deepEqual(ours.objects, theirObjects, `${name} objects`);
+      }
+    });
+  });
+});
