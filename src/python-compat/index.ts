@@ -12,4 +12,6 @@ export {
   schemaFailure,
   schemaProblem,
 } from './json-schema.ts';
-export { pythonPformat, pythonRepr } from './python-repr.ts';
+export { pythonInt, pythonStrip } from './python-int.ts';
+export { pythonJsonDumps } from './python-json-dumps.ts';
+export { pythonPformat, pythonRepr, pythonStr } from './python-repr.ts';

@@ -169,3 +169,8 @@ function formatString(
   out.push(chunks.join(`\n${' '.repeat(start)}`));
   if (level === 1) out.push(')');
 }
+
+/** Python's str() of a JSON value: a string as it is, anything else as its repr. */
+export function pythonStr(value: unknown): string {
+  return typeof value === 'string' ? value : pythonRepr(value);
+}
