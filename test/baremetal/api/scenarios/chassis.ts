@@ -76,7 +76,8 @@ export const CHASSIS_SCENARIOS: readonly Scenario[] = [
       { path: '/v1/chassis?detail=true', version: '1.42' },
       { path: '/v1/chassis?fields=uuid', version: '1.7' },
       { path: '/v1/chassis?fields=uuid,bogus', version: V },
-      { path: '/v1/chassis?bogus=1&other=2', version: V },
+      // Several unexpected names come in Python set order (random per process): one here.
+      { path: '/v1/chassis?bogus=1', version: V },
       { path: '/v1/chassis/abc', version: V },
       { path: `/v1/chassis/${C1}`, version: V },
       { method: 'DELETE', path: '/v1/chassis', version: V },

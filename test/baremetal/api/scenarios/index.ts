@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import { CHASSIS_SCENARIOS } from './chassis.ts';
+import { CONDUCTOR_SCENARIOS, DRIVER_SCENARIOS } from './drivers.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
 export interface Scenario {
@@ -12,4 +13,9 @@ export interface Scenario {
   readonly steps: readonly Exchange[];
 }
 
-export const SCENARIOS: readonly Scenario[] = [...VERSION_SCENARIOS, ...CHASSIS_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [
+  ...VERSION_SCENARIOS,
+  ...CHASSIS_SCENARIOS,
+  ...DRIVER_SCENARIOS,
+  ...CONDUCTOR_SCENARIOS,
+];

@@ -115,7 +115,8 @@ export async function registerFakeConductor(
 ): Promise<void> {
   const conductor = await store.conductors.register({
     hostname,
-    drivers: [],
+    // The real conductor lists its enabled hardware types here.
+    drivers: [FAKE_HARDWARE],
     conductor_group: conductorGroup,
   });
   const rows = hardwareInterfaceRows(

@@ -104,6 +104,8 @@ export async function send(target: Target, exchange: Exchange): Promise<Answer> 
   return { status: response.status, headers: picked, body: parsed(text), text };
 }
 
+/** Lists the real service builds from Python sets (docs/baremetal.md, "The fake-hardware…"). */
+const SET_ORDERED = /^(hosts|enabled_\w+_interfaces)$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:\+00:00|Z)?/g;
 
@@ -139,6 +141,11 @@ export class Normalizer {
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
+        // The real service lists these in Python set order, which changes between runs.
+        if (SET_ORDERED.test(key) && Array.isArray(item)) {
+          out[key] = this.value([...item].sort());
+          continue;
+        }
         // The inner error document is compared as a document.
         if (key === 'error_message' && typeof item === 'string') {
           out[key] = this.value(parsed(item));
