@@ -20,6 +20,7 @@ import {
   checkSortKey,
   returnFields,
 } from './list-params.ts';
+import { listNodes, listNodesDetail } from './node-list.ts';
 import { invalidFields, keepFields, objectToDict } from './object-dict.ts';
 import { args, bindParams } from './params.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
@@ -223,4 +224,14 @@ export function registerChassisRoutes(app: FastifyInstance): void {
     { GET: show, PATCH: update, DELETE: destroy, POST: createUnder },
     COLLECTION_METHODS,
   );
+  declareRoute(app, '/v1/chassis/:chassis_uuid/nodes', {
+    GET: async (request) => listNodes(request, chassisSegment(request)),
+  });
+  declareRoute(app, '/v1/chassis/:chassis_uuid/nodes/detail', {
+    GET: async (request) => listNodesDetail(request, chassisSegment(request)),
+  });
+}
+
+function chassisSegment(request: FastifyRequest): string {
+  return (request.params as { chassis_uuid: string }).chassis_uuid;
 }

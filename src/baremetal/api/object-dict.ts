@@ -59,3 +59,33 @@ export function keepFields(
 export function invalidFields(fields: readonly string[], body: Record<string, unknown>): string[] {
   return [...new Set(fields)].filter((field) => !Object.hasOwn(body, field));
 }
+
+/** Ironic's as_dict: every field set on the object, timestamps as isoformat. */
+export function asDict(obj: AnyObject, skip: readonly string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of obj.type.fieldNames) {
+    if (skip.includes(field) || !obj.isSet(field as never)) continue;
+    const value = obj.peek(field as never) as unknown;
+    out[field] = obj.type.fields[field]?.type.kind === 'DateTime' ? isoformat(value) : value;
+  }
+  return out;
+}
+
+/**
+ * patch_update_changed_fields: each field given a value different from the object's is set
+ * (and so sent as a change); equal ones are left untouched.
+ */
+export function updateChangedFields(
+  obj: AnyObject,
+  values: Readonly<Record<string, unknown>>,
+): void {
+  for (const [field, value] of Object.entries(values)) {
+    const current = obj.isSet(field as never) ? (obj.peek(field as never) as unknown) : undefined;
+    if (
+      current === undefined ||
+      JSON.stringify(current ?? null) !== JSON.stringify(value ?? null)
+    ) {
+      obj.assign(field, value);
+    }
+  }
+}
