@@ -7,7 +7,7 @@
  * written), the RPC client and server (RPC cap, object versions sent) and the API (its
  * maximum microversion). Nothing else reads the pin.
  */
-import { type Database, DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
+import { type Database, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
   createTransport,

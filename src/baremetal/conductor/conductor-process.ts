@@ -34,7 +34,7 @@ import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from 
 import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
 import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
 import { ConductorAlreadyRegisteredError, NotFoundError } from '../errors.ts';
-import { BAREMETAL_OBJECTS } from '../objects/index.ts';
+import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
 import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
 import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';
 import { BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_SERVICE_VERSION } from '../service-version.ts';
@@ -112,7 +112,7 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
       drivers: settings.enabledHardwareTypes,
       conductor_group: settings.conductorGroup,
     };
-    let conductor;
+    let conductor: ConductorObject;
     try {
       conductor = await store.conductors.register(registered);
     } catch (error) {

@@ -32,23 +32,23 @@ function checkAndUpdateInterfaces(
   enabledHardwareTypes: readonly string[],
   enabled: EnabledInterfaces,
 ): void {
-  const driver = String(node.get('driver'));
+  const driver = String(node.peek('driver'));
   if (!enabledHardwareTypes.includes(driver)) throw new DriverNotFoundError(driver);
   const requested: Record<string, string | null> = {};
   for (const kind of INTERFACE_KINDS) {
-    requested[interfaceField(kind)] = node.get(interfaceField(kind)) as string | null;
+    requested[interfaceField(kind)] = (node.peek(interfaceField(kind)) ?? null) as string | null;
   }
   const resolved = resolveNodeInterfaces(
     driver,
     requested,
     FAKE_HARDWARE_SUPPORTED,
     enabled,
-    node.get('uuid') ?? undefined,
+    node.peek('uuid') ?? undefined,
   );
   if ('error' in resolved) throw new InvalidParameterError(resolved.error);
   for (const kind of INTERFACE_KINDS) {
     const field = interfaceField(kind);
-    if (node.get(field) === null) node.set(field, resolved.interfaces[field]);
+    if ((node.peek(field) ?? null) === null) node.set(field, resolved.interfaces[field]);
   }
 }
 

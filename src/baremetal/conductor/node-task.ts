@@ -96,14 +96,24 @@ export class NodeTask {
     }
   }
 
-  /** Writes the node's changes (Node.save); the node is then as stored. */
+  /**
+   * Writes the node's changes (Node.save); the same object then holds the row as stored,
+   * as Ironic's does, so code holding `task.node` never works on a stale copy.
+   */
   async save(): Promise<void> {
-    this.node = await this.ctx.store.nodes.save(this.node);
+    this.#takeValues(await this.ctx.store.nodes.save(this.node));
   }
 
-  /** Reads the node again (Node.refresh). */
+  /** Reads the node again (Node.refresh), into the same object. */
   async refresh(): Promise<void> {
-    this.node = await this.ctx.store.nodes.get(this.uuid);
+    this.#takeValues(await this.ctx.store.nodes.get(this.uuid));
+  }
+
+  #takeValues(stored: NodeObject): void {
+    stored.forEachSet((name, value) => {
+      this.node.assign(name, value);
+    });
+    this.node.resetChanges();
   }
 
   /** Upgrades a shared task to an exclusive one (the node is read again). */
