@@ -284,7 +284,7 @@ export class InstanceRescueFailureError extends IronicError {
   readonly node: string;
   readonly reason: string;
   constructor(instance: string | null, node: string, reason: string) {
-    super(`Failed to rescue instance ${instance} for node ${node}: ${reason}`);
+    super(`Failed to rescue instance ${instance ?? 'None'} for node ${node}: ${reason}`);
     this.instance = instance;
     this.node = node;
     this.reason = reason;
@@ -298,7 +298,7 @@ export class InstanceUnrescueFailureError extends IronicError {
   readonly node: string;
   readonly reason: string;
   constructor(instance: string | null, node: string, reason: string) {
-    super(`Failed to unrescue instance ${instance} for node ${node}: ${reason}`);
+    super(`Failed to unrescue instance ${instance ?? 'None'} for node ${node}: ${reason}`);
     this.instance = instance;
     this.node = node;
     this.reason = reason;

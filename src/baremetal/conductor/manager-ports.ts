@@ -38,17 +38,19 @@ function attachedVif(port: PortObject): [string, string] | undefined {
 
 /** utils.validate_port_physnet: a port joins a port group only on its physical network. */
 async function validatePortPhysnet(task: NodeTask, port: PortObject): Promise<void> {
-  const portgroupId = port.get('portgroup_id');
+  const portgroupId = port.peek('portgroup_id') ?? null;
   if (portgroupId === null) return;
   const delta = port.changedFields();
   if (!delta.has('portgroup_id') && !delta.has('physical_network')) return;
   const members = await task.ctx.store.ports.list({ filters: { portgroup_id: portgroupId } });
   const physnets = new Set(
-    members.filter((p) => p.get('uuid') !== port.get('uuid')).map((p) => p.get('physical_network')),
+    members
+      .filter((p) => p.get('uuid') !== port.peek('uuid'))
+      .map((p) => p.get('physical_network')),
   );
   if (physnets.size === 0) return;
   const [groupPhysnet] = physnets;
-  const physnet = port.get('physical_network');
+  const physnet = port.peek('physical_network') ?? null;
   if (physnet !== groupPhysnet) {
     const portgroup = await task.ctx.store.portgroups.get(portgroupId);
     throw new ConflictError(

@@ -4,6 +4,7 @@
  * ConductorApi to talk to it as the API tier does.
  */
 import { randomUUID } from 'node:crypto';
+import { after, before, describe } from 'node:test';
 import type { RunningConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import { startConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import {
@@ -30,7 +31,7 @@ import {
   liveConductorsFrom,
 } from '../../../../src/baremetal/rpcapi/index.ts';
 import { BAREMETAL_SERVICE } from '../../../../src/baremetal/service.ts';
-import type { Database } from '../../../../src/db/index.ts';
+import type { Backend, Database } from '../../../../src/db/index.ts';
 import type { CapsInForce } from '../../../../src/releases/index.ts';
 import {
   LocalBus,
@@ -40,6 +41,7 @@ import {
   type RpcTransport,
 } from '../../../../src/rpc/index.ts';
 import { resolveCapsInForce } from '../../../../src/service/index.ts';
+import { BACKENDS, backendAvailable, createScratchDatabase } from '../../../db/support/backends.ts';
 
 /** Intervals short enough for tests; periodic tasks off unless a test turns them on. */
 export function testSettings(host: string, overrides: Partial<ConductorSettings> = {}) {
@@ -154,6 +156,15 @@ const BUSY = [
   'unrescuing',
 ];
 
+/** Waits until the conductor's worker pool is idle (its slots free again). */
+export async function poolIdle(conductor: TestConductor, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (conductor.conductor.context.pool.busy > 0) {
+    if (Date.now() > deadline) throw new Error('the worker pool stayed busy');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Waits until the conductor has let go of the node (no reservation, no transient work). */
 export async function settled(
   store: BaremetalStore,
@@ -176,5 +187,46 @@ export async function settled(
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * `describe(<title> [<backend>])` for SQLite, PostgreSQL and MariaDB, each with a scratch
+ * database of its own; `cleanup` functions registered by the body run before the database is
+ * dropped (conductors stopped first: their heartbeats must not meet a dropped database).
+ */
+export function forEachConductorBackend(
+  title: string,
+  body: (ctx: {
+    url(): string;
+    backend: Backend;
+    onCleanup(fn: () => Promise<unknown>): void;
+  }) => void,
+): void {
+  for (const backend of BACKENDS) {
+    describe(`${title} [${backend}]`, async () => {
+      const unavailable = await backendAvailable(backend);
+      if (unavailable !== undefined) {
+        describe(unavailable, { skip: unavailable }, () => {});
+        return;
+      }
+      let scratch: { url: string; drop: () => Promise<void> } | undefined;
+      const cleanups: (() => Promise<unknown>)[] = [];
+      before(async () => {
+        scratch = await createScratchDatabase(backend);
+      });
+      after(async () => {
+        for (const cleanup of cleanups.reverse()) await cleanup();
+        await scratch?.drop();
+      });
+      body({
+        backend,
+        url: () => {
+          if (scratch === undefined) throw new Error('scratch database not created yet');
+          return scratch.url;
+        },
+        onCleanup: (fn) => cleanups.push(fn),
+      });
+    });
   }
 }
