@@ -31,16 +31,18 @@ import {
   liveConductorsFrom,
 } from '../../../../src/baremetal/rpcapi/index.ts';
 import { BAREMETAL_SERVICE } from '../../../../src/baremetal/service.ts';
-import type { Backend, Database } from '../../../../src/db/index.ts';
+import { type Backend, type Database, openDatabase } from '../../../../src/db/index.ts';
 import type { CapsInForce } from '../../../../src/releases/index.ts';
 import {
+  createTransport,
   LocalBus,
   LocalTransport,
   objectRpcSerializer,
   RpcClient,
   type RpcTransport,
+  readRpcConfig,
 } from '../../../../src/rpc/index.ts';
-import { resolveCapsInForce } from '../../../../src/service/index.ts';
+import { resolveCapsInForce, servicesTablePeers } from '../../../../src/service/index.ts';
 import { BACKENDS, backendAvailable, createScratchDatabase } from '../../../db/support/backends.ts';
 
 /** Intervals short enough for tests; periodic tasks off unless a test turns them on. */
@@ -109,7 +111,12 @@ export async function startTestConductor(options: {
 export function conductorApi(
   store: BaremetalStore,
   transport: RpcTransport,
-  options: { readonly caps?: CapsInForce; readonly timeoutMs?: number } = {},
+  options: {
+    readonly caps?: CapsInForce;
+    readonly timeoutMs?: number;
+    /** Seconds without a heartbeat after which the API leaves a conductor off its rings. */
+    readonly heartbeatTimeout?: number;
+  } = {},
 ): ConductorApi {
   const caps = options.caps ?? UNPINNED;
   const client = new RpcClient({
@@ -123,7 +130,11 @@ export function conductorApi(
   });
   const rings = new ConductorRingCache(
     async () =>
-      liveConductorsFrom(await store.conductors.activeHardwareTypes(60, { useGroups: true })),
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(options.heartbeatTimeout ?? 60, {
+          useGroups: true,
+        }),
+      ),
     { resetIntervalMs: 0 },
   );
   return new ConductorApi({ client, rings });
@@ -229,4 +240,25 @@ export function forEachConductorBackend(
       });
     });
   }
+}
+
+/**
+ * An http RPC transport whose peers are in the services table of the database at `url` (as
+ * the composition root builds it), with its own database handle; `close` closes both.
+ */
+export async function httpTransport(
+  url: string,
+  liveWithinSeconds = 3,
+): Promise<{ transport: RpcTransport; close(): Promise<void> }> {
+  const database = await openDatabase(url);
+  const transport = createTransport(readRpcConfig({ rpc_transport: 'http' }), {
+    peers: servicesTablePeers(database, { heartbeatSeconds: 1, liveWithinSeconds }),
+  });
+  return {
+    transport,
+    async close() {
+      await transport.close();
+      await database.close();
+    },
+  };
 }
