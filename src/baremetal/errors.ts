@@ -208,6 +208,14 @@ export class PowerStateFailureError extends InvalidStateError {
   }
 }
 
+/** Conflict with a message of its own (a port joining a port group on another network...). */
+export class ConflictError extends IronicError {
+  override name = 'ConflictError';
+  override get code() {
+    return 409;
+  }
+}
+
 /** VifAlreadyAttached. */
 export class VifAlreadyAttachedError extends IronicError {
   override name = 'VifAlreadyAttachedError';
@@ -265,6 +273,34 @@ export class InstanceDeployFailureError extends IronicError {
   readonly reason: string;
   constructor(reason: string) {
     super(`Failed to deploy instance: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/** InstanceRescueFailure. */
+export class InstanceRescueFailureError extends IronicError {
+  override name = 'InstanceRescueFailureError';
+  readonly instance: string | null;
+  readonly node: string;
+  readonly reason: string;
+  constructor(instance: string | null, node: string, reason: string) {
+    super(`Failed to rescue instance ${instance ?? 'None'} for node ${node}: ${reason}`);
+    this.instance = instance;
+    this.node = node;
+    this.reason = reason;
+  }
+}
+
+/** InstanceUnrescueFailure. */
+export class InstanceUnrescueFailureError extends IronicError {
+  override name = 'InstanceUnrescueFailureError';
+  readonly instance: string | null;
+  readonly node: string;
+  readonly reason: string;
+  constructor(instance: string | null, node: string, reason: string) {
+    super(`Failed to unrescue instance ${instance ?? 'None'} for node ${node}: ${reason}`);
+    this.instance = instance;
+    this.node = node;
     this.reason = reason;
   }
 }

@@ -44,9 +44,10 @@ export class NodeTraitNotFoundError extends BaremetalStoreError {
   override get code() {
     return 404;
   }
-  readonly nodeId: number;
+  /** The node as the caller named it (its id, or its UUID as the conductor reports it). */
+  readonly nodeId: number | string;
   readonly trait: string;
-  constructor(nodeId: number, trait: string) {
+  constructor(nodeId: number | string, trait: string) {
     super(`Node ${nodeId} doesn't have a trait '${trait}'`);
     this.nodeId = nodeId;
     this.trait = trait;

@@ -22,9 +22,9 @@ const V = CONDUCTOR_RPC.named;
 /** What routing needs of a node: its uuid, driver and conductor group. */
 export function routeOf(node: NodeObject): RingNode {
   return {
-    uuid: String(node.get('uuid')),
-    driver: String(node.get('driver')),
-    conductorGroup: node.get('conductor_group') ?? '',
+    uuid: String(node.peek('uuid')),
+    driver: String(node.peek('driver')),
+    conductorGroup: node.peek('conductor_group') ?? '',
   };
 }
 

@@ -1,0 +1,243 @@
+/**
+ * The bare metal service, defined once for the toolkit, and the composition root of its two
+ * processes (`baremetal-api`, `baremetal-conductor`). The definition lists what the `baton`
+ * commands need; its `master` release is derived from the code's own tables (the served
+ * microversions, the conductor RPC versions, the object types). The root reads the settings,
+ * resolves the pin into the caps in force once, and hands them to the store (object versions
+ * written), the RPC client and server (RPC cap, object versions sent) and the API (its
+ * maximum microversion). Nothing else reads the pin.
+ */
+import { type Database, parseDatabaseUrl } from '../db/index.ts';
+import type { CapsInForce } from '../releases/index.ts';
+import {
+  createTransport,
+  objectRpcSerializer,
+  RpcClient,
+  type RpcTransport,
+  readRpcConfig,
+} from '../rpc/index.ts';
+import {
+  checkPeerVersions,
+  codeVersionsOf,
+  defineService,
+  resolveCapsInForce,
+  type ServiceDefinition,
+  servicesTablePeers,
+} from '../service/index.ts';
+import { SERVED_VERSIONS } from './api/versions.ts';
+import type { ConductorLog } from './conductor/conductor-context.ts';
+import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
+import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
+import {
+  type BaremetalConfigLayer,
+  loadBaremetalConfigFile,
+  mergeBaremetalConfig,
+} from './config-file.ts';
+import {
+  type BaremetalStore,
+  type BaremetalTables,
+  createBaremetalStore,
+  NEW_MODELS,
+  OBJECT_TABLES,
+  prepareBaremetalDatabase,
+} from './db/index.ts';
+import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
+import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
+import { baremetalOnlineMigrations } from './online-migrations/index.ts';
+import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
+import {
+  BAREMETAL_REMOTE_ERRORS,
+  CONDUCTOR_RPC,
+  CONDUCTOR_TOPIC,
+  ConductorApi,
+  ConductorRingCache,
+  liveConductorsFrom,
+} from './rpcapi/index.ts';
+import {
+  BAREMETAL_API_BINARY,
+  BAREMETAL_CONDUCTOR_BINARY,
+  BAREMETAL_SERVICE_VERSION,
+  BAREMETAL_SUPPORTED_SPAN,
+} from './service-version.ts';
+
+export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
+  name: 'baremetal',
+  release: CURRENT_RELEASE,
+  binaries: [BAREMETAL_API_BINARY, BAREMETAL_CONDUCTOR_BINARY],
+  migrations: BAREMETAL_MIGRATIONS,
+  readConfigFile: async (path) => {
+    const file = await loadBaremetalConfigFile(path);
+    return {
+      databaseUrl: file.layer.databaseUrl,
+      pinReleaseVersion: file.pinReleaseVersion,
+      settings: file.layer,
+    };
+  },
+  onlineMigrations: () => baremetalOnlineMigrations(),
+  objectTables: OBJECT_TABLES,
+  newModels: NEW_MODELS,
+  code: codeVersionsOf({
+    apiVersions: SERVED_VERSIONS,
+    rpcVersions: CONDUCTOR_RPC,
+    objectTypes: BAREMETAL_OBJECT_TYPES,
+  }),
+  // The released entries (yoga, zed); `master` is derived from `code`.
+  releases: BAREMETAL_RELEASES,
+});
+
+/** How a bare metal process was asked to run. */
+export interface BaremetalSettings {
+  /** The oslo.config-style file, if any. */
+  readonly configFile?: string | undefined;
+  /** Settings from the command line: they win over the file's. */
+  readonly flags?: BaremetalConfigLayer;
+  /** `--pin-release-version`: wins over the file's `[DEFAULT] pin_release_version`. */
+  readonly pinReleaseVersion?: string | undefined;
+  /** The database when neither the flags nor the file name one. */
+  readonly defaultDatabaseUrl: string;
+}
+
+/** What a bare metal process runs with: its settings and the caps in force. */
+export interface BaremetalPlan {
+  readonly config: BaremetalConfig;
+  readonly caps: CapsInForce;
+}
+
+/**
+ * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
+ * anything is opened. Throws ConfigFileError, DatabaseUrlError, RpcConfigError,
+ * InvalidReleaseMappingError or UnknownReleaseError (listing the known releases).
+ */
+export async function planBaremetal(
+  settings: BaremetalSettings,
+  service: ServiceDefinition = BAREMETAL_SERVICE,
+): Promise<BaremetalPlan> {
+  const file =
+    settings.configFile === undefined
+      ? undefined
+      : await loadBaremetalConfigFile(settings.configFile);
+  const layers = [file?.layer, settings.flags].filter((l) => l !== undefined);
+  const config = mergeBaremetalConfig(
+    defaultBaremetalConfig(settings.defaultDatabaseUrl),
+    ...layers,
+  );
+  parseDatabaseUrl(config.databaseUrl);
+  readRpcConfig(config.rpc);
+  const caps = resolveCapsInForce(service, {
+    flag: settings.pinReleaseVersion,
+    file: file?.pinReleaseVersion,
+  });
+  return { config, caps };
+}
+
+/** Opens the database; the embedded SQLite default gets its schema when empty. */
+export async function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
+  const backend = parseDatabaseUrl(url).backend;
+  return prepareBaremetalDatabase(url, { createIfEmpty: backend === 'sqlite' });
+}
+
+/** The RPC transport of the plan; http finds its peers in the services table. */
+export function baremetalTransport(
+  database: Database<BaremetalTables>,
+  plan: BaremetalPlan,
+): RpcTransport {
+  const heartbeat = plan.config.conductor.heartbeatInterval;
+  return createTransport(readRpcConfig(plan.config.rpc), {
+    peers: servicesTablePeers(database as unknown as Database, {
+      serviceVersion: BAREMETAL_SERVICE_VERSION,
+      heartbeatSeconds: heartbeat,
+      liveWithinSeconds: plan.config.conductor.heartbeatTimeout,
+    }),
+  });
+}
+
+/** The API tier's way to the conductors: a store at the caps and a capped RPC client. */
+export interface ConductorConnection {
+  readonly store: BaremetalStore;
+  readonly conductors: ConductorApi;
+}
+
+/** Builds the API's RPC client and conductor routing on an open database and transport. */
+export function connectToConductors(
+  database: Database<BaremetalTables>,
+  transport: RpcTransport,
+  plan: BaremetalPlan,
+): ConductorConnection {
+  const { caps, config } = plan;
+  const store = createBaremetalStore(database, { targets: caps.objectTargets });
+  const client = new RpcClient({
+    transport,
+    topic: CONDUCTOR_TOPIC,
+    version: CONDUCTOR_RPC.latest,
+    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
+    remoteErrors: BAREMETAL_REMOTE_ERRORS,
+  });
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(config.conductor.heartbeatTimeout, {
+          useGroups: true,
+        }),
+      ),
+    {
+      resetIntervalMs: config.conductor.hashRingResetInterval * 1000,
+      ring: { partitionExponent: config.conductor.hashPartitionExponent },
+    },
+  );
+  return { store, conductors: new ConductorApi({ client, rings }) };
+}
+
+export interface BaremetalConductorProcess {
+  readonly conductor: RunningConductor;
+  /** The shutdown sequence (conductor-process.ts), then the transport and the database. */
+  stop(): Promise<boolean>;
+}
+
+/** Starts a conductor process as planned. */
+export async function startBaremetalConductor(
+  plan: BaremetalPlan,
+  options: { readonly log?: ConductorLog } = {},
+): Promise<BaremetalConductorProcess> {
+  const database = await openBaremetalDatabase(plan.config.databaseUrl);
+  let transport: RpcTransport | undefined;
+  try {
+    await checkPeerVersions(
+      database as unknown as Database,
+      {
+        binary: BAREMETAL_CONDUCTOR_BINARY,
+        version: BAREMETAL_SERVICE_VERSION,
+        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      },
+      (message) => options.log?.warn(message),
+    );
+    transport = baremetalTransport(database, plan);
+    const conductor = await startConductor({
+      settings: plan.config.conductor,
+      database,
+      caps: plan.caps,
+      transport,
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+    const used = transport;
+    let stopping: Promise<boolean> | undefined;
+    return {
+      conductor,
+      stop() {
+        stopping ??= (async () => {
+          try {
+            return await conductor.stop();
+          } finally {
+            await used.close();
+            await database.close();
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await transport?.close();
+    await database.close();
+    throw error;
+  }
+}
