@@ -8,7 +8,7 @@ import type { VersionNegotiator } from '../../microversion/index.ts';
 import type { BaremetalStore } from '../db/index.ts';
 import type { ConductorApi } from '../rpcapi/index.ts';
 
-export interface BaremetalApiSettings {
+export interface ApiHandlerSettings {
   /** `[api] max_limit`: the most items a list answers with (1000). */
   readonly maxLimit: number;
   /** `[api] public_endpoint`: the root links are built on; the request's Host when unset. */
@@ -19,7 +19,7 @@ export interface BaremetalApiSettings {
   readonly heartbeatTimeout: number;
 }
 
-export const DEFAULT_API_SETTINGS: BaremetalApiSettings = {
+export const DEFAULT_API_SETTINGS: ApiHandlerSettings = {
   maxLimit: 1000,
   heartbeatTimeout: 60,
 };
@@ -27,7 +27,7 @@ export const DEFAULT_API_SETTINGS: BaremetalApiSettings = {
 export interface BaremetalApiServices {
   readonly store: BaremetalStore;
   readonly conductors: ConductorApi;
-  readonly settings: BaremetalApiSettings;
+  readonly settings: ApiHandlerSettings;
 }
 
 declare module 'fastify' {

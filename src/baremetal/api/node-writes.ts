@@ -90,6 +90,14 @@ export async function createNode(
     );
   }
   fields.provision_state = initialProvisionState(gatesAt(request.microversion));
+  // The real API, as it runs standalone (noauth: a project-scoped admin without a project),
+  // refuses any owner but its own project, which is none: a new node is never owned.
+  if (fields.owner) {
+    throw new InvalidError(
+      'Cannot create a node as a project scoped admin with an owner other than your own project.',
+    );
+  }
+  fields.owner = null;
   if (!fields.resource_class) fields.resource_class = settings.defaultResourceClass ?? null;
   const chassisUuid = fields.chassis_uuid;
   delete fields.chassis_uuid;

@@ -30,15 +30,32 @@ export function nodeIdent(request: FastifyRequest): string {
   return node;
 }
 
-const show: Handler = async (request) => {
+async function showNode(request: FastifyRequest, positionalFields?: string) {
   const ident = nodeIdent(request);
   const params = bindParams(request, { fields: { validate: args.stringList } });
+  if (positionalFields !== undefined) params.fields = args.stringList('fields', positionalFields);
   args.uuidOrName('node_ident', ident);
   const node = await findNode(request, ident, { withSuffix: true });
   const fields = params.fields as string[] | undefined;
   checkFieldsAllowed(request, fields);
   checkNodeFieldsAllowed(request, fields);
   return nodeBody(new NodeViewContext(request), node, fields);
+}
+
+const show: Handler = async (request) => showNode(request);
+
+/** Sub-resources of the real API this release does not implement. */
+const UNIMPLEMENTED = ['bios', 'history', 'allocation', 'volume', 'inventory', 'vendor_passthru'];
+
+/**
+ * GET /v1/nodes/{node}/{x} for an `x` that is no sub-resource: pecan binds it to get_one's
+ * `fields` argument, so the real service answers it as `?fields=x`.
+ */
+const showPositional: Handler = async (request) => {
+  const { extra } = request.params as { extra: string };
+  nodeIdent(request);
+  if (UNIMPLEMENTED.includes(extra)) throw new HttpAbort(404);
+  return showNode(request, extra);
 };
 
 const create: Handler = async (request, reply) => {
@@ -140,4 +157,5 @@ export function registerNodeRoutes(app: FastifyInstance): void {
     COLLECTION_METHODS,
   );
   declareRoute(app, '/v1/nodes/:node/validate', { GET: validateNode });
+  declareRoute(app, '/v1/nodes/:node/:extra', { GET: showPositional });
 }

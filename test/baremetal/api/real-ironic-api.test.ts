@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { SCENARIOS } from './scenarios/index.ts';
-import { type BatonApi, registerFakeConductor, startBatonApi } from './support/baton-api.ts';
-import { differences, Normalizer, send, type Target } from './support/compare.ts';
+import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { differences, Normalizer, send, settle, type Target } from './support/compare.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing();
@@ -37,10 +37,9 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
     // Pinned to zed, as this release's behaviour is compared (API 1.1 to 1.80).
     [real, baton] = await Promise.all([
       startRealIronic({ pinReleaseVersion: 'zed' }),
+      // Baton's conductor is host 127.0.0.1, as the real one is.
       startBatonApi(),
     ]);
-    // The real conductor is host 127.0.0.1; Baton's registered one has the same name.
-    await registerFakeConductor(baton.store, '127.0.0.1');
   });
 
   after(async () => {
@@ -60,10 +59,28 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
       for (const exchange of scenario.steps) {
         const realAnswer = await send(targets.real, normalizers.real.resolve(exchange));
         const batonAnswer = await send(targets.baton, normalizers.baton.resolve(exchange));
-        const found = differences(
-          without(normalizers.baton.answer(batonAnswer), exchange.unlike),
-          without(normalizers.real.answer(realAnswer), exchange.unlike),
-        );
+        const ours = without(normalizers.baton.answer(batonAnswer), exchange.unlike);
+        const theirs = without(normalizers.real.answer(realAnswer), exchange.unlike);
+        if (exchange.settle !== undefined) {
+          await settle(targets.real, normalizers.real.resolve({ path: exchange.settle }).path);
+          await settle(targets.baton, normalizers.baton.resolve({ path: exchange.settle }).path);
+        }
+        if (exchange.realBug !== undefined) {
+          assert.equal(theirs.status, 500, `the real service no longer fails: ${exchange.realBug}`);
+          assert.ok(
+            ours.status < 500,
+            `Baton answered ${ours.status}: ${JSON.stringify(ours.body)}`,
+          );
+          continue;
+        }
+        const found =
+          ours.status === theirs.status
+            ? differences(ours, theirs)
+            : [
+                `status: Baton ${ours.status}, real ${theirs.status}`,
+                `real body: ${JSON.stringify(theirs.body).slice(0, 400)}`,
+                `Baton body: ${JSON.stringify(ours.body).slice(0, 400)}`,
+              ];
         if (found.length > 0) {
           const request = `${exchange.method ?? 'GET'} ${exchange.path} at ${exchange.version ?? '(none)'}`;
           assert.fail(`${request}:\n  ${found.join('\n  ')}`);

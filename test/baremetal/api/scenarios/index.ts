@@ -6,6 +6,7 @@
 import type { Exchange } from '../support/compare.ts';
 import { CHASSIS_SCENARIOS } from './chassis.ts';
 import { CONDUCTOR_SCENARIOS, DRIVER_SCENARIOS } from './drivers.ts';
+import { NODE_SCENARIOS } from './nodes.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
 export interface Scenario {
@@ -18,4 +19,5 @@ export const SCENARIOS: readonly Scenario[] = [
   ...CHASSIS_SCENARIOS,
   ...DRIVER_SCENARIOS,
   ...CONDUCTOR_SCENARIOS,
+  ...NODE_SCENARIOS,
 ];

@@ -1,16 +1,25 @@
 /**
  * Baton's bare metal API on a real store for tests: a scratch database (SQLite unless a
- * backend is given) with the schema, the store at the latest object versions, a conductor
- * RPC client on the `local` transport whose ring reads the live conductors of the database,
- * and the Fastify app (answered through `app.inject`).
+ * backend is given) with the schema, the store at the latest object versions, real
+ * conductors in this process (host 127.0.0.1, .2 …, as the real harness names them) serving
+ * the `local` RPC transport, the API's conductor client on it, and the Fastify app (answered
+ * through `app.inject`).
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildBaremetalApp } from '../../../../src/baremetal/api/app.ts';
 import {
-  type BaremetalApiSettings,
+  type ApiHandlerSettings,
   DEFAULT_API_SETTINGS,
 } from '../../../../src/baremetal/api/context.ts';
 import { HealthState } from '../../../../src/baremetal/api/healthcheck.ts';
+import {
+  type RunningConductor,
+  startConductor,
+} from '../../../../src/baremetal/conductor/conductor-process.ts';
+import {
+  type ConductorSettings,
+  defaultConductorSettings,
+} from '../../../../src/baremetal/conductor/conductor-settings.ts';
 import {
   type BaremetalStore,
   type BaremetalTables,
@@ -35,18 +44,21 @@ import {
   ConductorRingCache,
   liveConductorsFrom,
 } from '../../../../src/baremetal/rpcapi/index.ts';
+import { BAREMETAL_SERVICE } from '../../../../src/baremetal/service.ts';
 import {
   type Backend,
   type Database,
   migrateToLatest,
   openDatabase,
 } from '../../../../src/db/index.ts';
+import type { CapsInForce } from '../../../../src/releases/index.ts';
 import {
   LocalBus,
   LocalTransport,
   objectRpcSerializer,
   RpcClient,
 } from '../../../../src/rpc/index.ts';
+import { resolveCapsInForce } from '../../../../src/service/index.ts';
 import { createScratchDatabase } from '../../../db/support/backends.ts';
 
 export interface BatonApi {
@@ -55,6 +67,7 @@ export interface BatonApi {
   readonly db: Database<BaremetalTables>;
   readonly bus: LocalBus;
   readonly health: HealthState;
+  readonly conductors: readonly RunningConductor[];
   /** One request; the body as JSON when it is JSON. */
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -63,7 +76,18 @@ export interface BatonApi {
 export interface BatonApiOptions {
   readonly backend?: Backend;
   readonly apiMax?: string;
-  readonly settings?: Partial<BaremetalApiSettings>;
+  readonly settings?: Partial<ApiHandlerSettings>;
+  /** Conductors to start (1 by default; 0 for none). */
+  readonly conductors?: number;
+  /** Conductor settings besides the host (automated cleaning, intervals…). */
+  readonly conductor?: Partial<ConductorSettings>;
+  /** The caps in force (unpinned by default). */
+  readonly caps?: CapsInForce;
+}
+
+/** The caps of an unpinned process. */
+export function unpinnedCaps(): CapsInForce {
+  return resolveCapsInForce(BAREMETAL_SERVICE, {});
 }
 
 export async function startBatonApi(options: BatonApiOptions = {}): Promise<BatonApi> {
@@ -74,6 +98,25 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
   const store = createBaremetalStore(db, { targets: LATEST_VERSIONS });
   const settings = { ...DEFAULT_API_SETTINGS, ...options.settings };
   const bus = new LocalBus();
+  const caps = options.caps ?? unpinnedCaps();
+  const conductors: RunningConductor[] = [];
+  for (let i = 1; i <= (options.conductors ?? 1); i++) {
+    conductors.push(
+      await startConductor({
+        settings: {
+          ...defaultConductorSettings(`127.0.0.${i}`),
+          heartbeatTimeout: settings.heartbeatTimeout,
+          // Tests stop conductors often: no ring grace period to wait out.
+          hashRingResetInterval: 0,
+          ...options.conductor,
+        },
+        database: db,
+        caps,
+        transport: new LocalTransport(bus),
+        registerService: false,
+      }),
+    );
+  }
   const client = new RpcClient({
     transport: new LocalTransport(bus),
     topic: CONDUCTOR_TOPIC,
@@ -81,10 +124,12 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS),
     remoteErrors: BAREMETAL_REMOTE_ERRORS,
   });
-  const rings = new ConductorRingCache(async () =>
-    liveConductorsFrom(
-      await store.conductors.activeHardwareTypes(settings.heartbeatTimeout, { useGroups: true }),
-    ),
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(settings.heartbeatTimeout, { useGroups: true }),
+      ),
+    { resetIntervalMs: 0 },
   );
   const health = new HealthState();
   const app = await buildBaremetalApp({
@@ -98,9 +143,11 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
     db,
     bus,
     health,
+    conductors,
     request: (request) => app.inject(request),
     async close() {
       await app.close();
+      for (const conductor of conductors) await conductor.stop();
       await db.close();
       await scratch.drop();
     },

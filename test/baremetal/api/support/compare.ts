@@ -21,6 +21,16 @@ export interface Exchange {
    * docs/baremetal.md, "API tier"): left out on both sides before comparing.
    */
   readonly unlike?: readonly string[];
+  /**
+   * A node (`{uuid-N}`) whose state changes this request started: its states are polled until
+   * no target is left (the work done) before the next step.
+   */
+  readonly settle?: string;
+  /**
+   * The real service answers this request with a 500 (a bug of its own, named here); Baton
+   * must answer it without one (docs/baremetal.md lists these).
+   */
+  readonly realBug?: string;
 }
 
 export interface Answer {
@@ -205,4 +215,21 @@ export function differences(
     out.push(`${path}: Baton ${JSON.stringify(ours)}, real ${JSON.stringify(theirs)}`);
   }
   return out;
+}
+
+/** Polls a node's states until neither a provision nor a power target is left. */
+export async function settle(target: Target, node: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await send(target, { path: `/v1/nodes/${node}/states`, version: '1.80' });
+    const states = answer.body as {
+      target_provision_state?: unknown;
+      target_power_state?: unknown;
+    };
+    if (answer.status !== 200)
+      throw new Error(`states of ${node}: ${answer.status} ${answer.text}`);
+    if (states.target_provision_state === null && states.target_power_state === null) return;
+    if (Date.now() > deadline) throw new Error(`node ${node} did not settle: ${answer.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
