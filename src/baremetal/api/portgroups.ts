@@ -188,6 +188,8 @@ async function listPortgroups(request: FastifyRequest, parentNode?: string) {
 }
 
 async function listPortgroupsDetail(request: FastifyRequest, parentNode?: string) {
+  // Before 1.23 the controller routes `detail` through its lookup, which refuses.
+  if (!request.microversion.atLeast(FEATURES.portgroups)) throw new HttpAbort(404);
   const params = bindParams(request, LIST_SPECS);
   exposed(request);
   if (parentNode !== undefined) params.node = parentNode;

@@ -396,6 +396,16 @@ const update: Handler = async (request) => {
       store.nodes.get(String(patched.node_uuid)),
     );
   }
+  if (portgroupId !== null && portgroupId !== 0) {
+    // The rule of port creation, kept on a move: the real service fails such an update
+    // with a 500 (docs/baremetal.md); a port may not join another node's group.
+    const group = await store.portgroups.get(portgroupId);
+    if (group.get('node_id') !== node.get('id')) {
+      throw new ClientSideError(
+        'Port can not be added to a portgroup belonging to a different node.',
+      );
+    }
+  }
   const schemaFields = Object.keys(PORT_SCHEMA.properties as object);
   for (const field of Object.keys(patched))
     if (!schemaFields.includes(field)) delete patched[field];

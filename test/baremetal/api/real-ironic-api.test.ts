@@ -56,7 +56,7 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
         real: new Normalizer(real.url),
         baton: new Normalizer(BATON_BASE),
       };
-      for (const exchange of scenario.steps) {
+      for (const [index, exchange] of scenario.steps.entries()) {
         const realAnswer = await send(targets.real, normalizers.real.resolve(exchange));
         const batonAnswer = await send(targets.baton, normalizers.baton.resolve(exchange));
         const ours = without(normalizers.baton.answer(batonAnswer), exchange.unlike);
@@ -82,7 +82,7 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
                 `Baton body: ${JSON.stringify(ours.body).slice(0, 400)}`,
               ];
         if (found.length > 0) {
-          const request = `${exchange.method ?? 'GET'} ${exchange.path} at ${exchange.version ?? '(none)'}`;
+          const request = `step ${index + 1}: ${exchange.method ?? 'GET'} ${exchange.path} at ${exchange.version ?? '(none)'}`;
           assert.fail(`${request}:\n  ${found.join('\n  ')}`);
         }
       }

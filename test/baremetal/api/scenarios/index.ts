@@ -6,7 +6,9 @@
 import type { Exchange } from '../support/compare.ts';
 import { CHASSIS_SCENARIOS } from './chassis.ts';
 import { CONDUCTOR_SCENARIOS, DRIVER_SCENARIOS } from './drivers.ts';
+import { NODE_STATE_SCENARIOS } from './node-states.ts';
 import { NODE_SCENARIOS } from './nodes.ts';
+import { PORT_SCENARIOS } from './ports.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
 export interface Scenario {
@@ -20,4 +22,6 @@ export const SCENARIOS: readonly Scenario[] = [
   ...DRIVER_SCENARIOS,
   ...CONDUCTOR_SCENARIOS,
   ...NODE_SCENARIOS,
+  ...NODE_STATE_SCENARIOS,
+  ...PORT_SCENARIOS,
 ];

@@ -5,6 +5,7 @@
  * An error body's `error_message` is parsed too, so the inner fault or WebOb error compares as
  * a document.
  */
+import { STATE_GROUPS } from '../../../../src/baremetal/conductor/provision-states.ts';
 import type { BatonApi } from './baton-api.ts';
 
 export interface Exchange {
@@ -217,18 +218,19 @@ export function differences(
   return out;
 }
 
-/** Polls a node's states until neither a provision nor a power target is left. */
+/**
+ * Polls a node until its work is done: not in a state the conductor moves on by itself, no
+ * power change pending, no reservation (a failed state keeps its target: it is done too).
+ */
 export async function settle(target: Target, node: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const path = `/v1/nodes/${node}?fields=provision_state,target_power_state,reservation`;
   for (;;) {
-    const answer = await send(target, { path: `/v1/nodes/${node}/states`, version: '1.80' });
-    const states = answer.body as {
-      target_provision_state?: unknown;
-      target_power_state?: unknown;
-    };
-    if (answer.status !== 200)
-      throw new Error(`states of ${node}: ${answer.status} ${answer.text}`);
-    if (states.target_provision_state === null && states.target_power_state === null) return;
+    const answer = await send(target, { path, version: '1.80' });
+    const states = answer.body as Record<string, unknown>;
+    if (answer.status !== 200) throw new Error(`${node}: ${answer.status} ${answer.text}`);
+    const moving = (STATE_GROUPS.unstable as readonly unknown[]).includes(states.provision_state);
+    if (!moving && states.target_power_state === null && states.reservation === null) return;
     if (Date.now() > deadline) throw new Error(`node ${node} did not settle: ${answer.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
