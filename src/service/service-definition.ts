@@ -87,8 +87,9 @@ export function compatibilityOf(service: ServiceDefinition): FindIncompatibleOpt
   const objects: Record<string, string[]> = {};
   for (const release of Object.values(service.releases)) {
     for (const [name, versions] of Object.entries(release.objects)) {
-      const known = (objects[name] ??= []);
+      const known = objects[name] ?? [];
       for (const version of versions) if (!known.includes(version)) known.push(version);
+      objects[name] = known;
     }
   }
   return { tables: service.objectTables, supported: { objects }, newModels: service.newModels };
