@@ -177,6 +177,25 @@ describe('baton db commands for the bare metal service', () => {
     await sql`delete from nodes where version = '1.99'`.execute(db.kysely);
   });
 
+  test('a database from before versioned rows (a release skipped): the real skip-versions refusal, 2', async () => {
+    const oldUrl = `sqlite:${join(dir, 'old.sqlite')}`;
+    const old = await openDatabase(oldUrl);
+    try {
+      await sql`create table nodes (id integer primary key, uuid varchar(36))`.execute(old.kysely);
+      await sql`insert into nodes (uuid) values ('11111111-1111-1111-1111-111111111111')`.execute(
+        old.kysely,
+      );
+    } finally {
+      await old.close();
+    }
+    const upgrade = await baton('db', 'upgrade', '--service', 'baremetal', '--db', oldUrl);
+    assert.equal(upgrade.status, 2);
+    assert.equal(
+      upgrade.err,
+      'baton: The database version is not compatible with this release of ironic (21.1). This can happen if you are attempting to upgrade from a version older than the previous release (skip versions upgrade). This is an unsupported upgrade method. Please run "baton db upgrade --service baremetal" using the previous releases for a fast-forward upgrade.\n',
+    );
+  });
+
   test('the same lines and statuses as the real ironic-dbsync', { skip: missing }, async () => {
     const realDir = mkdtempSync(join(tmpdir(), 'real-dbsync-'));
     try {
