@@ -60,9 +60,17 @@ import {
   BAREMETAL_SUPPORTED_SPAN,
 } from './service-version.ts';
 
+/** This release's number (`21.1`): the key of the release mapping naming the same entry. */
+const RELEASE_NUMBER =
+  Object.keys(BAREMETAL_RELEASES).find(
+    (key) => /^\d/.test(key) && BAREMETAL_RELEASES[key] === BAREMETAL_RELEASES[CURRENT_RELEASE],
+  ) ?? CURRENT_RELEASE;
+
 export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   name: 'baremetal',
   release: CURRENT_RELEASE,
+  // `baton db …` words its output as ironic-dbsync and ironic-status do.
+  operatorDialect: { tool: 'ironic-dbsync', product: 'ironic', releaseString: RELEASE_NUMBER },
   binaries: [BAREMETAL_API_BINARY, BAREMETAL_CONDUCTOR_BINARY],
   migrations: BAREMETAL_MIGRATIONS,
   readConfigFile: async (path) => {

@@ -15,7 +15,8 @@ import {
 } from '../db/index.ts';
 import { compatibilityOf } from '../service/index.ts';
 import { usageError } from './cli-error.ts';
-import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { type DatabaseOptions, resolveService, withServiceDatabase } from './command-context.ts';
+import { dbsyncOnlineMigrations } from './ironic-dbsync-dialect.ts';
 
 export interface OnlineMigrationOptions extends DatabaseOptions {
   readonly maxCount?: string;
@@ -58,10 +59,27 @@ function progressReporter(out: (line: string) => void): {
   };
 }
 
+/** `--max-count` as `ironic-dbsync` reads it: any integer (below 1 is refused later, 127). */
+function dbsyncMaxCount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\s*-?\d+\s*$/.test(text)) {
+    throw usageError(`argument --max-count: invalid int value: '${text}'`);
+  }
+  return Number(text.trim());
+}
+
 export async function dbOnlineMigrations(
   options: OnlineMigrationOptions,
   out: (line: string) => void,
+  err: (line: string) => void = out,
 ): Promise<number> {
+  const dialect = resolveService(options.service).operatorDialect;
+  if (dialect !== undefined) {
+    const maxCount = dbsyncMaxCount(options.maxCount);
+    return withServiceDatabase(options, (service, db, config) =>
+      dbsyncOnlineMigrations(db, service, dialect, config, maxCount, { out, err }),
+    );
+  }
   let maxCount: number | undefined;
   let batchSize: number | undefined;
   try {

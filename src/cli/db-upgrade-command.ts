@@ -11,13 +11,24 @@ import {
 import { compatibilityOf } from '../service/index.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { incompatibleDatabaseMessage, incompatibleRows } from './ironic-dbsync-dialect.ts';
 
 export async function dbUpgrade(
   options: DatabaseOptions,
   out: (line: string) => void,
 ): Promise<number> {
   return withServiceDatabase(options, async (service, db) => {
-    const compatibility = compatibilityOf(service);
+    const dialect = service.operatorDialect;
+    if (dialect !== undefined) {
+      const rows = await incompatibleRows(db, service);
+      if (rows.length > 0) {
+        throw new CliExit(
+          incompatibleDatabaseMessage(rows, dialect, service.name),
+          EXIT.incompatible,
+        );
+      }
+    }
+    const compatibility = dialect === undefined ? compatibilityOf(service) : undefined;
     if (compatibility !== undefined) {
       const incompatible = await findIncompatibleObjectVersions(db, compatibility);
       if (incompatible.length > 0) {

@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import { baremetalConductor } from './baremetal-conductor-command.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { defaultDbUrl } from './command-context.ts';
 import { dbOnlineMigrations } from './db-online-migrations-command.ts';
@@ -70,8 +71,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')
     .option('--max-count <n>', 'migrate at most this many rows, then stop (exit 1 if more remain)')
+    .allowExcessArguments(false)
     .option('--batch-size <n>', 'rows per batch (per transaction)')
-    .action(async (options) => setStatus(await dbOnlineMigrations(options, out)));
+    .action(async (options) =>
+      setStatus(await dbOnlineMigrations(options, out, (line) => io.err(`${line}\n`))),
+    );
   databaseOptions(db.command('services'))
     .description('list the registered services and their versions')
     .option('--remove-dead', 'remove services not seen for --dead-after seconds')
@@ -113,6 +117,23 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .option('--workers <n>', 'server processes sharing the port (default 1)')
     .action(async (options) => setStatus(await placementServe(options, io)));
+
+  const baremetal = program.command('baremetal').description('the bare metal (Ironic) service');
+  baremetal
+    .command('conductor')
+    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
+    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
+    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
+    .option('--host <name>', "[DEFAULT] host: this conductor's name (default the machine's)")
+    .option('--conductor-group <group>', '[conductor] conductor_group')
+    .option('--rpc-transport <kind>', 'http (default), amqp or local')
+    .option('--rpc-transport-url <url>', 'http: listen address; amqp: broker URL')
+    .option(
+      '--pin-release-version <release>',
+      'speak at most what this release speaks',
+      process.env.BATON_PIN_RELEASE_VERSION,
+    )
+    .action(async (options) => setStatus(await baremetalConductor(options, io)));
   return program;
 }
 

@@ -28,6 +28,7 @@ export {
   compatibilityOf,
   defineService,
   NO_CONFIG,
+  type OperatorDialect,
   type ServiceConfig,
   type ServiceDefinition,
   type ServiceDefinitionInput,

@@ -116,6 +116,8 @@ export function conductorApi(
     readonly timeoutMs?: number;
     /** Seconds without a heartbeat after which the API leaves a conductor off its rings. */
     readonly heartbeatTimeout?: number;
+    /** How long the API keeps its rings (default 0: rebuilt at every call). */
+    readonly ringResetIntervalMs?: number;
   } = {},
 ): ConductorApi {
   const caps = options.caps ?? UNPINNED;
@@ -135,7 +137,7 @@ export function conductorApi(
           useGroups: true,
         }),
       ),
-    { resetIntervalMs: 0 },
+    { resetIntervalMs: options.ringResetIntervalMs ?? 0 },
   );
   return new ConductorApi({ client, rings });
 }
