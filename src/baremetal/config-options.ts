@@ -239,6 +239,33 @@ export const BAREMETAL_OPTIONS: readonly BaremetalOption[] = [
   opt('api', 'api_workers', 'API processes sharing the port.', (t, v, o) => {
     t.layer.api.apiWorkers = toInteger(o, v, 1, 256);
   }),
+  opt('api', 'max_limit', 'The most items a list answers with.', (t, v, o) => {
+    t.layer.api.maxLimit = toInteger(o, v, 1, MAX_INT);
+  }),
+  opt(
+    'api',
+    'public_endpoint',
+    'The root of the links in API bodies (the request host by default).',
+    (t, v) => {
+      t.layer.api.publicEndpoint = v === '' ? undefined : v;
+    },
+  ),
+  opt(
+    'api',
+    'drain_wait',
+    'Seconds a stopping API answers with a failed health check before it stops accepting.',
+    (t, v, o) => {
+      t.layer.api.drainWait = toInteger(o, v, 0, 3600);
+    },
+  ),
+  opt(
+    'DEFAULT',
+    'default_resource_class',
+    'The resource class of a node created without one.',
+    (t, v) => {
+      t.layer.api.defaultResourceClass = v === '' ? undefined : v;
+    },
+  ),
   conductorOpt(
     'conductor',
     'conductor_group',

@@ -19,6 +19,17 @@ export interface BaremetalApiSettings {
   readonly port: number;
   /** `[api] api_workers`: processes sharing the port (default 1). */
   readonly apiWorkers: number;
+  /** `[api] max_limit`: the most items a list answers with (1000). */
+  readonly maxLimit: number;
+  /** `[api] public_endpoint`: the root of the links in bodies; the request's host when unset. */
+  readonly publicEndpoint?: string | undefined;
+  /**
+   * `[api] drain_wait` (Baton's): seconds an API process stopping keeps serving with its
+   * health check failed, so that a load balancer takes it out first (5).
+   */
+  readonly drainWait: number;
+  /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
+  readonly defaultResourceClass?: string | undefined;
 }
 
 export interface BaremetalConfig {
@@ -32,12 +43,20 @@ export interface BaremetalConfig {
 }
 
 export const DEFAULT_API_PORT = 6385;
+/** Seconds a stopping API keeps answering with its health check failed. */
+export const DEFAULT_DRAIN_WAIT = 5;
 
 export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
   return {
     databaseUrl,
     rpc: { rpc_transport: 'http' },
-    api: { hostIp: '127.0.0.1', port: DEFAULT_API_PORT, apiWorkers: 1 },
+    api: {
+      hostIp: '127.0.0.1',
+      port: DEFAULT_API_PORT,
+      apiWorkers: 1,
+      maxLimit: 1000,
+      drainWait: DEFAULT_DRAIN_WAIT,
+    },
     conductor: defaultConductorSettings(hostname()),
   };
 }

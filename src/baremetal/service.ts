@@ -7,6 +7,8 @@
  * written), the RPC client and server (RPC cap, object versions sent) and the API (its
  * maximum microversion). Nothing else reads the pin.
  */
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { type Database, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
@@ -20,10 +22,12 @@ import {
   checkPeerVersions,
   codeVersionsOf,
   defineService,
+  registerProcess,
   resolveCapsInForce,
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
+import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
 import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
@@ -244,6 +248,100 @@ export async function startBaremetalConductor(
       },
     };
   } catch (error) {
+    await transport?.close();
+    await database.close();
+    throw error;
+  }
+}
+
+export interface BaremetalApiProcess {
+  /** `http://host:port` as listening. */
+  readonly url: string;
+  readonly address: AddressInfo;
+  /** The drain (api/server.ts), then the services table, the transport and the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartApiOptions {
+  /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
+  readonly warn?: (message: string) => void;
+  /** Fastify's logger (off by default). */
+  readonly logger?: boolean | Record<string, unknown>;
+}
+
+/**
+ * Starts an API process as planned: the database, the RPC client to the conductors at the
+ * caps in force, the app listening, the process in the services table (one row per process:
+ * the port tells several on one machine apart).
+ */
+export async function startBaremetalApi(
+  plan: BaremetalPlan,
+  options: StartApiOptions = {},
+): Promise<BaremetalApiProcess> {
+  const warn = options.warn ?? (() => {});
+  const database = await openBaremetalDatabase(plan.config.databaseUrl);
+  let transport: RpcTransport | undefined;
+  let listening: ListeningApi | undefined;
+  try {
+    await checkPeerVersions(
+      database as unknown as Database,
+      {
+        binary: BAREMETAL_API_BINARY,
+        version: BAREMETAL_SERVICE_VERSION,
+        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      },
+      warn,
+    );
+    transport = baremetalTransport(database, plan);
+    const { store, conductors } = connectToConductors(database, transport, plan);
+    const { api, conductor } = plan.config;
+    listening = await listenBaremetalApi({
+      services: {
+        store,
+        conductors,
+        settings: {
+          maxLimit: api.maxLimit,
+          publicEndpoint: api.publicEndpoint,
+          defaultResourceClass: api.defaultResourceClass,
+          heartbeatTimeout: conductor.heartbeatTimeout,
+        },
+      },
+      apiMax: plan.caps.apiMax,
+      host: api.hostIp,
+      port: api.port,
+      drainWaitMs: api.drainWait * 1000,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    const registration = await registerProcess(
+      database as unknown as Database,
+      {
+        binary: BAREMETAL_API_BINARY,
+        host: `${hostname()}:${listening.address.port}`,
+        version: BAREMETAL_SERVICE_VERSION,
+      },
+      { heartbeatSeconds: conductor.heartbeatInterval, warn },
+    );
+    const running = listening;
+    const used = transport;
+    let stopping: Promise<void> | undefined;
+    return {
+      url: running.url,
+      address: running.address,
+      stop() {
+        stopping ??= (async () => {
+          try {
+            await running.drain();
+            await registration.leave();
+          } finally {
+            await used.close();
+            await database.close();
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await listening?.app.close();
     await transport?.close();
     await database.close();
     throw error;

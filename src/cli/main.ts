@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import { baremetalApi } from './baremetal-api-command.ts';
 import { baremetalConductor } from './baremetal-conductor-command.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { defaultDbUrl } from './command-context.ts';
@@ -134,6 +135,19 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       process.env.BATON_PIN_RELEASE_VERSION,
     )
     .action(async (options) => setStatus(await baremetalConductor(options, io)));
+  baremetal
+    .command('api')
+    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain')
+    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
+    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
+    .option('--host <address>', '[api] host_ip: address to listen on (default 127.0.0.1)')
+    .option('--port <port>', '[api] port (default 6385; 0 picks a free one)')
+    .option(
+      '--pin-release-version <release>',
+      'serve at most the microversion of this release',
+      process.env.BATON_PIN_RELEASE_VERSION,
+    )
+    .action(async (options) => setStatus(await baremetalApi(options, io)));
   return program;
 }
 

@@ -112,7 +112,9 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
       ignoreDuplicateSlashes: false,
       maxParamLength: 8192,
     },
-    return503OnClosing: true,
+    // A request that reaches a closing server is in flight: it is answered (the drain has
+    // asked clients to close their connections well before; see server.ts).
+    return503OnClosing: false,
     bodyLimit: MAX_BODY_BYTES,
     rewriteUrl: rewriteIronicUrl,
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
@@ -127,6 +129,8 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;
+    // Draining: every answer asks the client (or balancer) not to reuse the connection.
+    if (!health.healthy) reply.header('connection', 'close');
     if (path === HEALTHCHECK_PATH) {
       answerHealthcheck(request, reply, health);
       return;
