@@ -24,7 +24,7 @@ import { listNodes, listNodesDetail } from './node-list.ts';
 import { invalidFields, keepFields, objectToDict } from './object-dict.ts';
 import { args, bindParams } from './params.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
-import { dictValid, PATCH_SCHEMA, schemaArg } from './schema-args.ts';
+import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { pathOf } from './wsgi-path.ts';
 
 export const CHASSIS_SCHEMA: JsonSchema = {
@@ -37,7 +37,10 @@ export const CHASSIS_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-const CHASSIS_VALIDATOR = args.and(schemaArg(CHASSIS_SCHEMA), dictValid({ uuid: args.uuid }));
+const CHASSIS_VALIDATOR = args.and(
+  schemaArg(CHASSIS_SCHEMA, { noneIsValid: false }),
+  dictValid({ uuid: args.uuid }),
+);
 const DEFAULT_RETURN_FIELDS = ['uuid', 'description'];
 const INVALID_SORT_KEYS = ['extra'];
 
@@ -168,7 +171,7 @@ const update: Handler = async (request) => {
   const { chassis_uuid: ident } = request.params as { chassis_uuid: string };
   const params = bindParams(
     request,
-    { patch: { validate: schemaArg(PATCH_SCHEMA), required: true } },
+    { patch: { validate: PATCH_ARG, required: true } },
     { bodyArg: 'patch' },
   );
   const patch = params.patch as PatchOperation[];

@@ -5,7 +5,7 @@
  * real API converts it). Both answer without a body.
  */
 import type { FastifyInstance } from 'fastify';
-import { NoValidHostError } from '../errors.ts';
+import { InvalidParameterError, NoValidHostError } from '../errors.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { withStatus } from './errors.ts';
 import { findNode } from './node-lookup.ts';
@@ -29,9 +29,12 @@ const setBootDevice: Handler = async (request, reply) => {
   });
   args.uuidOrName('node_ident', ident);
   const node = await findNode(request, ident);
+  const device = params.boot_device as string | undefined;
+  // An explicit null reaches the real management interface as None, which it refuses.
+  if (device === undefined) throw new InvalidParameterError('Invalid boot device None specified.');
   await servicesOf(request).conductors.setBootDevice(
     node,
-    params.boot_device as string,
+    device,
     (params.persistent as boolean | undefined) ?? false,
   );
   reply.code(204);

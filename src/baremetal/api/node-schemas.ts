@@ -80,7 +80,10 @@ const VALIDATE_EXTRA = dictValid({
   uuid: args.uuid,
 });
 
-export const NODE_VALIDATOR: Validator = args.and(schemaArg(NODE_SCHEMA), VALIDATE_EXTRA);
+export const NODE_VALIDATOR: Validator = args.and(
+  schemaArg(NODE_SCHEMA, { noneIsValid: false }),
+  VALIDATE_EXTRA,
+);
 export const NODE_PATCH_VALIDATOR: Validator = args.and(
   schemaArg(NODE_PATCH_SCHEMA),
   VALIDATE_EXTRA,

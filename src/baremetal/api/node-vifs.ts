@@ -23,7 +23,10 @@ const VIF_SCHEMA: JsonSchema = {
   required: ['id'],
   additionalProperties: true,
 };
-const VIF_VALIDATOR = args.and(schemaArg(VIF_SCHEMA), dictValid({ id: args.uuidOrName }));
+const VIF_VALIDATOR = args.and(
+  schemaArg(VIF_SCHEMA, { noneIsValid: false }),
+  dictValid({ id: args.uuidOrName }),
+);
 
 /** The sub-resource exists from 1.28 (WebOb's 404 before, from the router). */
 function checkVifsRouted(request: FastifyRequest): void {

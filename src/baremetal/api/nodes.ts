@@ -21,7 +21,7 @@ import { NodeViewContext, nodeBody } from './node-view.ts';
 import { createNode, patchNode, validateNodePatch } from './node-writes.ts';
 import { args, bindParams } from './params.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
-import { PATCH_SCHEMA, schemaArg } from './schema-args.ts';
+import { PATCH_ARG } from './schema-args.ts';
 
 /** The node segment of the path, checked as the real controller checks it before routing. */
 export function nodeIdent(request: FastifyRequest): string {
@@ -80,7 +80,7 @@ const update: Handler = async (request) => {
     request,
     {
       reset_interfaces: { validate: args.boolean },
-      patch: { validate: schemaArg(PATCH_SCHEMA) },
+      patch: { validate: PATCH_ARG },
     },
     { bodyArg: 'patch' },
   );

@@ -34,7 +34,7 @@ import { args, bindParams, isValidLogicalName, type Params } from './params.ts';
 import { macAddressArg, PortRelations } from './port-args.ts';
 import { findPortgroup, portgroupSegment } from './portgroup-lookup.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
-import { dictValid, PATCH_SCHEMA, schemaArg } from './schema-args.ts';
+import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { pathOf } from './wsgi-path.ts';
 
 const PORTGROUP_SCHEMA: JsonSchema = {
@@ -53,7 +53,7 @@ const PORTGROUP_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 const PORTGROUP_VALIDATOR = args.and(
-  schemaArg(PORTGROUP_SCHEMA),
+  schemaArg(PORTGROUP_SCHEMA, { noneIsValid: false }),
   dictValid({
     address: macAddressArg,
     node_uuid: args.uuid,
@@ -264,11 +264,7 @@ function firstTouches(patch: readonly PatchOperation[], path: string): boolean {
 
 const update: Handler = async (request) => {
   const ident = portgroupSegment(request);
-  const params = bindParams(
-    request,
-    { patch: { validate: schemaArg(PATCH_SCHEMA) } },
-    { bodyArg: 'patch' },
-  );
+  const params = bindParams(request, { patch: { validate: PATCH_ARG } }, { bodyArg: 'patch' });
   args.uuidOrName('portgroup_ident', ident);
   exposed(request);
   const { store, conductors } = servicesOf(request);

@@ -50,7 +50,7 @@ import {
 } from './port-args.ts';
 import { findPortgroup, portgroupSegment } from './portgroup-lookup.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
-import { dictValid, PATCH_SCHEMA, schemaArg } from './schema-args.ts';
+import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { pathOf } from './wsgi-path.ts';
 
 const PORT_SCHEMA: JsonSchema = {
@@ -70,7 +70,7 @@ const PORT_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 const PORT_VALIDATOR = args.and(
-  schemaArg(PORT_SCHEMA),
+  schemaArg(PORT_SCHEMA, { noneIsValid: false }),
   dictValid({
     address: macAddressArg,
     node_uuid: args.uuid,
@@ -350,11 +350,7 @@ function firstTouches(patch: readonly PatchOperation[], path: string): boolean {
 
 const update: Handler = async (request) => {
   const { port: ident } = request.params as { port: string };
-  const params = bindParams(
-    request,
-    { patch: { validate: schemaArg(PATCH_SCHEMA) } },
-    { bodyArg: 'patch' },
-  );
+  const params = bindParams(request, { patch: { validate: PATCH_ARG } }, { bodyArg: 'patch' });
   args.uuid('port_uuid', ident);
   const patch = params.patch as PatchOperation[];
   allowedPatchFields(patch, PATCH_ALLOWED_FIELDS);

@@ -32,10 +32,18 @@ export function schemaMessage(schema: JsonSchema, value: unknown): string | unde
   return failure.explained ? failure.error.message : failure.message;
 }
 
-/** args.schema(schema): a validator raising "Schema error for <name>: …" (None passes). */
-export function schemaArg(schema: JsonSchema): Validator {
+/**
+ * args.schema(schema): a validator raising "Schema error for <name>: …". None passes, as in
+ * the real one, unless `noneIsValid` is false: a whole body of `null`, which the real handlers
+ * then fail on with a 500, is refused as the schema refuses it.
+ */
+export function schemaArg(
+  schema: JsonSchema,
+  options: { readonly noneIsValid?: boolean } = {},
+): Validator {
+  const noneIsValid = options.noneIsValid ?? true;
   return (name, value) => {
-    if (value === null || value === undefined) return value;
+    if (value === undefined || (value === null && noneIsValid)) return value;
     const failure = schemaFailure(schema, value);
     if (failure === undefined) return value;
     if (!failure.explained) {
@@ -79,3 +87,6 @@ export const PATCH_SCHEMA: JsonSchema = {
     required: ['op', 'path'],
   },
 };
+
+/** The JSON PATCH body argument (a `null` body refused as not an array). */
+export const PATCH_ARG: Validator = schemaArg(PATCH_SCHEMA, { noneIsValid: false });
