@@ -5,6 +5,8 @@
  * the `local` RPC transport, the API's conductor client on it, and the Fastify app (answered
  * through `app.inject`).
  */
+
+import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildBaremetalApp } from '../../../../src/baremetal/api/app.ts';
 import {
@@ -59,7 +61,7 @@ import {
   RpcClient,
 } from '../../../../src/rpc/index.ts';
 import { resolveCapsInForce } from '../../../../src/service/index.ts';
-import { createScratchDatabase } from '../../../db/support/backends.ts';
+import { BACKENDS, backendAvailable, createScratchDatabase } from '../../../db/support/backends.ts';
 
 export interface BatonApi {
   readonly app: FastifyInstance;
@@ -180,4 +182,34 @@ export async function registerFakeConductor(
       default: row.default,
     })),
   );
+}
+
+/**
+ * Declares `describe(<title> [<backend>])` for SQLite, PostgreSQL and MariaDB, each with an
+ * API (and its conductors) on a scratch database of that backend, closed before the database
+ * is dropped. An unreachable server skips its suite with the reason, except under CI=true.
+ */
+export function forEachApiBackend(
+  title: string,
+  body: (api: () => BatonApi) => void,
+  options: Omit<BatonApiOptions, 'backend'> = {},
+): void {
+  for (const backend of BACKENDS) {
+    describe(`${title} [${backend}]`, async () => {
+      const unavailable = await backendAvailable(backend);
+      if (unavailable !== undefined) {
+        describe(unavailable, { skip: unavailable }, () => {});
+        return;
+      }
+      let api: BatonApi | undefined;
+      before(async () => {
+        api = await startBatonApi({ ...options, backend });
+      });
+      after(() => api?.close());
+      body(() => {
+        if (api === undefined) throw new Error('the API has not started');
+        return api;
+      });
+    });
+  }
 }
