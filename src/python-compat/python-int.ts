@@ -9,6 +9,10 @@
 const SPACE_CLASS =
   '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const PY_SPACE = new RegExp(`^${SPACE_CLASS}+|${SPACE_CLASS}+$`, 'g');
+/** What int() skips around the digits: the same, but for the file separators. */
+const INT_SPACE_CLASS =
+  '[\\t\\n\\v\\f\\r\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const INT_SPACE = new RegExp(`^${INT_SPACE_CLASS}+|${INT_SPACE_CLASS}+$`, 'g');
 const DIGITS = /^\p{Nd}+(?:_\p{Nd}+)*$/u;
 const ND = /^\p{Nd}$/u;
 
@@ -32,7 +36,7 @@ function digitValue(char: string): number {
 
 /** The integer Python's int(text) gives, or undefined where it raises ValueError. */
 export function pythonInt(text: string): bigint | undefined {
-  let body = pythonStrip(text);
+  let body = text.replace(INT_SPACE, '');
   let negative = false;
   if (body.startsWith('+') || body.startsWith('-')) {
     negative = body.startsWith('-');

@@ -50,7 +50,7 @@ function getPart(doc: Json, part: string): Part {
     return Number(part);
   }
   throw new PatchFailure(
-    `Document '${pythonTypeName(doc)}' does not support indexing, must be mapping/sequence or support __getitem__`,
+    `Document '<class '${pythonTypeName(doc)}'>' does not support indexing, must be mapping/sequence or support __getitem__`,
   );
 }
 

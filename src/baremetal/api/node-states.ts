@@ -23,7 +23,7 @@ import { FEATURES, gatesAt } from './features.ts';
 import { buildUrl, publicUrl } from './links.ts';
 import { findNode } from './node-lookup.ts';
 import { nodeIdent } from './nodes.ts';
-import { args, bindParams } from './params.ts';
+import { args, bindParams, pyStr } from './params.ts';
 import {
   notUnderstoodMessage,
   shownProvisionState,
@@ -163,10 +163,10 @@ const power: Handler = async (request, reply) => {
   }
   const provisionState = node.get('provision_state');
   if (target === undefined || !POWER_TARGETS.includes(target)) {
-    throw new InvalidStateRequestedError(String(target), ident, String(node.get('power_state')));
+    throw new InvalidStateRequestedError(String(target), ident, pyStr(node.get('power_state')));
   }
   if (provisionState === ProvisionState.CLEANWAIT || provisionState === ProvisionState.CLEANING) {
-    throw new InvalidStateRequestedError(target, ident, String(provisionState));
+    throw new InvalidStateRequestedError(target, ident, pyStr(provisionState));
   }
   await conductors.changeNodePowerState(node, target, timeout);
   statesLocation(request, reply, ident);
