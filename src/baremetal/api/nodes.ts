@@ -45,7 +45,16 @@ async function showNode(request: FastifyRequest, positionalFields?: string) {
 const show: Handler = async (request) => showNode(request);
 
 /** Sub-resources of the real API this release does not implement. */
-const UNIMPLEMENTED = ['bios', 'history', 'allocation', 'volume', 'inventory', 'vendor_passthru'];
+const UNIMPLEMENTED = [
+  'bios',
+  'history',
+  'allocation',
+  'volume',
+  'inventory',
+  'vendor_passthru',
+  // The real one reads the node segment as a chassis UUID here; not reproduced (docs).
+  'detail',
+];
 
 /**
  * GET /v1/nodes/{node}/{x} for an `x` that is no sub-resource: pecan binds it to get_one's
