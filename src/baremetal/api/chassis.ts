@@ -21,7 +21,7 @@ import {
   returnFields,
 } from './list-params.ts';
 import { listNodes, listNodesDetail } from './node-list.ts';
-import { invalidFields, keepFields, objectToDict } from './object-dict.ts';
+import { invalidFields, keepFields, objectToDict, updateChangedFields } from './object-dict.ts';
 import { args, bindParams } from './params.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
 import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
@@ -185,10 +185,11 @@ const update: Handler = async (request) => {
   };
   const patched = applyJsonPatch(current, patch);
   CHASSIS_VALIDATOR('patch', patched);
-  for (const field of ['uuid', 'extra', 'description'] as const) {
-    const value = patched[field] ?? null;
-    if (JSON.stringify(value) !== JSON.stringify(current[field])) chassis.assign(field, value);
-  }
+  updateChangedFields(chassis, {
+    uuid: patched.uuid ?? null,
+    extra: patched.extra ?? null,
+    description: patched.description ?? null,
+  });
   return chassisBody(request, await store.chassis.save(chassis));
 };
 

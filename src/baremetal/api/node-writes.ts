@@ -27,9 +27,8 @@ import {
   PATCH_ALLOWED_FIELDS,
   RESERVED_NODE_NAMES,
 } from './node-schemas.ts';
+import { asDict, updateChangedFields } from './object-dict.ts';
 import { initialProvisionState } from './provision-verbs.ts';
-
-type NodeField = Parameters<NodeObject['get']>[0];
 
 /** _check_names_acceptable: names from 1.5, valid at the version, not UUIDs, not reserved. */
 export function checkNamesAcceptable(
@@ -116,16 +115,7 @@ async function patchableDocument(
   request: FastifyRequest,
   node: NodeObject,
 ): Promise<Record<string, unknown>> {
-  const doc: Record<string, unknown> = {};
-  for (const field of Node.fieldNames as readonly NodeField[]) {
-    if (!node.isSet(field)) continue;
-    const value = node.get(field) as unknown;
-    if (field === 'traits') continue;
-    doc[field] =
-      value !== null && typeof (value as { isoformat?: unknown }).isoformat === 'function'
-        ? (value as { isoformat(): string }).isoformat()
-        : value;
-  }
+  const doc = asDict(node, ['traits']);
   const chassisId = node.get('chassis_id');
   doc.chassis_uuid = null;
   if (chassisId) {
@@ -218,18 +208,12 @@ export async function patchNode(
   const chassisId = await chassisIdOf(request, valid.chassis_uuid);
   valid.conductor_group = String(valid.conductor_group ?? '').toLowerCase();
   if (valid.protected === null || valid.protected === undefined) valid.protected = false;
-  for (const field of Node.fieldNames as readonly NodeField[]) {
-    if (field === 'traits') continue;
-    const value =
-      field === 'chassis_id'
-        ? chassisId
-        : schemaFields.includes(field)
-          ? (valid[field] ?? null)
-          : undefined;
-    if (value === undefined) continue;
-    if (JSON.stringify(node.get(field) ?? null) !== JSON.stringify(value))
-      node.assign(field, value);
+  const values: Record<string, unknown> = { chassis_id: chassisId };
+  for (const field of Node.fieldNames) {
+    if (field !== 'traits' && schemaFields.includes(field)) values[field] = valid[field] ?? null;
   }
+  updateChangedFields(node, values);
+
   if (originalChassis && !node.get('chassis_id')) {
     if (!request.microversion.atLeast(FEATURES.removeChassisUuid)) throw new NotAcceptableError();
   }
