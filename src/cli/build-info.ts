@@ -1,9 +1,11 @@
 /**
  * What `baton --version` prints: the release of the toolkit (package.json), the release each
- * service's code is, and the commit it was built from. The build (bin/build.mjs) collects it
- * once into dist/build-info.json, so the compiled command only reads a file; run from the
- * sources (tests, tsx), it is collected when asked. The commit is `unknown` outside a git
- * checkout and ends in `-dirty` when the sources differ from it.
+ * service's code is, and the commit. The build (bin/build.mjs) collects them once into
+ * dist/build-info.json, so the compiled command loads no service; run from the sources (tests,
+ * tsx), they are collected when asked. The commit is the checkout's, read with git when asked
+ * (bin/baton.mjs runs dist/ only when it matches the sources, so that is the running code's;
+ * a commit made since the build does not make it stale), else the build's; `unknown` outside a
+ * git checkout; `-dirty` when the build's inputs differ from it.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
@@ -36,11 +38,12 @@ function git(root: string, ...args: string[]): string | undefined {
 
 /** The commit of the checkout at `root`; `unknown` without git or when `root` is not one. */
 export function commitOf(root: string): string {
-  const top = git(root, 'rev-parse', '--show-toplevel');
+  const [top, head] =
+    git(root, 'rev-parse', '--show-toplevel', '--short', 'HEAD')?.split('\n') ?? [];
   // A copy unpacked inside some other repository must not report that repository's commit.
-  if (top === undefined || realpathSync(top) !== realpathSync(root)) return 'unknown';
-  const head = git(root, 'rev-parse', '--short', 'HEAD');
-  if (head === undefined) return 'unknown';
+  if (top === undefined || head === undefined || realpathSync(top) !== realpathSync(root)) {
+    return 'unknown';
+  }
   const changes = git(root, 'status', '--porcelain', '--', ...BUILD_INPUTS);
   return changes === undefined || changes === '' ? head : `${head}-dirty`;
 }
@@ -53,7 +56,7 @@ export async function collectBuildInfo(root: string = PACKAGE_ROOT): Promise<Bui
   return { version: pkg.version, releases, commit: commitOf(root) };
 }
 
-/** The build's record when running compiled, else collected now. */
+/** The build's record when running compiled (with the checkout's commit), else collected now. */
 export async function readBuildInfo(): Promise<BuildInfo> {
   let text: string;
   try {
@@ -62,7 +65,8 @@ export async function readBuildInfo(): Promise<BuildInfo> {
     return collectBuildInfo();
   }
   const { version, releases, commit } = JSON.parse(text) as BuildInfo;
-  return { version, releases, commit };
+  const now = commitOf(PACKAGE_ROOT);
+  return { version, releases, commit: now === 'unknown' ? commit : now };
 }
 
 /** `baton 0.1.0 (placement 2026.1; commit abc1234)` */
