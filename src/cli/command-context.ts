@@ -1,10 +1,8 @@
 /** What every database command needs: its service and an open database. */
-import { join } from 'node:path';
 import {
   type Database,
   DatabaseConnectionError,
   DatabaseUrlError,
-  defaultDatabaseUrl,
   openDatabase,
 } from '../db/index.ts';
 import {
@@ -14,7 +12,8 @@ import {
   UnknownServiceError,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { knownService } from './service-catalog.ts';
+import { defaultDbUrl } from './data-dir.ts';
+import { loadService } from './service-catalog.ts';
 
 export interface DatabaseOptions {
   readonly service: string;
@@ -23,14 +22,9 @@ export interface DatabaseOptions {
   readonly configFile?: string;
 }
 
-/** The embedded default database: `$BATON_DATA_DIR/baton.sqlite`, else `./data/baton.sqlite`. */
-export function defaultDbUrl(): string {
-  return defaultDatabaseUrl(process.env.BATON_DATA_DIR ?? join(process.cwd(), 'data'));
-}
-
-export function resolveService(name: string): ServiceDefinition {
+export async function resolveService(name: string): Promise<ServiceDefinition> {
   try {
-    return knownService(name);
+    return await loadService(name);
   } catch (error) {
     if (error instanceof UnknownServiceError) throw usageError(error.message);
     throw error;
@@ -66,7 +60,7 @@ export async function withServiceDatabase<T>(
   options: DatabaseOptions,
   work: (service: ServiceDefinition, db: Database, config: ServiceConfig) => Promise<T>,
 ): Promise<T> {
-  const service = resolveService(options.service);
+  const service = await resolveService(options.service);
   const config = await readServiceConfig(service, options.configFile);
   const db = await openCommandDatabase(options.db ?? config.databaseUrl ?? defaultDbUrl());
   try {

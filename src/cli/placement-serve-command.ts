@@ -33,7 +33,7 @@ import {
   waitForStopSignal,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { defaultDbUrl } from './command-context.ts';
+import { defaultDbUrl } from './data-dir.ts';
 
 export interface PlacementServeOptions {
   readonly configFile?: string;
@@ -56,11 +56,6 @@ export interface ServeIo {
   readonly err: (text: string) => void;
   /** Resolves when the process is asked to stop (SIGTERM / SIGINT by default). */
   readonly stopped?: () => Promise<string>;
-}
-
-/** Commander's collector for a repeatable, comma-separable option. */
-export function collectList(value: string, previous: readonly string[] | undefined): string[] {
-  return [...(previous ?? []), ...toList(value)];
 }
 
 function flagLayer(options: PlacementServeOptions): ConfigLayer {

@@ -194,17 +194,22 @@ describe('baton placement serve', () => {
 });
 
 describe('baton placement serve --workers', () => {
-  it('serves from several processes on one port; SIGTERM stops them all with status 0', async () => {
+  it('serves from several processes on one port, each its own services row; SIGTERM stops them all with status 0 and removes the rows', async () => {
     const dir = await scratch();
-    const running = await serve(
-      '--port',
-      '0',
-      '--workers',
-      '2',
-      '--db',
-      `sqlite:${join(dir, 'p.sqlite')}`,
-    );
+    const dbUrl = `sqlite:${join(dir, 'p.sqlite')}`;
+    const running = await serve('--port', '0', '--workers', '2', '--db', dbUrl);
+    const db = await openDatabase(dbUrl);
     try {
+      // One row per worker: the listening address, then the worker's number.
+      const port = new URL(running.url).port;
+      const rows = await listServices(db);
+      assert.deepEqual(
+        rows.map((row) => [row.binary, row.host.replace(/^.*:(\d+)\//, ':$1/'), row.live]),
+        [
+          ['placement-api', `:${port}/worker-1`, true],
+          ['placement-api', `:${port}/worker-2`, true],
+        ],
+      );
       const headers = {
         'x-auth-token': 'admin',
         'openstack-api-version': 'placement 1.20',
@@ -224,11 +229,14 @@ describe('baton placement serve --workers', () => {
       const body = (await list.json()) as { resource_providers: unknown[] };
       assert.equal(body.resource_providers.length, 4);
       assert.match(running.output().out, /2 worker processes/);
-    } finally {
       running.child.kill('SIGTERM');
+      assert.equal(await running.exit, 0, running.output().err);
+      assert.equal((running.output().out.match(/placement-api stopped/g) ?? []).length, 2);
+      assert.deepEqual(await listServices(db), [], 'every worker removed its row');
+    } finally {
+      running.child.kill('SIGKILL');
+      await db.close();
     }
-    assert.equal(await running.exit, 0, running.output().err);
-    assert.equal((running.output().out.match(/placement-api stopped/g) ?? []).length, 2);
   });
 
   it('refuses a bad worker count with status 64', async () => {
