@@ -170,9 +170,11 @@ export class AmqpServing {
       if (state.recent.length > DUPLICATE_WINDOW) state.recent.shift();
     }
     if (reply !== undefined) settle(); // calls: at most once
+    // oslo's watchdog: every int(_timeout) / 2 seconds, none below one second.
+    const interval = Math.trunc(monitorSeconds ?? 0) / 2;
     const keepAlive =
-      reply !== undefined && monitorSeconds !== undefined && monitorSeconds >= 2
-        ? setInterval(() => this.#keepAlive(reply), (monitorSeconds * 1000) / 2)
+      reply !== undefined && interval >= 1
+        ? setInterval(() => this.#keepAlive(reply), interval * 1000)
         : undefined;
     const running = state
       .handler({ request, expectsReply: reply !== undefined })
