@@ -287,12 +287,10 @@ describe('amqp transport and oslo.messaging', async () => {
     await python.serve(t, 'py-1');
     await batonServer(t, 'baton-1');
     const baton = client({ topic: t, version: '1.1', timeoutMs: 300 });
-    const started = Date.now();
     await assert.rejects(
       baton.prepare({ server: 'py-1' }).call('sleep', { seconds: 1.5 }),
       (e: unknown) => e instanceof RpcTimeoutError && e.server === 'py-1' && e.method === 'sleep',
     );
-    assert.ok(Date.now() - started < 1200);
     const slow = await python.error({
       topic: t,
       server: 'baton-1',
