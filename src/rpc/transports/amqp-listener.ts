@@ -45,6 +45,10 @@ const DUPLICATE_WINDOW = 16;
 /** A reply's deadline when the request had no expiration (oslo's rpc_response_timeout). */
 const DEFAULT_REPLY_WINDOW_MS = 60_000;
 
+/** Where a message came from, for the log. */
+const where = (msg: ConsumeMessage) =>
+  `${msg.fields.exchange || '(default)'}/${msg.fields.routingKey}`;
+
 export interface AmqpServingOptions {
   readonly connection: AmqpConnection;
   readonly exchange: string;
@@ -145,12 +149,11 @@ export class AmqpServing {
       return;
     }
     const replyBy = Date.now() + (Number(msg.properties.expiration) || DEFAULT_REPLY_WINDOW_MS);
-    const where = `${msg.fields.exchange || '(default)'}/${msg.fields.routingKey}`;
     const decoded = decodeRequest(msg.content, msg.properties.contentType);
     if (!decoded.ok) {
       settle();
       const answer = decoded.reply === undefined ? 'dropped' : 'answered with a failure';
-      this.#o.log(`unreadable RPC message on ${where}: ${decoded.problem}; ${answer}`);
+      this.#o.log(`unreadable RPC message on ${where(msg)}: ${decoded.problem}; ${answer}`);
       if (decoded.reply !== undefined)
         void this.#reply(
           decoded.reply,
@@ -163,7 +166,9 @@ export class AmqpServing {
     if (uniqueId !== undefined) {
       if (state.recent.includes(uniqueId)) {
         settle();
-        this.#o.log(`duplicate RPC message ${uniqueId} ('${request.method}') on ${where} dropped`);
+        this.#o.log(
+          `duplicate RPC message ${uniqueId} ('${request.method}') on ${where(msg)} dropped`,
+        );
         return;
       }
       state.recent.push(uniqueId);
