@@ -15,7 +15,14 @@ export {
   DatabaseConnectionError,
   DatabaseError,
 } from './errors.ts';
+export { withExplicitZeroIds } from './explicit-ids.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
+export {
+  type InsertRow,
+  insertOneOrIgnore,
+  insertOrIgnore,
+  type UniqueKey,
+} from './insert-or-ignore.ts';
 export * from './migrations/index.ts';
 export * from './object-versions/index.ts';
 export * from './online-migrations/index.ts';
