@@ -7,8 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/db/index.ts';
 
+/**
+ * MariaDB refreshes INFORMATION_SCHEMA.INNODB_TRX only when it has not been read for 100 ms:
+ * polled faster, it never changes.
+ */
+const POLL_MS = 150;
+
 /** Sessions of this database waiting for a lock now (PostgreSQL, MariaDB). */
-async function lockWaiters(observer: Database): Promise<number> {
+async function lockWaiters<DB>(observer: Database<DB>): Promise<number> {
   const query =
     observer.url.backend === 'postgresql'
       ? sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
@@ -27,8 +33,8 @@ async function lockWaiters(observer: Database): Promise<number> {
  * for the one write lock (or the one connection of a handle), nothing to observe; it
  * resolves at once. Fails after `limitMs` so a race that never forms is a test failure.
  */
-export async function untilLockWaiters(
-  observer: Database,
+export async function untilLockWaiters<DB>(
+  observer: Database<DB>,
   count = 1,
   limitMs = 20_000,
 ): Promise<void> {
@@ -36,7 +42,7 @@ export async function untilLockWaiters(
   const deadline = Date.now() + limitMs;
   while ((await lockWaiters(observer)) < count) {
     if (Date.now() > deadline) throw new Error(`no ${count} session(s) waiting for a lock`);
-    await sleep(5);
+    await sleep(POLL_MS);
   }
 }
 
