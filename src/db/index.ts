@@ -9,6 +9,7 @@ export {
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
+export { isDuplicateKeyError } from './duplicate-key.ts';
 export {
   ConcurrentUpdateError,
   DatabaseBusyError,
