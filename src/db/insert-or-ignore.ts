@@ -13,7 +13,7 @@
  *
  * The price on MariaDB: the skipped row is locked exclusively (IGNORE takes a shared lock)
  * until the transaction ends. So callers insert only the rows they found missing, leaving
- * the skipping to races, and insert several rows in key order (one lock order for all).
+ * the skipping to races.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Capabilities } from './capabilities.ts';
@@ -64,7 +64,8 @@ export async function insertOrIgnore(
  * MySQL/MariaDB counts the skipped duplicate as an affected row (the driver asks for found
  * rows, so that UPDATEs count matched rows as the other backends do); what tells the two
  * outcomes apart there is the generated id, which the server reports only for an inserted
- * row. So on MySQL/MariaDB the table must have an AUTO_INCREMENT key.
+ * row. So on MySQL/MariaDB the table must have an AUTO_INCREMENT key that `row` leaves to
+ * the server.
  */
 export async function insertOneOrIgnore(
   db: AnyDb,
