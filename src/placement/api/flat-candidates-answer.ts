@@ -49,7 +49,7 @@ export async function answerFlat(
     ...group.forbiddenTraits,
   ];
   const filters = traitNames.length > 0;
-  const load = await loadFlatCandidates(db.kysely, db.url.backend, {
+  const load = await loadFlatCandidates(db.kysely, db.caps, {
     resources,
     traits: version.atLeast(FEATURES.candidateTraits) || filters,
     traitNames: [...new Set(traitNames)].sort(),

@@ -11,11 +11,11 @@
  * next, and every caller still sees a state committed after it asked.
  */
 import { type Kysely, sql } from 'kysely';
+import type { Capabilities } from '../../db/index.ts';
 import { SharedLoads } from './shared-load.ts';
 import type { PlacementTables } from './tables.ts';
 
 type Db = Kysely<PlacementTables>;
-type Backend = 'sqlite' | 'postgresql' | 'mysql';
 
 export interface FlatInventory {
   readonly classId: number;
@@ -68,7 +68,7 @@ function ids(values: readonly number[]) {
   return sql.raw(values.join(','));
 }
 
-async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promise<FlatLoad> {
+async function queryFlat(db: Db, caps: Capabilities, request: FlatRequest): Promise<FlatLoad> {
   const classIds = ids(request.resources.map(([classId]) => classId));
   // Room for the amount, as the search checks it (min/max unit and step size exactly; the
   // capacity is re-checked in JS with the unrounded figure).
@@ -112,7 +112,7 @@ async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promis
       ? undefined
       : sql.join(request.traitNames.map((name) => sql`${name}`));
 
-  if (backend === 'postgresql') {
+  if (caps.packRowsInText) {
     // One row of three texts instead of thousands of rows: the driver's per-field parsing
     // and the bytes sent cost far more here than splitting strings (float8 prints
     // shortest-exact, so the capacities read back are the same doubles). When spread, the
@@ -251,7 +251,7 @@ const shared = new WeakMap<Db, SharedLoads<FlatLoad>>();
 /** The flat answer's data, or `spread` when the general search must run. */
 export function loadFlatCandidates(
   db: Db,
-  backend: Backend,
+  caps: Capabilities,
   request: FlatRequest,
 ): Promise<FlatLoad> {
   let loads = shared.get(db);
@@ -260,5 +260,5 @@ export function loadFlatCandidates(
     shared.set(db, loads);
   }
   const key = JSON.stringify([request.resources, request.traits, request.traitNames]);
-  return loads.load(key, () => queryFlat(db, backend, request));
+  return loads.load(key, () => queryFlat(db, caps, request));
 }

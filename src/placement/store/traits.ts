@@ -4,8 +4,12 @@
  * generation.
  */
 import type { Kysely } from 'kysely';
-import { bumpGeneration, type Database, inTransaction } from '../../db/index.ts';
-import { isDuplicateKeyError } from './duplicate-key.ts';
+import {
+  bumpGeneration,
+  type Database,
+  inTransaction,
+  isDuplicateKeyError,
+} from '../../db/index.ts';
 import type { PlacementTables } from './tables.ts';
 
 export interface TraitRow {
