@@ -22,6 +22,13 @@ export interface Capabilities {
   readonly dropColumn: boolean;
   /** `WITH x AS (DELETE …) INSERT …`: several writes in one statement (one round trip). */
   readonly writableCte: boolean;
+  /**
+   * The column that orders a table's rows as they were stored (PostgreSQL's heap: `ctid`),
+   * the order a query without ORDER BY meets them in sequential and bitmap scans; undefined
+   * where such a query reads in an index's key order (InnoDB's clustered key, SQLite's
+   * covering indexes). A reference service that leaves an order to the database shows it.
+   */
+  readonly storageOrderColumn: 'ctid' | undefined;
 }
 
 const CAPABILITIES: Record<Backend, Capabilities> = {
@@ -35,6 +42,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     singleWriter: true,
     dropColumn: true,
     writableCte: false,
+    storageOrderColumn: undefined,
   },
   postgresql: {
     backend: 'postgresql',
@@ -46,6 +54,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     singleWriter: false,
     dropColumn: true,
     writableCte: true,
+    storageOrderColumn: 'ctid',
   },
   mysql: {
     backend: 'mysql',
@@ -57,6 +66,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     singleWriter: false,
     dropColumn: true,
     writableCte: false,
+    storageOrderColumn: undefined,
   },
 };
 

@@ -171,7 +171,7 @@ async function answerFrom(
   // only the providers used).
   const used = new Set(candidates.flatMap((c) => c.allocations.map((a) => a.providerId)));
   const roots = new Set([...used].map((id) => snapshot.providers.get(id)?.rootId ?? id));
-  let summaries = await sharedProviderSummaries(db.kysely, roots, {
+  let summaries = await sharedProviderSummaries(db.kysely, db.caps, roots, {
     traits: request.microversion.atLeast(V1_17),
   });
   if (!query.nestedAware && snapshot.hasTrees) {

@@ -55,7 +55,7 @@ export async function answerFlat(
     ...group.forbiddenTraits,
   ];
   const filters = traitNames.length > 0;
-  const load = await loadFlatCandidates(db.kysely, db.url.backend, {
+  const load = await loadFlatCandidates(db.kysely, db.caps, {
     resources,
     traits: version.atLeast(V1_17) || filters,
     traitNames: [...new Set(traitNames)].sort(),
