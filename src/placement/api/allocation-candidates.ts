@@ -33,6 +33,7 @@ import { setCacheHeaders } from './cache-headers.ts';
 import { parseCandidateQuery } from './candidate-params.ts';
 import { badRequest } from './errors.ts';
 import { answerFlat } from './flat-candidates-answer.ts';
+import { type PythonNumber, pythonIntOfFloat, pythonJsonText } from './python-number.ts';
 import { validateQuery } from './query.ts';
 import { sendJsonText } from './reply.ts';
 import { checkAcceptsJson } from './request-body.ts';
@@ -104,10 +105,12 @@ function summaryBody(
   requested: ReadonlySet<string>,
 ) {
   const allClasses = request.microversion.atLeast(V1_27);
-  const resources: Record<string, { capacity: number; used: number }> = {};
+  const resources: Record<string, { capacity: number | PythonNumber; used: number }> = {};
   for (const r of summary.resources) {
     const name = named.classOf(r.classId);
-    if (allClasses || requested.has(name)) resources[name] = { capacity: r.capacity, used: r.used };
+    if (allClasses || requested.has(name)) {
+      resources[name] = { capacity: pythonIntOfFloat(r.capacity), used: r.used };
+    }
   }
   const body: Record<string, unknown> = { resources };
   if (request.microversion.atLeast(V1_17)) body.traits = summary.traits;
@@ -191,14 +194,15 @@ async function answerFrom(
     classOf: (id) => classNames.get(id) ?? '',
   };
   const requested = new Set(query.groups.flatMap((g) => [...g.resources.keys()]));
-  return Buffer.from(
-    JSON.stringify({
-      allocation_requests: candidates.map((c) => allocationRequest(request, c, named)),
-      provider_summaries: Object.fromEntries(
-        summaries.map((s) => [s.uuid, summaryBody(request, s, named, requested)]),
-      ),
-    }),
-  );
+  const body = {
+    allocation_requests: candidates.map((c) => allocationRequest(request, c, named)),
+    provider_summaries: Object.fromEntries(
+      summaries.map((s) => [s.uuid, summaryBody(request, s, named, requested)]),
+    ),
+  };
+  // A capacity past 2**53 is written with all its digits, as Python's int() has them.
+  const exact = summaries.some((s) => s.resources.some((r) => !Number.isSafeInteger(r.capacity)));
+  return Buffer.from(exact ? pythonJsonText(body) : JSON.stringify(body));
 }
 
 export function registerAllocationCandidateRoutes(app: FastifyInstance): void {

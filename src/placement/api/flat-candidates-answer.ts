@@ -15,6 +15,7 @@ import {
 import { type FlatProvider, loadFlatCandidates } from '../store/flat-candidates.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { badRequest } from './errors.ts';
+import { pythonIntOfFloat } from './python-number.ts';
 import { sendJsonText } from './reply.ts';
 
 const V1_12 = parseVersion('1.12');
@@ -158,8 +159,9 @@ async function writeSummaries(
         name = q(await resourceClasses.nameOf(db.kysely, inv.classId));
         names.set(inv.classId, name);
       }
-      const capacity = Math.trunc(inv.capacity);
-      resources += `${resources === '' ? '' : ','}${name}:{"capacity":${capacity},"used":${inv.used}}`;
+      const capacity = pythonIntOfFloat(inv.capacity);
+      const written = typeof capacity === 'number' ? capacity : capacity.json;
+      resources += `${resources === '' ? '' : ','}${name}:{"capacity":${written},"used":${inv.used}}`;
     }
     let body = `${first ? '' : ','}${uuid}:{"resources":{${resources}}`;
     first = false;
