@@ -92,10 +92,14 @@ export function answerClientError(app: FastifyInstance, error: ParserError, sock
 /** The request under way loses its body; its answer closes the connection. */
 function finishInFlight(response: ServerResponse, socket: Socket): void {
   const request = response.req;
-  if (response.headersSent || request.complete) {
-    // The error belongs to a later request on the connection: this one's answer is the last.
+  if (response.headersSent) {
+    // Nothing can be said any more on this connection (Node's own handling).
+    socket.destroy();
+    return;
+  }
+  if (request.complete) {
+    // The error belongs to a later request on the connection: this answer is the last.
     response.shouldKeepAlive = false;
-    if (response.headersSent) socket.destroySoon();
     return;
   }
   bodyUnread.add(request);

@@ -238,6 +238,19 @@ describe('requests the HTTP parser refuses', () => {
     });
   });
 
+  it('answers a good request before a bad one on the same connection, then closes it', async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.write('GET / HTTP/1.1\r\nHost: placement\r\n\r\nGARBAGE\r\n\r\n');
+    });
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.equal(text.split('HTTP/1.1 ').length, 2, text);
+  });
+
   it('refuses a body over the limit with a 413 in Placement format', async () => {
     const answer = await post(['content-length: 67108865', 'connection: close'], '');
     assert.equal(answer.status, 413);
