@@ -225,16 +225,18 @@ def main(argv):
     gabbits = argv[1]
     BACKEND = argv[2] if len(argv) > 2 else 'sqlite'
     words = argv[3:]
-    if words:
-        chosen = tempfile.mkdtemp(prefix='baton-gabbits-')
-        for name in os.listdir(gabbits):
-            if any(word in name for word in words):
-                os.symlink(os.path.join(os.path.abspath(gabbits), name), os.path.join(chosen, name))
-        gabbits = chosen
-    loader = unittest.TestLoader()
-    suite = driver.build_tests(gabbits, loader, host='127.0.0.1', port=PORT,
-                               test_loader_name='baton', fixture_module=fixture_module)
-    result = unittest.TextTestRunner(verbosity=int(os.environ.get('VERBOSE', '1'))).run(suite)
+    with tempfile.TemporaryDirectory(prefix='baton-gabbits-') as chosen:
+        if words:
+            for name in os.listdir(gabbits):
+                if any(word in name for word in words):
+                    os.symlink(os.path.join(os.path.abspath(gabbits), name),
+                               os.path.join(chosen, name))
+            gabbits = chosen
+        loader = unittest.TestLoader()
+        suite = driver.build_tests(gabbits, loader, host='127.0.0.1', port=PORT,
+                                   test_loader_name='baton', fixture_module=fixture_module)
+        runner = unittest.TextTestRunner(verbosity=int(os.environ.get('VERBOSE', '1')))
+        result = runner.run(suite)
     ran = result.testsRun - len(result.skipped)
     bad = len(result.failures) + len(result.errors)
     print('%s: %d passed of %d run (%d skipped, %d expected failures, %d failed)' % (
