@@ -45,6 +45,13 @@ export interface Capabilities {
    * read back unchanged (SQLite prints 15 digits).
    */
   readonly packRowsInText: boolean;
+  /**
+   * The column that orders a table's rows as they were stored (PostgreSQL's heap: `ctid`),
+   * the order a query without ORDER BY meets them in sequential and bitmap scans; undefined
+   * where such a query reads in an index's key order (InnoDB's clustered key, SQLite's
+   * covering indexes). A reference service that leaves an order to the database shows it.
+   */
+  readonly storageOrderColumn: 'ctid' | undefined;
 }
 
 const CAPABILITIES: Record<Backend, Capabilities> = {
@@ -61,6 +68,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     skipDuplicate: 'on-conflict',
     zeroIdMeansNextId: false,
     packRowsInText: false,
+    storageOrderColumn: undefined,
   },
   postgresql: {
     backend: 'postgresql',
@@ -75,6 +83,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     skipDuplicate: 'on-conflict',
     zeroIdMeansNextId: false,
     packRowsInText: true,
+    storageOrderColumn: 'ctid',
   },
   mysql: {
     backend: 'mysql',
@@ -89,6 +98,7 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     skipDuplicate: 'on-duplicate-key',
     zeroIdMeansNextId: true,
     packRowsInText: false,
+    storageOrderColumn: undefined,
   },
 };
 
