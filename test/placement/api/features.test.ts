@@ -32,7 +32,7 @@ function sourceFiles(): string[] {
   ).sort();
 }
 
-  // Microversions start at 1.0; a float literal such as '0.0' (python-number.ts) is no version.
+// Microversions start at 1.0; a float literal such as '0.0' (python-number.ts) is no version.
 const RULES: readonly (readonly [RegExp, string])[] = [
   [/(['"`])[1-9]\d*\.\d+\1/g, 'a version literal'],
   [/\bV\d+_\d+\b/g, 'a version constant'],
