@@ -6,6 +6,7 @@ export {
   type DatabaseUrl,
   DatabaseUrlError,
   defaultDatabaseUrl,
+  type MysqlTarget,
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
@@ -14,6 +15,7 @@ export {
   DatabaseBusyError,
   DatabaseConnectionError,
   DatabaseError,
+  DatabaseMissingError,
 } from './errors.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
 export * from './migrations/index.ts';
