@@ -72,7 +72,7 @@ export async function dbOnlineMigrations(
     if (error instanceof OnlineMigrationUsageError) throw usageError(error.message);
     throw error;
   }
-  return withServiceDatabase(options, async (service, db, config) => {
+  return withServiceDatabase(options, 'existing', async (service, db, config) => {
     const progress = progressReporter(out);
     const report = await runOnlineMigrations(db, service.onlineMigrations(config), {
       maxCount,

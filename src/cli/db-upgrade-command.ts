@@ -16,7 +16,8 @@ export async function dbUpgrade(
   options: DatabaseOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  return withServiceDatabase(options, async (service, db) => {
+  return withServiceDatabase(options, 'create', async (service, db) => {
+    out(`${service.name}: database ${db.url.redacted}`);
     const compatibility = compatibilityOf(service);
     if (compatibility !== undefined) {
       const incompatible = await findIncompatibleObjectVersions(db, compatibility);

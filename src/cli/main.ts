@@ -6,9 +6,10 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { toList } from '../placement/config-file.ts';
+import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
 import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
-import { defaultDbUrl } from './data-dir.ts';
+import { defaultDbHelp } from './data-dir.ts';
 import { SERVICE_NAMES } from './service-catalog.ts';
 
 // Each command's module is imported when the command runs: the database drivers, Fastify and
@@ -37,6 +38,13 @@ function collectList(value: string, previous: readonly string[] | undefined): st
 /** `--version` seen: runCli prints the version line instead of running anything. */
 class VersionRequested extends Error {}
 
+function dataDirOption(): Option {
+  return new Option(
+    '--data-dir <dir>',
+    `where the embedded SQLite database is (default: the config file's [DEFAULT] state_path, else ${defaultDataDir().path})`,
+  ).env(DATA_DIR_ENV);
+}
+
 function databaseOptions(command: Command): Command {
   return command
     .addOption(
@@ -46,8 +54,9 @@ function databaseOptions(command: Command): Command {
     )
     .option(
       '--db <url>',
-      `database URL: sqlite:<path>, postgresql://…, mysql://… (default ${defaultDbUrl()})`,
+      `database URL: sqlite:<path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
     )
+    .addOption(dataDirOption())
     .option(
       '--config-file <path>',
       "the service's config file (its database URL when --db is absent, and its settings)",
@@ -90,6 +99,13 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
       setStatus(await dbOnlineMigrations(options, out));
     });
+  databaseOptions(db.command('version'))
+    .description('print the schema version: the last migration applied, or None')
+    .option('--verbose', 'list every migration of the service with its state')
+    .action(async (options) => {
+      const { dbVersion } = await import('./db-version-command.ts');
+      setStatus(await dbVersion(options, out));
+    });
   databaseOptions(db.command('services'))
     .description('list the registered services and their versions')
     .option('--remove-dead', 'remove services not seen for --dead-after seconds')
@@ -123,7 +139,8 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       'port to listen on (default 8778; 0 picks a free one; BATON_PLACEMENT_PORT sets it too)',
       process.env.BATON_PLACEMENT_PORT,
     )
-    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
+    .option('--db <url>', `database URL (default: ${defaultDbHelp()})`)
+    .addOption(dataDirOption())
     .option('--auth-strategy <strategy>', 'only noauth2 is implemented')
     .option('--enforce-scope', '[oslo_policy] enforce_scope')
     .option('--enforce-new-defaults', '[oslo_policy] enforce_new_defaults')
@@ -147,12 +164,53 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   return program;
 }
 
+/** The shape of every error: `baton: error: <one line>`; details, if any, on the lines after. */
+export function errorLines(message: string): string {
+  const [first = '', ...details] = message.trim().split('\n');
+  return [`baton: error: ${first}`, ...details].map((line) => `${line}\n`).join('');
+}
+
+/** Commander's message (`error: unknown option '--x'\n(Did you mean --y?)`) as one line. */
+function commanderMessage(error: CommanderError): string {
+  return error.message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
+/** What a command that needs a subcommand says when it got none. */
+function missingCommand(command: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = command; c !== null; c = c.parent) path.unshift(c.name());
+  const names = command.commands.map((c) => c.name()).join(', ');
+  return `'${path.join(' ')}' needs a command: ${names} (see ${path.join(' ')} --help)`;
+}
+
 /** Runs the command line and returns the exit status (no process.exit inside). */
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   let status: number = EXIT.ok;
   const program = buildProgram((s) => {
     status = s;
   }, io);
+  // The command being parsed: the one a "needs a command" message is about.
+  let current: Command = program;
+  program.hook('preSubcommand', (_parent, sub) => {
+    current = sub;
+  });
+  // Commander prints its errors itself, and the help when a command is missing; both are
+  // replaced by one line in the shape of every other error.
+  // (Commander writes the help to stderr only when a command is missing.)
+  let helpForMissingCommand = false;
+  for (const command of allCommands(program)) {
+    command.configureOutput({
+      writeErr: () => {
+        helpForMissingCommand = true;
+      },
+      outputError: () => {},
+    });
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return status;
@@ -165,17 +223,24 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       // Help and version requests end "with an error" too; they are not failures.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
-      if (error.code === 'commander.help') return EXIT.ok;
+      // `baton help` asked for it; a command without its subcommand ends here too.
+      if (error.code === 'commander.help' && !helpForMissingCommand) return EXIT.ok;
+      const message = helpForMissingCommand ? missingCommand(current) : commanderMessage(error);
+      io.err(errorLines(message));
       return EXIT.usage;
     }
     if (error instanceof CliExit) {
-      io.err(`baton: ${error.message}\n`);
+      io.err(errorLines(error.message));
       return error.status;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`baton: unexpected error: ${message}\n`);
+    io.err(errorLines(`unexpected: ${message}`));
     return EXIT.failure;
   }
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap((sub) => allCommands(sub as Command))];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,7 +6,12 @@
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
  * invalid release mapping exits 1.
  */
-import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
+import {
+  DatabaseConnectionError,
+  DatabaseUrlError,
+  redactUrl,
+  SchemaNotCurrentError,
+} from '../db/index.ts';
 import {
   AUTH_STRATEGIES,
   ConfigFileError,
@@ -40,6 +45,7 @@ export interface PlacementServeOptions {
   readonly host?: string;
   readonly port?: string;
   readonly db?: string;
+  readonly dataDir?: string;
   readonly authStrategy?: string;
   readonly enforceScope?: boolean;
   readonly enforceNewDefaults?: boolean;
@@ -98,7 +104,7 @@ async function plan(
         configFile: options.configFile,
         flags: flagLayer(options),
         pinReleaseVersion: options.pinReleaseVersion,
-        defaultDatabaseUrl: defaultDbUrl(),
+        defaultDatabaseUrl: defaultDbUrl({ flag: options.dataDir }),
       },
       service,
     );
@@ -162,8 +168,12 @@ export async function placementServe(
     const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, stopped);
     return clean ? EXIT.ok : EXIT.failure;
   }
-  const server = await start(await plan(options, service), io);
-  io.out(`placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION})`);
+  const planned = await plan(options, service);
+  const server = await start(planned, io);
+  const database = redactUrl(planned.config.databaseUrl);
+  io.out(
+    `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
+  );
   const signal = await stopped();
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();

@@ -22,7 +22,7 @@ export class DatabaseMissingError extends DatabaseError {
   readonly url: string;
   readonly path: string;
   constructor(redactedUrl: string, path: string) {
-    super(`database ${redactedUrl} does not exist (no file ${path})`);
+    super(`database file ${path} does not exist`);
     this.url = redactedUrl;
     this.path = path;
   }

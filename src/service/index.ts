@@ -7,6 +7,14 @@ export {
   masterReleaseOf,
 } from './code-versions.ts';
 export {
+  DATA_DIR_ENV,
+  type DataDir,
+  type DataDirSettings,
+  type DataDirSource,
+  defaultDataDir,
+  resolveDataDir,
+} from './data-dir.ts';
+export {
   checkPeerVersions,
   type ProcessIdentity,
   type ProcessRegistration,

@@ -17,6 +17,8 @@ import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
 export interface ServiceConfig {
   /** The database URL the file names, if any (`--db` still wins). */
   readonly databaseUrl?: string | undefined;
+  /** `[DEFAULT] state_path`, absolute, if the file sets it (`--data-dir` still wins). */
+  readonly dataDir?: string | undefined;
   /** `[DEFAULT] pin_release_version`, if the file sets it (`--pin-release-version` still wins). */
   readonly pinReleaseVersion?: string | undefined;
   /** Everything else the file sets, as the service reads it (online migration settings...). */

@@ -187,7 +187,10 @@ describe('baton placement serve', () => {
     }
     const result = await serveUntilExit('--port', '0', '--db', dbUrl);
     assert.equal(result.status, 1);
-    assert.match(result.err, /^baton: the schema of service placement is older than this code/);
+    assert.match(
+      result.err,
+      /^baton: error: the schema of service placement is older than this code/,
+    );
     assert.ok(result.err.includes(`run \`baton db upgrade --service placement --db ${dbUrl}\``));
     assert.equal(result.err.trim().split('\n').length, 1);
   });
@@ -276,7 +279,7 @@ describe('baton placement serve: settings', () => {
     assert.equal(fromFile.status, 64);
     assert.equal(
       fromFile.err,
-      `baton: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
+      `baton: error: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
     );
 
     const policy = join(dir, 'policy.yaml');
