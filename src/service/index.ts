@@ -7,6 +7,16 @@ export {
   masterReleaseOf,
 } from './code-versions.ts';
 export {
+  ConfigFileError,
+  type IniSections,
+  normalizeDatabaseUrl,
+  parseIni,
+  readConfigText,
+  toBoolean,
+  toInteger,
+  toList,
+} from './config-ini.ts';
+export {
   DATA_DIR_ENV,
   type DataDir,
   type DataDirSettings,
