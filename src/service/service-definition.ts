@@ -12,6 +12,7 @@ import type {
 } from '../db/index.ts';
 import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from '../releases/index.ts';
 import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
+import type { ConfigSchema } from './config-options.ts';
 
 /** What a service's config file says that the toolkit uses. */
 export interface ServiceConfig {
@@ -36,6 +37,11 @@ export interface ServiceDefinition {
   readonly migrations: MigrationSet;
   /** Reads the service's own config file (its format; errors name the file). */
   readConfigFile(path: string): Promise<ServiceConfig>;
+  /**
+   * The options of that file as data (config-options.ts), for `baton config sample` and the
+   * flags of the service's commands; a service without it has no sample.
+   */
+  readonly config?: ConfigSchema;
   onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
   /** Tables holding versioned objects (none for Placement, which has no objects). */
   readonly objectTables: readonly ObjectTable[];

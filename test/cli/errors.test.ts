@@ -145,8 +145,11 @@ describe('baton: every error is one line, baton: error: …', () => {
         ['upgrade-check', ...memory, '--pin-release-version', 'zed'],
         /'zed' is not a known release/,
       ],
-      [['placement', 'serve', '--port', '99999'], /--port must be an integer from 0 to 65535/],
-      [['placement', 'serve', '--workers', '0'], /--workers must be an integer from 1 to 64/],
+      [
+        ['placement', 'serve', '--port', '99999'],
+        /--port: '99999' is not an integer from 0 to 65535/,
+      ],
+      [['placement', 'serve', '--workers', '0'], /--workers: '0' is not an integer from 1 to 64/],
       [['placement', 'serve', '--config-file', '/nonexistent/placement.conf'], /no such file/],
     ];
     for (const [argv, message] of cases) {

@@ -245,7 +245,7 @@ describe('baton placement serve --workers', () => {
   it('refuses a bad worker count with status 64', async () => {
     const refused = await serveUntilExit('--workers', '0');
     assert.equal(refused.status, 64);
-    assert.match(refused.err, /--workers must be an integer from 1 to 64/);
+    assert.match(refused.err, /baton: error: --workers: '0' is not an integer from 1 to 64\n$/);
   });
 });
 
@@ -267,11 +267,11 @@ describe('baton placement serve: settings', () => {
     assert.equal(keystone.status, 64);
     assert.equal(
       keystone.err,
-      "baton: --auth-strategy 'keystone' is not supported; only noauth2 is implemented\n",
+      "baton: error: --auth-strategy: 'keystone' is not supported; only noauth2 is implemented\n",
     );
     const port = await baton('placement', 'serve', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
-    assert.match(port.err, /--port must be an integer/);
+    assert.match(port.err, /^baton: error: --port: 'http' is not an integer from 0 to 65535\n$/);
 
     const conf = join(dir, 'placement.conf');
     await writeFile(conf, '[api]\nauth_strategy = keystone\n');
@@ -279,7 +279,7 @@ describe('baton placement serve: settings', () => {
     assert.equal(fromFile.status, 64);
     assert.equal(
       fromFile.err,
-      `baton: error: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
+      `baton: error: config file ${conf}: [api] auth_strategy: 'keystone' is not supported; only noauth2 is implemented\n`,
     );
 
     const policy = join(dir, 'policy.yaml');
@@ -298,7 +298,7 @@ describe('baton placement serve: settings', () => {
     assert.match(
       badPolicy.err,
       new RegExp(
-        `^baton: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
+        `^baton: error: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
       ),
     );
 
@@ -465,7 +465,7 @@ describe('baton placement serve: the release pin', () => {
     const dir = await scratch();
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
     const expected =
-      "baton: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
+      "baton: error: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
     const run = async (...argv: string[]) => {
       let err = '';
       const status = await runCli(['placement', 'serve', '--db', db, '--port', '0', ...argv], {
