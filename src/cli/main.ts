@@ -15,6 +15,7 @@ import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { addConfigFlags } from './config-flags.ts';
 import { defaultDbHelp, defaultDbUrl } from './data-dir.ts';
+import type { ProgressEnv } from './progress-env.ts';
 import { SERVICE_NAMES, SERVICE_RELEASES } from './service-catalog.ts';
 
 // Each command's module is imported when the command runs: the database drivers, Fastify and
@@ -24,6 +25,8 @@ import { SERVICE_NAMES, SERVICE_RELEASES } from './service-catalog.ts';
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (text: string) => void;
+  /** How long-running commands show progress (default: bars on a terminal, else summary lines). */
+  readonly progress?: ProgressEnv;
 }
 
 const processIo: CliIo = {
@@ -110,9 +113,17 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--batch-size <n>',
       `rows per batch, that is per transaction (default: ${DEFAULT_BATCH_SIZE})`,
     )
+    .option(
+      '--sleep-between-batches <seconds>',
+      'pause between two batches, to leave the database to the services (default: 0; on SQLite 0.002, the write lock left free for other writers)',
+    )
+    .option(
+      '--max-run-seconds <seconds>',
+      'start no batch after this long; exit 1 if rows remain, as --max-count does (default: no limit)',
+    )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
-      setStatus(await dbOnlineMigrations(options, out));
+      setStatus(await dbOnlineMigrations(options, out, io.progress));
     });
   databaseOptions(db.command('version'))
     .description('print the schema version: the last migration applied, or None')
