@@ -80,6 +80,9 @@ function barReporter(env: ProgressEnv): BatchReporter {
     onBatch: (p) => {
       if (p.migration !== current) {
         if (current !== undefined) bar.stop();
+        current = undefined;
+        // Nothing to migrate: no bar (the table says so).
+        if (p.total === 0) return;
         current = p.migration;
         done = 0;
         bar.start(Math.max(p.total, 1), 0, { migration: p.migration });

@@ -97,8 +97,10 @@ export async function withServiceDatabase<T>(
   options: DatabaseOptions,
   access: DatabaseAccess,
   work: (service: ServiceDefinition, db: Database, config: ServiceConfig) => Promise<T>,
+  /** The service, when a test brings its own definition; else the one `options.service` names. */
+  definition?: ServiceDefinition,
 ): Promise<T> {
-  const service = await resolveService(options.service);
+  const service = definition ?? (await resolveService(options.service));
   const config = await readServiceConfig(service, options.configFile);
   const db = await openCommandDatabase(commandDatabaseUrl(options, config), access, options);
   try {

@@ -101,7 +101,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('check object versions, then apply the pending schema migrations')
     .action(async (options) => {
       const { dbUpgrade } = await import('./db-upgrade-command.ts');
-      setStatus(await dbUpgrade(options, out));
+      setStatus(await dbUpgrade(options, out, io.progress));
     });
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')

@@ -15,19 +15,23 @@ import { forEachBackend } from '../db/support/backends.ts';
 
 const CONSUMERS = 120;
 
-/** A non-terminal progress env whose clock moves only by the pauses it is asked for. */
-function fakeEnv(): { env: ProgressEnv; pauses: number[]; drawn: () => string } {
+/** A progress env whose clock moves only by the pauses it is asked for (a terminal if `tty`). */
+function fakeEnv(tty = false): { env: ProgressEnv; pauses: number[]; drawn: () => string } {
   let clock = 0;
   const pauses: number[] = [];
   let drawn = '';
-  const env: ProgressEnv = {
-    tty: false,
-    stream: new Writable({
+  const stream = Object.assign(
+    new Writable({
       write(chunk, _encoding, done) {
         drawn += String(chunk);
         done();
       },
     }),
+    { isTTY: tty, columns: 100 },
+  );
+  const env: ProgressEnv = {
+    tty,
+    stream,
     now: () => clock,
     sleep: async (ms) => {
       pauses.push(ms);
@@ -120,6 +124,39 @@ forEachBackend('baton db online-migrations: progress off a terminal', (ctx) => {
     );
     assert.match(second.out, /Data migrations have completed\./);
     assert.equal(await consumers(), CONSUMERS);
+  });
+
+  test('on a terminal: the progress bar, and no summary lines', async () => {
+    await baton(fakeEnv().env, 'db', 'upgrade', '--service', 'placement', '--db', ctx.url());
+    await db()
+      .insertInto('allocations')
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          resource_provider_id: 1,
+          consumer_id: `10000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+          resource_class_id: 0,
+          used: 1,
+        })),
+      )
+      .execute();
+    const terminal = fakeEnv(true);
+    const run = await baton(
+      terminal.env,
+      ...[
+        'db',
+        'online-migrations',
+        '--service',
+        'placement',
+        '--db',
+        ctx.url(),
+        '--batch-size',
+        '10',
+      ],
+    );
+    assert.equal(run.status, 0, run.out + run.err);
+    assert.doesNotMatch(run.out, /^create_incomplete_consumers:/m);
+    assert.match(terminal.drawn(), /create_incomplete_consumers \[=+\] 30\/30 rows \| 100%/);
+    assert.doesNotMatch(terminal.drawn(), /update_to_latest_versions/, 'no bar for nothing to do');
   });
 
   test('bad pacing values are usage errors', async () => {
