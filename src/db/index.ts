@@ -6,6 +6,7 @@ export {
   type DatabaseUrl,
   DatabaseUrlError,
   defaultDatabaseUrl,
+  type MysqlTarget,
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
@@ -15,6 +16,7 @@ export {
   DatabaseBusyError,
   DatabaseConnectionError,
   DatabaseError,
+  DatabaseMissingError,
 } from './errors.ts';
 export { withExplicitZeroIds } from './explicit-ids.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
