@@ -153,11 +153,14 @@ async function benchHttp(): Promise<Record<string, Figures>> {
 
 async function benchAmqp(): Promise<Record<string, Figures>> {
   const topic = `bench_${randomBytes(3).toString('hex')}`;
+  // An exchange of its own: one left by another run (or with other flags) cannot get in the way.
+  const exchange = `baton_bench_${randomBytes(3).toString('hex')}`;
+  process.env.BATON_BENCH_EXCHANGE = exchange; // the server process inherits it
   const server = await startServer(['amqp', AMQP_URL, topic]);
   const config = readRpcConfig({
     rpc_transport: 'amqp',
     rpc_transport_url: AMQP_URL,
-    rpc_exchange: 'baton_bench',
+    rpc_exchange: exchange,
   });
   const transport = createTransport(config);
   try {
@@ -165,13 +168,14 @@ async function benchAmqp(): Promise<Record<string, Figures>> {
   } finally {
     await transport.close();
     await stopServer(server);
-    // The per-topic queues are durable: remove this run's.
+    // The per-topic queues and the exchange outlive their connections: remove this run's.
     const { connect } = await import('amqplib');
     const model = await connect(AMQP_URL);
     const channel = await model.createChannel();
     await channel.deleteQueue(topic);
     await channel.deleteQueue(`${topic}.bench-conductor`);
     await channel.deleteExchange(`${topic}_fanout`);
+    await channel.deleteExchange(exchange);
     await model.close();
   }
 }

@@ -1,7 +1,29 @@
 #!/usr/bin/env node
-// The `baton` command as an npm bin: loads the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// The `baton` command. It runs in this process (no child: a supervisor's signals reach the
+// server itself) the compiled build in dist/, which `npm install` makes (`npm run build`
+// remakes it). When dist/ is missing or older than src/ (sources edited since the last build),
+// it runs the sources through tsx instead, slower to start, with a one-line notice: never
+// stale code. Without tsx (installed without dev dependencies) it refuses and says what to run.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildStatus } from './build-state.mjs';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
-process.exitCode = await runCli(process.argv.slice(2));
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const status = buildStatus(root);
+let cli;
+if (status === 'current') {
+  cli = await import('../dist/cli/main.js');
+} else {
+  const why = status === 'missing' ? 'dist/ has no build' : 'dist/ is older than src/';
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    process.stderr.write(`baton: error: ${why} and tsx is not installed: run \`npm run build\`\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`baton: ${why} (\`npm run build\` remakes it); running src/ through tsx\n`);
+  register();
+  cli = await import('../src/cli/main.ts');
+}
+process.exitCode = await cli.runCli(process.argv.slice(2));

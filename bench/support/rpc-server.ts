@@ -24,7 +24,7 @@ const db = dbUrl === undefined ? undefined : await openDatabase(dbUrl);
 const settings: RpcSettings = {
   rpc_transport: kind,
   rpc_transport_url: url,
-  rpc_exchange: 'baton_bench',
+  rpc_exchange: process.env.BATON_BENCH_EXCHANGE ?? 'baton_bench',
 };
 const transport = createTransport(
   readRpcConfig(settings),

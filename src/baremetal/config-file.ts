@@ -1,76 +1,55 @@
 /**
- * The bare metal service's config file (`--config-file`, oslo.config's INI dialect): the
- * options it may set are data (BAREMETAL_OPTIONS: section, name, help, how the text is read,
- * where the value goes), anything else is ignored as oslo.config does. `[DEFAULT]
- * pin_release_version` is returned apart: only the composition root reads it.
- *
- * Parsing is pure; only loadBaremetalConfigFile reads the disk.
+ * The bare metal service's config file (`--config-file`, oslo.config's INI dialect), read with
+ * its option data (config-options.ts). What the toolkit itself needs of it (the database, the
+ * data directory, the pin) is returned apart from the rest: only the composition root reads
+ * the pin. Parsing is pure; only loadBaremetalConfigFile reads the disk.
  */
-import { ConfigFileError, parseIni, readConfigText } from '../service/index.ts';
-import type { BaremetalConfig } from './config.ts';
-import {
-  BAREMETAL_OPTIONS,
-  type BaremetalConfigFile,
-  type BaremetalConfigLayer,
-  type OptionTarget,
-} from './config-options.ts';
+import { dirname, resolve } from 'node:path';
+import { ConfigFileError, parseIni, readConfigOptions, readConfigText } from '../service/index.ts';
+import { BAREMETAL_OPTIONS, type BaremetalValues } from './config-options.ts';
 
 export {
+  BAREMETAL_CONFIG,
   BAREMETAL_OPTIONS,
-  type BaremetalConfigFile,
-  type BaremetalConfigLayer,
-  type BaremetalOption,
+  type BaremetalValues,
+  baremetalConfigOf,
 } from './config-options.ts';
 
-/** What an INI text sets. */
-export function baremetalConfigFromIni(text: string): BaremetalConfigFile {
-  const sections = parseIni(text);
-  const target: OptionTarget = { layer: { rpc: {}, api: {}, conductor: {} } };
-  for (const option of BAREMETAL_OPTIONS) {
-    const value = sections.get(option.section)?.get(option.name);
-    if (value !== undefined) option.apply(target, value, `[${option.section}] ${option.name}`);
-  }
-  return target.pin === undefined
-    ? { layer: target.layer }
-    : { layer: target.layer, pinReleaseVersion: target.pin };
+export interface BaremetalConfigFile {
+  /** Every option the file sets, by field (the pin and the data directory included). */
+  readonly values: BaremetalValues;
+  readonly databaseUrl?: string;
+  /** `[DEFAULT] state_path`, absolute. */
+  readonly dataDir?: string;
+  /** `[DEFAULT] pin_release_version`, undefined when not set. */
+  readonly pinReleaseVersion?: string;
+}
+
+/** What an INI text sets; relative paths are relative to `baseDir` (the file's folder). */
+export function baremetalConfigFromIni(text: string, baseDir = process.cwd()): BaremetalConfigFile {
+  const values = readConfigOptions(parseIni(text), BAREMETAL_OPTIONS, baseDir);
+  const { databaseUrl, dataDir, pinReleaseVersion } = values as {
+    databaseUrl?: string;
+    dataDir?: string;
+    pinReleaseVersion?: string;
+  };
+  return {
+    values,
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(pinReleaseVersion === undefined ? {} : { pinReleaseVersion }),
+  };
 }
 
 /** Reads and parses a config file; every problem names the file. */
 export async function loadBaremetalConfigFile(path: string): Promise<BaremetalConfigFile> {
   const text = await readConfigText(path);
   try {
-    return baremetalConfigFromIni(text);
+    return baremetalConfigFromIni(text, dirname(resolve(path)));
   } catch (error) {
-    if (error instanceof ConfigFileError)
+    if (error instanceof ConfigFileError) {
       throw new ConfigFileError(`config file ${path}: ${error.message}`);
+    }
     throw error;
   }
-}
-
-/** Defaults, then the file, then the command line; unset values do not override. */
-export function mergeBaremetalConfig(
-  base: BaremetalConfig,
-  ...layers: BaremetalConfigLayer[]
-): BaremetalConfig {
-  let merged = base;
-  const defined = <T extends object>(layer: T) =>
-    Object.fromEntries(Object.entries(layer).filter(([, v]) => v !== undefined)) as Partial<T>;
-  for (const layer of layers) {
-    merged = {
-      databaseUrl: layer.databaseUrl ?? merged.databaseUrl,
-      rpc: { ...merged.rpc, ...defined(layer.rpc) },
-      api: { ...merged.api, ...defined(layer.api) },
-      conductor: {
-        ...merged.conductor,
-        ...defined(layer.conductor),
-        // Set kind by kind: a file naming only some kinds keeps the others.
-        enabledInterfaces: {
-          ...merged.conductor.enabledInterfaces,
-          ...layer.conductor.enabledInterfaces,
-        },
-        fakeDelays: { ...merged.conductor.fakeDelays, ...layer.conductor.fakeDelays },
-      },
-    };
-  }
-  return merged;
 }

@@ -1,389 +1,524 @@
 /**
- * The options the bare metal config file may set, as data: section, name, help, and how the
- * text is read and where its value goes (Ironic's option names and meanings). Anything else
- * in the file is ignored, as oslo.config does.
+ * The options of the bare metal service's config file (`ironic.conf`'s names and meanings), as
+ * the toolkit's option data (src/service/config-options.ts): one flat list of settings by field,
+ * from which the file is read, `baton baremetal conductor` gets a flag per option (the flag
+ * wins), and `baton config sample --service baremetal` writes the commented sample. Anything
+ * else in the file is ignored, as oslo.config does. `baremetalConfigOf` turns the flat values
+ * into the settings of the two processes (config.ts).
  */
+import { hostname } from 'node:os';
+import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
-  ConfigFileError,
-  normalizeDatabaseUrl,
-  toBoolean,
-  toInteger,
-  toList,
-} from '../service/index.ts';
-import type { ConductorSettings, FakeDelays } from './conductor/conductor-settings.ts';
-import type { BaremetalConfig } from './config.ts';
-import type { EnabledInterfaces } from './drivers/enabled-interfaces.ts';
+  BOOLEAN,
+  type ConfigOption,
+  type ConfigSchema,
+  choice,
+  DATABASE_URL,
+  integer,
+  LIST,
+  type OptionType,
+  type OptionTypeLike,
+  optionType,
+  PATH,
+  PORT,
+  STRING,
+} from '../service/config-options.ts';
+import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import type { FakeDelays } from './conductor/conductor-settings.ts';
+import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
 import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './drivers/interface-kinds.ts';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** What a file sets, layer by layer: unset values fall through to the defaults. */
-export interface BaremetalConfigLayer {
-  databaseUrl?: string;
-  rpc: Mutable<BaremetalConfig['rpc']>;
-  api: Partial<Mutable<BaremetalConfig['api']>>;
-  conductor: Partial<Mutable<ConductorSettings>>;
-}
-
-export interface BaremetalConfigFile {
-  readonly layer: BaremetalConfigLayer;
-  /** `[DEFAULT] pin_release_version`, undefined when not set. */
-  readonly pinReleaseVersion?: string;
-}
-
-export type OptionTarget = { layer: BaremetalConfigLayer; pin?: string };
-
-export interface BaremetalOption {
-  readonly section: string;
-  readonly name: string;
-  readonly help: string;
-  /** Reads the text (ConfigFileError naming `option` when it cannot) and stores the value. */
-  readonly apply: (target: OptionTarget, value: string, option: string) => void;
-}
+import { BAREMETAL_RELEASES } from './releases.ts';
 
 const MAX_INT = 2 ** 31 - 1;
-const integer =
-  (min: number, max = MAX_INT) =>
-  (v: string, o: string) =>
-    toInteger(o, v, min, max);
 
-function opt(
+function option(
   section: string,
   name: string,
+  field: string,
   help: string,
-  apply: BaremetalOption['apply'],
-): BaremetalOption {
-  return { section, name, help, apply };
+  type: OptionTypeLike,
+  extra: Pick<ConfigOption, 'flag' | 'env' | 'defaultText'> = {},
+): ConfigOption {
+  return { section, name, field, help, type: optionType(type) as OptionType, ...extra };
 }
 
-function conductorOpt<K extends keyof ConductorSettings>(
-  section: string,
-  name: string,
-  field: K,
-  help: string,
-  read: (value: string, option: string) => ConductorSettings[K],
-): BaremetalOption {
-  return opt(section, name, help, (t, v, o) => {
-    t.layer.conductor[field] = read(v, o);
-  });
-}
+const seconds = (min = 0) => integer(min, MAX_INT);
+const capitalized = (kind: string) => `${kind[0]?.toUpperCase()}${kind.slice(1)}`;
+const FAKE_DELAY_KINDS = Object.keys({
+  power: 0,
+  boot: 0,
+  deploy: 0,
+  management: 0,
+  inspect: 0,
+  rescue: 0,
+  bios: 0,
+  raid: 0,
+  storage: 0,
+  vendor: 0,
+} satisfies Record<keyof FakeDelays, 0>) as (keyof FakeDelays)[];
 
 /** `[fake] x_delay`: `n` or `a,b` seconds. */
-function delay(value: string, option: string): readonly [number, number] {
-  const parts = value.split(',').map((part) => toInteger(option, part.trim(), 0, 3600));
-  if (parts.length === 1) return [parts[0] as number, parts[0] as number];
-  if (parts.length === 2) return [parts[0] as number, parts[1] as number];
-  throw new ConfigFileError(`${option}: '${value}' is not a number of seconds or a range a,b`);
-}
+const DELAY: OptionType<readonly [number, number]> = {
+  name: 'string value',
+  metavar: 'seconds',
+  parse: (text, option) => {
+    const parts = text.split(',').map((part) => toInteger(option, part.trim(), 0, 3600));
+    if (parts.length === 1) return [parts[0] as number, parts[0] as number];
+    if (parts.length === 2) return [parts[0] as number, parts[1] as number];
+    throw new ConfigFileError(`${option}: '${text}' is not a number of seconds or a range a,b`);
+  },
+  format: ([low, high]) => (low === high ? String(low) : `${low},${high}`),
+  flag: 'value',
+};
 
-function hardwareTypes(value: string, option: string): string[] {
-  const types = toList(value);
-  for (const type of types) {
-    if (type !== FAKE_HARDWARE) {
-      throw new ConfigFileError(
-        `${option}: hardware type '${type}' is not available; only ${FAKE_HARDWARE} is`,
-      );
+const HARDWARE_TYPES: OptionType<readonly string[]> = {
+  ...LIST,
+  parse: (text, option) => {
+    const types = LIST.parse(text, option, '');
+    for (const type of types) {
+      if (type !== FAKE_HARDWARE) {
+        throw new ConfigFileError(
+          `${option}: hardware type '${type}' is not available; only ${FAKE_HARDWARE} is`,
+        );
+      }
     }
-  }
-  return types;
-}
+    return types;
+  },
+};
 
-const enabledInterfaceOptions = INTERFACE_KINDS.map((kind: InterfaceKind) =>
-  opt(
-    'DEFAULT',
-    `enabled_${kind}_interfaces`,
-    `The ${kind} interfaces conductors enable.`,
-    (t, v, o) => {
-      const names = toList(v);
+function interfaces(kind: InterfaceKind): OptionType<readonly string[]> {
+  return {
+    ...LIST,
+    parse: (text, option) => {
+      const names = LIST.parse(text, option, '');
       for (const name of names) {
         if (!FAKE_HARDWARE_SUPPORTED[kind].includes(name)) {
-          throw new ConfigFileError(`${o}: '${name}' is not an available ${kind} interface`);
+          throw new ConfigFileError(`${option}: '${name}' is not an available ${kind} interface`);
         }
       }
-      const current = (t.layer.conductor.enabledInterfaces ?? {}) as Partial<
-        Record<InterfaceKind, string[]>
-      >;
-      t.layer.conductor.enabledInterfaces = {
-        ...current,
-        [kind]: names,
-      } as unknown as EnabledInterfaces;
+      return names;
     },
-  ),
-);
+  };
+}
 
-const fakeDelayOptions = (
-  [
-    'power',
-    'boot',
-    'deploy',
-    'management',
-    'inspect',
-    'rescue',
-    'bios',
-    'raid',
-    'storage',
-    'vendor',
-  ] as const
-).map((kind: keyof FakeDelays) =>
-  opt(
-    'fake',
-    `${kind}_delay`,
-    `Seconds the fake ${kind} interface takes (n or a,b).`,
-    (t, v, o) => {
-      t.layer.conductor.fakeDelays = {
-        ...(t.layer.conductor.fakeDelays ?? {}),
-        [kind]: delay(v, o),
-      } as FakeDelays;
-    },
-  ),
-);
+const PIN: OptionType<string> = {
+  ...STRING,
+  metavar: 'release',
+  notes: ['Possible values:', ...Object.keys(BAREMETAL_RELEASES), 'master'],
+};
 
-const b = (v: string, o: string) => toBoolean(o, v);
+const conductor = (name: string, field: string, help: string, type: OptionTypeLike) =>
+  option('conductor', name, field, help, type);
 
-export const BAREMETAL_OPTIONS: readonly BaremetalOption[] = [
-  opt(
+export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
+  option(
     'DEFAULT',
     'host',
-    'Name of this conductor: its RPC server, ring entry and reservations.',
-    (t, v) => {
-      t.layer.conductor.host = v;
-    },
+    'host',
+    "This conductor's name: its RPC server, ring entry and reservations. Unset: the machine's hostname.",
+    STRING,
   ),
-  opt(
+  option(
+    'DEFAULT',
+    'state_path',
+    'dataDir',
+    'The data directory: where the embedded SQLite database is when [database] connection is unset. Unset: $XDG_DATA_HOME/baton, else ~/.local/share/baton.',
+    PATH,
+    { flag: 'data-dir', env: DATA_DIR_ENV },
+  ),
+  option(
     'DEFAULT',
     'pin_release_version',
-    'Speak at most what this release speaks (rolling upgrades); empty: not pinned.',
-    (t, v) => {
-      t.pin = v;
-    },
+    'pinReleaseVersion',
+    'Speak at most what this release speaks, during a rolling upgrade; empty: not pinned.',
+    PIN,
+    { env: 'BATON_PIN_RELEASE_VERSION' },
   ),
-  opt(
+  option(
     'DEFAULT',
     'rpc_transport',
-    'http (JSON-RPC over HTTP, the default), amqp (RabbitMQ) or local.',
-    (t, v) => {
-      t.layer.rpc.rpc_transport = v;
-    },
+    'rpcTransport',
+    'How the tiers talk: http (JSON-RPC over HTTP, peers in the services table), amqp (RabbitMQ) or local (one process).',
+    choice(['http', 'amqp', 'local']),
   ),
-  opt(
+  option(
     'DEFAULT',
     'rpc_transport_url',
-    'http: the conductor listen address; amqp: the broker URL.',
-    (t, v) => {
-      t.layer.rpc.rpc_transport_url = v;
-    },
+    'rpcTransportUrl',
+    'http: the address a conductor listens on (http://host:port; port 0: any free one); amqp: the broker URL.',
+    STRING,
   ),
-  opt(
+  option(
     'DEFAULT',
     'transport_url',
-    "oslo.messaging's name for the broker URL (sets rpc_transport_url).",
-    (t, v) => {
-      t.layer.rpc.rpc_transport_url ??= v;
-    },
+    'transportUrl',
+    "oslo.messaging's name for the broker URL: used when rpc_transport_url is unset.",
+    STRING,
+    { flag: false },
   ),
-  opt(
+  option(
     'DEFAULT',
     'rpc_shared_secret',
-    'http: a bearer secret both tiers send and check.',
-    (t, v) => {
-      t.layer.rpc.rpc_shared_secret = v;
-    },
+    'rpcSharedSecret',
+    'http: a bearer secret both tiers send and check; empty: none.',
+    STRING,
   ),
-  opt('DEFAULT', 'rpc_exchange', 'amqp: the topic exchange (oslo control_exchange).', (t, v) => {
-    t.layer.rpc.rpc_exchange = v;
-  }),
-  conductorOpt(
+  option(
+    'DEFAULT',
+    'rpc_exchange',
+    'rpcExchange',
+    "amqp: the topic exchange (oslo.messaging's control_exchange).",
+    STRING,
+  ),
+  option(
     'DEFAULT',
     'enabled_hardware_types',
     'enabledHardwareTypes',
-    'Hardware types conductors run.',
-    hardwareTypes,
+    'Hardware types the conductors run.',
+    HARDWARE_TYPES,
   ),
-  ...enabledInterfaceOptions,
-  conductorOpt(
+  ...INTERFACE_KINDS.map((kind) =>
+    option(
+      'DEFAULT',
+      `enabled_${kind}_interfaces`,
+      `enabled${capitalized(kind)}Interfaces`,
+      `The ${kind} interfaces the conductors enable.`,
+      interfaces(kind),
+    ),
+  ),
+  option(
     'DEFAULT',
     'graceful_shutdown_timeout',
     'gracefulShutdownTimeout',
-    'Seconds work in flight may take to finish on SIGTERM.',
-    integer(0),
+    'Seconds the work in flight may take to finish after SIGTERM.',
+    seconds(),
   ),
-  conductorOpt(
+  option(
     'DEFAULT',
     'hash_ring_reset_interval',
     'hashRingResetInterval',
-    'Seconds the hash rings are cached.',
-    integer(0),
+    'Seconds the hash rings are cached (and a stopping conductor keeps serving RPC).',
+    seconds(),
   ),
-  conductorOpt(
+  option(
     'DEFAULT',
     'hash_partition_exponent',
     'hashPartitionExponent',
-    '2^n points per conductor on the ring.',
+    '2^n points per conductor on the hash ring.',
     integer(1, 16),
   ),
-  opt(
+  option(
     'database',
     'connection',
-    'The database URL (sqlite:…, postgresql://…, mysql://…).',
-    (t, v) => {
-      t.layer.databaseUrl = normalizeDatabaseUrl(v);
-    },
+    'databaseUrl',
+    'The database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://… or mysql[+driver]://…. Unset: sqlite:<state_path>/baton.sqlite.',
+    DATABASE_URL,
+    { flag: 'db' },
   ),
-  opt('api', 'host_ip', 'Address the API listens on.', (t, v) => {
-    t.layer.api.hostIp = v;
-  }),
-  opt('api', 'port', 'Port the API listens on (6385).', (t, v, o) => {
-    t.layer.api.port = toInteger(o, v, 0, 65535);
-  }),
-  opt('api', 'api_workers', 'API processes sharing the port.', (t, v, o) => {
-    t.layer.api.apiWorkers = toInteger(o, v, 1, 256);
-  }),
-  opt('api', 'max_limit', 'The most items a list answers with.', (t, v, o) => {
-    t.layer.api.maxLimit = toInteger(o, v, 1, MAX_INT);
-  }),
-  opt(
+  option(
+    'api',
+    'host_ip',
+    'apiHostIp',
+    'Address the API listens on (Baton: loopback by default, no authentication is built).',
+    { ...STRING, metavar: 'address' },
+  ),
+  option('api', 'port', 'apiPort', 'Port the API listens on (0: any free one).', PORT),
+  option('api', 'api_workers', 'apiWorkers', 'API processes sharing the port.', integer(1, 256)),
+  option(
+    'api',
+    'max_limit',
+    'apiMaxLimit',
+    'The most items a list answers with.',
+    integer(1, MAX_INT),
+  ),
+  option(
     'api',
     'public_endpoint',
-    'The root of the links in API bodies (the request host by default).',
-    (t, v) => {
-      t.layer.api.publicEndpoint = v === '' ? undefined : v;
-    },
+    'apiPublicEndpoint',
+    'The root of the links in API bodies. Unset: the host each request names.',
+    { ...STRING, metavar: 'url' },
   ),
-  opt(
+  option(
     'api',
     'drain_wait',
-    'Seconds a stopping API answers with a failed health check before it stops accepting.',
-    (t, v, o) => {
-      t.layer.api.drainWait = toInteger(o, v, 0, 3600);
-    },
+    'apiDrainWait',
+    "Seconds a stopping API keeps serving with its health check failed, for a balancer to take it out (Baton's).",
+    seconds(0),
   ),
-  opt(
+  option(
     'DEFAULT',
     'default_resource_class',
-    'The resource class of a node created without one.',
-    (t, v) => {
-      t.layer.api.defaultResourceClass = v === '' ? undefined : v;
-    },
+    'defaultResourceClass',
+    'The resource class of a node created without one. Unset: none.',
+    STRING,
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'conductor_group',
     'conductorGroup',
     'The conductor group this conductor serves.',
-    (v) => v.toLowerCase(),
+    (text: string) => text.toLowerCase(),
   ),
-  conductorOpt(
-    'conductor',
-    'heartbeat_interval',
-    'heartbeatInterval',
-    'Seconds between heartbeats.',
-    integer(1),
-  ),
-  conductorOpt(
-    'conductor',
+  conductor('heartbeat_interval', 'heartbeatInterval', 'Seconds between heartbeats.', seconds(1)),
+  conductor(
     'heartbeat_timeout',
     'heartbeatTimeout',
     'Seconds without a heartbeat after which a conductor is dead.',
-    integer(1),
+    seconds(1),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'automated_clean',
     'automatedClean',
     'Clean nodes on provide and after tear-down.',
-    b,
+    BOOLEAN,
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'deploy_callback_timeout',
     'deployCallbackTimeout',
     'Seconds a deploy may wait for a callback (0: forever).',
-    integer(0),
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'clean_callback_timeout',
     'cleanCallbackTimeout',
     'Seconds a clean may wait for a callback (0: forever).',
-    integer(0),
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'check_provision_state_interval',
     'checkProvisionStateInterval',
-    'Seconds between provision state checks (takeovers, timeouts).',
-    integer(0),
+    'Seconds between the provision state checks (takeovers, timeouts; 0: off).',
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'sync_power_state_interval',
     'syncPowerStateInterval',
     'Seconds between power state syncs (0: off).',
-    integer(0),
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'sync_local_state_interval',
     'syncLocalStateInterval',
     'Seconds between takeovers of active nodes newly mapped here (0: off).',
-    integer(0),
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'workers_pool_size',
     'workersPoolSize',
     'Background operations at once.',
-    integer(3),
+    integer(3, MAX_INT),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'periodic_max_workers',
     'periodicMaxWorkers',
     'Nodes a periodic task moves per run.',
-    integer(1),
+    integer(1, MAX_INT),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'node_locked_retry_attempts',
     'nodeLockedRetryAttempts',
-    'Attempts at a locked node.',
-    integer(1),
+    'Attempts at a locked node before NodeLocked.',
+    integer(1, MAX_INT),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'node_locked_retry_interval',
     'nodeLockedRetryInterval',
     'Seconds between them.',
-    integer(0),
+    seconds(),
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'allow_provisioning_in_maintenance',
     'allowProvisioningInMaintenance',
     'Allow provide and cleaning in maintenance.',
-    b,
+    BOOLEAN,
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'allow_deleting_available_nodes',
     'allowDeletingAvailableNodes',
     'Allow deleting available nodes.',
-    b,
+    BOOLEAN,
   ),
-  conductorOpt(
-    'conductor',
+  conductor(
     'soft_power_off_timeout',
     'softPowerOffTimeout',
     'Seconds a soft power off may take.',
-    integer(1),
+    seconds(1),
   ),
-  conductorOpt(
+  option(
     'conductor',
     'graceful_shutdown_timeout',
-    'gracefulShutdownTimeout',
-    'Baton: the same as [DEFAULT] graceful_shutdown_timeout, for the conductor.',
-    integer(0),
+    'conductorGracefulShutdownTimeout',
+    'Baton: [DEFAULT] graceful_shutdown_timeout, for the conductor alone (wins over it).',
+    seconds(),
+    { flag: false },
   ),
-  ...fakeDelayOptions,
+  ...FAKE_DELAY_KINDS.map((kind) =>
+    option(
+      'fake',
+      `${kind}_delay`,
+      `fake${capitalized(kind)}Delay`,
+      `Seconds the fake ${kind} interface takes: n, or a range a,b.`,
+      DELAY,
+    ),
+  ),
 ];
+
+/** The defaults by field, as the sample and `--help` show them. */
+function defaultValues(): Record<string, unknown> {
+  const base = defaultBaremetalConfig('sqlite:<state_path>/baton.sqlite');
+  const c = base.conductor;
+  const values: Record<string, unknown> = {
+    pinReleaseVersion: '',
+    rpcTransport: 'http',
+    rpcSharedSecret: '',
+    rpcExchange: 'baton',
+    enabledHardwareTypes: c.enabledHardwareTypes,
+    gracefulShutdownTimeout: c.gracefulShutdownTimeout,
+    hashRingResetInterval: c.hashRingResetInterval,
+    hashPartitionExponent: c.hashPartitionExponent,
+    apiHostIp: base.api.hostIp,
+    apiPort: base.api.port,
+    apiWorkers: base.api.apiWorkers,
+    apiMaxLimit: base.api.maxLimit,
+    apiDrainWait: base.api.drainWait,
+  };
+  for (const kind of INTERFACE_KINDS) {
+    values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
+  }
+  for (const field of [
+    'conductorGroup',
+    'heartbeatInterval',
+    'heartbeatTimeout',
+    'automatedClean',
+    'deployCallbackTimeout',
+    'cleanCallbackTimeout',
+    'checkProvisionStateInterval',
+    'syncPowerStateInterval',
+    'syncLocalStateInterval',
+    'workersPoolSize',
+    'periodicMaxWorkers',
+    'nodeLockedRetryAttempts',
+    'nodeLockedRetryInterval',
+    'allowProvisioningInMaintenance',
+    'allowDeletingAvailableNodes',
+    'softPowerOffTimeout',
+  ] as const) {
+    values[field] = c[field];
+  }
+  for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
+  return values;
+}
+
+export const BAREMETAL_CONFIG: ConfigSchema = {
+  options: BAREMETAL_OPTIONS,
+  defaults: defaultValues(),
+};
+
+/**
+ * The same options with the flags of `baton baremetal api`: `--host` is where the API listens
+ * (`[api] host_ip`); `[DEFAULT] host` names a conductor and has no flag there.
+ */
+export const BAREMETAL_API_OPTIONS: readonly ConfigOption[] = BAREMETAL_OPTIONS.map((option) => {
+  if (option.section === 'api' && option.name === 'host_ip') return { ...option, flag: 'host' };
+  if (option.section === 'DEFAULT' && option.name === 'host') return { ...option, flag: false };
+  return option;
+});
+
+export const BAREMETAL_API_CONFIG: ConfigSchema = {
+  options: BAREMETAL_API_OPTIONS,
+  defaults: BAREMETAL_CONFIG.defaults,
+};
+
+/** What a file or the flags set, by field. */
+export type BaremetalValues = Readonly<Record<string, unknown>>;
+
+/**
+ * The settings of both processes from the defaults and layers of values by field (file, then
+ * flags: a later one wins). The database: the last layer's, else `defaultDatabaseUrl`.
+ */
+export function baremetalConfigOf(
+  defaultDatabaseUrl: string,
+  ...layers: BaremetalValues[]
+): BaremetalConfig {
+  const v: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [field, value] of Object.entries(layer)) if (value !== undefined) v[field] = value;
+  }
+  const base = defaultBaremetalConfig(defaultDatabaseUrl);
+  const c = base.conductor;
+  const pick = <T>(field: string, fallback: T): T =>
+    v[field] === undefined ? fallback : (v[field] as T);
+  const enabledInterfaces = Object.fromEntries(
+    INTERFACE_KINDS.map((kind) => [
+      kind,
+      pick(`enabled${capitalized(kind)}Interfaces`, c.enabledInterfaces[kind]),
+    ]),
+  ) as unknown as typeof c.enabledInterfaces;
+  const fakeDelays = Object.fromEntries(
+    FAKE_DELAY_KINDS.map((kind) => [
+      kind,
+      pick(`fake${capitalized(kind)}Delay`, c.fakeDelays[kind]),
+    ]),
+  ) as unknown as FakeDelays;
+  const rpcTransportUrl =
+    pick<string | undefined>('rpcTransportUrl', undefined) ??
+    pick<string | undefined>('transportUrl', undefined);
+  const rpcSharedSecret = pick<string>('rpcSharedSecret', '');
+  const rpcExchange = pick<string | undefined>('rpcExchange', undefined);
+  return {
+    databaseUrl: pick('databaseUrl', base.databaseUrl),
+    rpc: {
+      rpc_transport: pick('rpcTransport', base.rpc.rpc_transport ?? 'http'),
+      ...(rpcTransportUrl === undefined ? {} : { rpc_transport_url: rpcTransportUrl }),
+      ...(rpcSharedSecret === '' ? {} : { rpc_shared_secret: rpcSharedSecret }),
+      ...(rpcExchange === undefined ? {} : { rpc_exchange: rpcExchange }),
+    },
+    api: {
+      hostIp: pick('apiHostIp', base.api.hostIp),
+      port: pick('apiPort', base.api.port),
+      apiWorkers: pick('apiWorkers', base.api.apiWorkers),
+      maxLimit: pick('apiMaxLimit', base.api.maxLimit),
+      publicEndpoint: pick<string>('apiPublicEndpoint', '') || undefined,
+      drainWait: pick('apiDrainWait', base.api.drainWait),
+      defaultResourceClass: pick<string>('defaultResourceClass', '') || undefined,
+    },
+    conductor: {
+      ...c,
+      host: pick('host', hostname()),
+      conductorGroup: pick('conductorGroup', c.conductorGroup),
+      enabledHardwareTypes: pick('enabledHardwareTypes', c.enabledHardwareTypes),
+      enabledInterfaces,
+      heartbeatInterval: pick('heartbeatInterval', c.heartbeatInterval),
+      heartbeatTimeout: pick('heartbeatTimeout', c.heartbeatTimeout),
+      automatedClean: pick('automatedClean', c.automatedClean),
+      deployCallbackTimeout: pick('deployCallbackTimeout', c.deployCallbackTimeout),
+      cleanCallbackTimeout: pick('cleanCallbackTimeout', c.cleanCallbackTimeout),
+      checkProvisionStateInterval: pick(
+        'checkProvisionStateInterval',
+        c.checkProvisionStateInterval,
+      ),
+      syncPowerStateInterval: pick('syncPowerStateInterval', c.syncPowerStateInterval),
+      syncLocalStateInterval: pick('syncLocalStateInterval', c.syncLocalStateInterval),
+      workersPoolSize: pick('workersPoolSize', c.workersPoolSize),
+      periodicMaxWorkers: pick('periodicMaxWorkers', c.periodicMaxWorkers),
+      nodeLockedRetryAttempts: pick('nodeLockedRetryAttempts', c.nodeLockedRetryAttempts),
+      nodeLockedRetryInterval: pick('nodeLockedRetryInterval', c.nodeLockedRetryInterval),
+      allowProvisioningInMaintenance: pick(
+        'allowProvisioningInMaintenance',
+        c.allowProvisioningInMaintenance,
+      ),
+      allowDeletingAvailableNodes: pick(
+        'allowDeletingAvailableNodes',
+        c.allowDeletingAvailableNodes,
+      ),
+      softPowerOffTimeout: pick('softPowerOffTimeout', c.softPowerOffTimeout),
+      gracefulShutdownTimeout: pick(
+        'conductorGracefulShutdownTimeout',
+        pick('gracefulShutdownTimeout', c.gracefulShutdownTimeout),
+      ),
+      hashRingResetInterval: pick('hashRingResetInterval', c.hashRingResetInterval),
+      hashPartitionExponent: pick('hashPartitionExponent', c.hashPartitionExponent),
+      fakeDelays,
+    },
+  };
+}

@@ -9,7 +9,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { type Database, parseDatabaseUrl } from '../db/index.ts';
+import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
   createTransport,
@@ -24,6 +24,7 @@ import {
   defineService,
   registerProcess,
   resolveCapsInForce,
+  resolveDataDir,
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
@@ -31,11 +32,12 @@ import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
 import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
-import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
+import type { BaremetalConfig } from './config.ts';
 import {
-  type BaremetalConfigLayer,
+  BAREMETAL_CONFIG,
+  type BaremetalValues,
+  baremetalConfigOf,
   loadBaremetalConfigFile,
-  mergeBaremetalConfig,
 } from './config-file.ts';
 import {
   type BaremetalStore,
@@ -80,11 +82,13 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   readConfigFile: async (path) => {
     const file = await loadBaremetalConfigFile(path);
     return {
-      databaseUrl: file.layer.databaseUrl,
+      databaseUrl: file.databaseUrl,
+      dataDir: file.dataDir,
       pinReleaseVersion: file.pinReleaseVersion,
-      settings: file.layer,
+      settings: file.values,
     };
   },
+  config: BAREMETAL_CONFIG,
   onlineMigrations: () => baremetalOnlineMigrations(),
   objectTables: OBJECT_TABLES,
   newModels: NEW_MODELS,
@@ -101,12 +105,8 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
 export interface BaremetalSettings {
   /** The oslo.config-style file, if any. */
   readonly configFile?: string | undefined;
-  /** Settings from the command line: they win over the file's. */
-  readonly flags?: BaremetalConfigLayer;
-  /** `--pin-release-version`: wins over the file's `[DEFAULT] pin_release_version`. */
-  readonly pinReleaseVersion?: string | undefined;
-  /** The database when neither the flags nor the file name one. */
-  readonly defaultDatabaseUrl: string;
+  /** Settings from the command line, by field (config-options.ts): they win over the file's. */
+  readonly flags?: BaremetalValues;
 }
 
 /** What a bare metal process runs with: its settings and the caps in force. */
@@ -117,7 +117,9 @@ export interface BaremetalPlan {
 
 /**
  * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
- * anything is opened. Throws ConfigFileError, DatabaseUrlError, RpcConfigError,
+ * anything is opened. The database is the flag's, else the file's, else the embedded SQLite
+ * file in the data directory (`--data-dir`, the file's `[DEFAULT] state_path`, else the
+ * toolkit's default). Throws ConfigFileError, DatabaseUrlError, RpcConfigError,
  * InvalidReleaseMappingError or UnknownReleaseError (listing the known releases).
  */
 export async function planBaremetal(
@@ -128,15 +130,16 @@ export async function planBaremetal(
     settings.configFile === undefined
       ? undefined
       : await loadBaremetalConfigFile(settings.configFile);
-  const layers = [file?.layer, settings.flags].filter((l) => l !== undefined);
-  const config = mergeBaremetalConfig(
-    defaultBaremetalConfig(settings.defaultDatabaseUrl),
-    ...layers,
-  );
+  const flags = settings.flags ?? {};
+  const dataDir = resolveDataDir({
+    flag: flags.dataDir as string | undefined,
+    file: file?.dataDir,
+  });
+  const config = baremetalConfigOf(defaultDatabaseUrl(dataDir.path), file?.values ?? {}, flags);
   parseDatabaseUrl(config.databaseUrl);
   readRpcConfig(config.rpc);
   const caps = resolveCapsInForce(service, {
-    flag: settings.pinReleaseVersion,
+    flag: flags.pinReleaseVersion as string | undefined,
     file: file?.pinReleaseVersion,
   });
   return { config, caps };

@@ -2,13 +2,14 @@
  * `baton baremetal api`: runs the bare metal API in the foreground until SIGTERM or SIGINT,
  * then drains (health check failed for `[api] drain_wait` seconds, then no new connections,
  * requests in flight answered; docs/baremetal.md, "API tier") and exits 0. Settings come from
- * the defaults, then `--config-file`, then the flags; the service's composition root
- * (baremetal/service.ts) plans the process and resolves the pin. With `[api] api_workers`
+ * the defaults, then `--config-file`, then the flags (one per option of the file, made from
+ * BAREMETAL_API_OPTIONS: `--host` and `--port` are where it listens); the service's composition
+ * root (baremetal/service.ts) plans the process and resolves the pin. With `[api] api_workers`
  * above 1, that many processes share the port. Bad flags, settings or an unknown pin exit 64;
  * a database that cannot serve, a peer too new, a port taken, or an invalid release mapping
  * exit 1.
  */
-import type { BaremetalConfigLayer } from '../baremetal/config-file.ts';
+import { BAREMETAL_API_OPTIONS } from '../baremetal/config-options.ts';
 import {
   BAREMETAL_SERVICE,
   type BaremetalApiProcess,
@@ -24,55 +25,27 @@ import {
   ConfigFileError,
   isWorkerProcess,
   leaveCluster,
-  normalizeDatabaseUrl,
   type ServiceDefinition,
   ServiceTooOldError,
   superviseWorkers,
   waitForStopSignal,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { defaultDbUrl } from './command-context.ts';
+import { configFlagValues } from './config-flags.ts';
 import type { ServeIo } from './placement-serve-command.ts';
 
 export interface BaremetalApiOptions {
   readonly configFile?: string;
-  readonly db?: string;
-  readonly host?: string;
-  readonly port?: string;
-  readonly pinReleaseVersion?: string;
-}
-
-function flagLayer(options: BaremetalApiOptions): BaremetalConfigLayer {
-  const layer: BaremetalConfigLayer = { rpc: {}, api: {}, conductor: {} };
-  if (options.db !== undefined) layer.databaseUrl = normalizeDatabaseUrl(options.db);
-  if (options.host !== undefined) {
-    if (options.host.trim() === '') throw usageError('--host must not be empty');
-    layer.api.hostIp = options.host;
-  }
-  if (options.port !== undefined) {
-    const port = Number(options.port);
-    if (!/^\d+$/.test(options.port) || port > 65535) {
-      throw usageError(`--port must be an integer from 0 to 65535, not '${options.port}'`);
-    }
-    layer.api.port = port;
-  }
-  return layer;
+  readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
 async function plan(
   options: BaremetalApiOptions,
   service: ServiceDefinition,
 ): Promise<BaremetalPlan> {
+  const flags = configFlagValues(BAREMETAL_API_OPTIONS, options);
   try {
-    return await planBaremetal(
-      {
-        configFile: options.configFile,
-        flags: flagLayer(options),
-        pinReleaseVersion: options.pinReleaseVersion,
-        defaultDatabaseUrl: defaultDbUrl(),
-      },
-      service,
-    );
+    return await planBaremetal({ configFile: options.configFile, flags }, service);
   } catch (error) {
     if (
       error instanceof ConfigFileError ||
@@ -91,7 +64,7 @@ async function start(planned: BaremetalPlan, io: ServeIo): Promise<BaremetalApiP
   const { api } = planned.config;
   try {
     return await startBaremetalApi(planned, {
-      warn: (message) => io.err(`${BAREMETAL_API_BINARY}: warning: ${message}\n`),
+      warn: (message) => io.err(`baton: warning: ${message}\n`),
     });
   } catch (error) {
     if (

@@ -1,13 +1,12 @@
 /**
  * `baton baremetal conductor`: runs a bare metal conductor in the foreground until SIGTERM or
  * SIGINT, then stops as docs/baremetal.md ("Conductor", shutdown) describes and exits 0.
- * Settings come from the defaults, then `--config-file`, then the flags; the service's
- * composition root (baremetal/service.ts) plans the process and resolves the pin. Bad flags,
- * settings or an unknown pin exit 64; a database that cannot serve, a peer too new, or an
- * invalid release mapping exit 1.
+ * Settings come from the defaults, then `--config-file`, then the flags (one per option of the
+ * file, made from BAREMETAL_OPTIONS); the service's composition root (baremetal/service.ts)
+ * plans the process and resolves the pin. Bad flags, settings or an unknown pin exit 64; a
+ * database that cannot serve, a peer too new, or an invalid release mapping exit 1.
  */
-import type { BaremetalConfigLayer } from '../baremetal/config-file.ts';
-import { ConductorAlreadyRegisteredError } from '../baremetal/errors.ts';
+import { BAREMETAL_OPTIONS } from '../baremetal/config-file.ts';
 import {
   BAREMETAL_SERVICE,
   type BaremetalPlan,
@@ -23,54 +22,26 @@ import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/ind
 import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
-  normalizeDatabaseUrl,
   type ServiceDefinition,
   ServiceTooOldError,
   waitForStopSignal,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { defaultDbUrl } from './command-context.ts';
+import { configFlagValues } from './config-flags.ts';
 import type { ServeIo } from './placement-serve-command.ts';
 
 export interface BaremetalConductorOptions {
   readonly configFile?: string;
-  readonly db?: string;
-  readonly host?: string;
-  readonly conductorGroup?: string;
-  readonly rpcTransport?: string;
-  readonly rpcTransportUrl?: string;
-  readonly pinReleaseVersion?: string;
-}
-
-function flagLayer(options: BaremetalConductorOptions): BaremetalConfigLayer {
-  const layer: BaremetalConfigLayer = { rpc: {}, api: {}, conductor: {} };
-  if (options.db !== undefined) layer.databaseUrl = normalizeDatabaseUrl(options.db);
-  if (options.host !== undefined) {
-    if (options.host.trim() === '') throw usageError('--host must not be empty');
-    layer.conductor.host = options.host;
-  }
-  if (options.conductorGroup !== undefined) {
-    layer.conductor.conductorGroup = options.conductorGroup.toLowerCase();
-  }
-  if (options.rpcTransport !== undefined) layer.rpc.rpc_transport = options.rpcTransport;
-  if (options.rpcTransportUrl !== undefined) layer.rpc.rpc_transport_url = options.rpcTransportUrl;
-  return layer;
+  readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
 async function plan(
   options: BaremetalConductorOptions,
   service: ServiceDefinition,
 ): Promise<BaremetalPlan> {
+  const flags = configFlagValues(BAREMETAL_OPTIONS, options);
   try {
-    return await planBaremetal(
-      {
-        configFile: options.configFile,
-        flags: flagLayer(options),
-        pinReleaseVersion: options.pinReleaseVersion,
-        defaultDatabaseUrl: defaultDbUrl(),
-      },
-      service,
-    );
+    return await planBaremetal({ configFile: options.configFile, flags }, service);
   } catch (error) {
     if (
       error instanceof ConfigFileError ||
@@ -95,8 +66,8 @@ export async function baremetalConductor(
   const name = BAREMETAL_CONDUCTOR_BINARY;
   const log = {
     info: (message: string) => io.out(`${name}: ${message}`),
-    warn: (message: string) => io.err(`${name}: warning: ${message}\n`),
-    error: (message: string) => io.err(`${name}: error: ${message}\n`),
+    warn: (message: string) => io.err(`baton: warning: ${message}\n`),
+    error: (message: string) => io.err(`baton: error: ${message}\n`),
   };
   let running: Awaited<ReturnType<typeof startBaremetalConductor>>;
   try {
@@ -105,8 +76,7 @@ export async function baremetalConductor(
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||
-      error instanceof ServiceTooOldError ||
-      error instanceof ConductorAlreadyRegisteredError
+      error instanceof ServiceTooOldError
     ) {
       throw new CliExit(error.message, EXIT.failure);
     }

@@ -1,26 +1,33 @@
 /**
  * The `baton` command. Every database command takes `--service NAME` and
- * `--db URL` (default: the embedded SQLite file). Errors end with one line
- * on stderr and a non-zero status; bad input exits 64.
+ * `--db URL` (default: the config file's, else the embedded SQLite file in the
+ * data directory). A server's flags are made from its service's config options.
+ * Errors end with one line, `baton: error: …`, on stderr and a non-zero
+ * status; bad input exits 64.
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { baremetalApi } from './baremetal-api-command.ts';
-import { baremetalConductor } from './baremetal-conductor-command.ts';
+import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
+import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
+import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
+import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
+import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
+import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
-import { defaultDbUrl } from './command-context.ts';
-import { dbOnlineMigrations } from './db-online-migrations-command.ts';
-import { dbServices } from './db-services-command.ts';
-import { dbUpgrade } from './db-upgrade-command.ts';
-import { runDemo } from './demo.ts';
-import { collectList, placementServe } from './placement-serve-command.ts';
-import { SERVICES } from './service-catalog.ts';
-import { upgradeCheck } from './upgrade-check-command.ts';
+import { addConfigFlags } from './config-flags.ts';
+import { defaultDbHelp, defaultDbUrl } from './data-dir.ts';
+import type { ProgressEnv } from './progress-env.ts';
+import { SERVICE_NAMES, SERVICE_RELEASES } from './service-catalog.ts';
+
+// Each command's module is imported when the command runs: the database drivers, Fastify and
+// the services' code cost ~0.5 s of CPU to load, which `--help` and `--version` never pay.
 
 /** Where a run writes; tests pass their own. */
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (text: string) => void;
+  /** How long-running commands show progress (default: bars on a terminal, else summary lines). */
+  readonly progress?: ProgressEnv;
 }
 
 const processIo: CliIo = {
@@ -32,21 +39,41 @@ const processIo: CliIo = {
   },
 };
 
+/** `--version` seen: runCli prints the version line instead of running anything. */
+class VersionRequested extends Error {}
+
+function dataDirOption(): Option {
+  return new Option(
+    '--data-dir <dir>',
+    `where the embedded SQLite database is (default: the config file's [DEFAULT] state_path, else ${defaultDataDir().path})`,
+  ).env(DATA_DIR_ENV);
+}
+
+function serviceOption(): Option {
+  return new Option('--service <name>', 'the service whose database it is')
+    .choices(SERVICE_NAMES)
+    .makeOptionMandatory();
+}
+
 function databaseOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option('--service <name>', 'the service whose database it is')
-        .choices(Object.keys(SERVICES))
-        .makeOptionMandatory(),
-    )
+    .addOption(serviceOption())
     .option(
       '--db <url>',
-      `database URL: sqlite:<path>, postgresql://…, mysql://… (default ${defaultDbUrl()})`,
+      `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
     )
+    .addOption(dataDirOption())
     .option(
       '--config-file <path>',
-      "the service's config file (its database URL when --db is absent, and its settings)",
+      "the service's config file: its database when --db is absent, and its settings (default: none)",
     );
+}
+
+/** The pin values of each service, for `--help`. */
+function pinValues(): string {
+  return Object.entries(SERVICE_RELEASES)
+    .map(([service, releases]) => `${service}: ${releases.join(', ')}`)
+    .join('; ');
 }
 
 export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
@@ -55,12 +82,17 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('Rolling upgrades for services sharing one SQL database')
     .exitOverride()
     .configureOutput({ writeErr: io.err, writeOut: (text) => io.out(text.trimEnd()) })
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .option('-V, --version', "print the release, the services' releases and the commit")
+    .on('option:version', () => {
+      throw new VersionRequested();
+    });
 
   program
     .command('demo')
     .description('a short tour of the toolkit on embedded defaults')
     .action(async () => {
+      const { runDemo } = await import('./demo.ts');
       await runDemo(out);
       setStatus(EXIT.ok);
     });
@@ -68,87 +100,152 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   const db = program.command('db').description('database schema, data migrations and services');
   databaseOptions(db.command('upgrade'))
     .description('check object versions, then apply the pending schema migrations')
-    .action(async (options) => setStatus(await dbUpgrade(options, out)));
+    .action(async (options) => {
+      const { dbUpgrade } = await import('./db-upgrade-command.ts');
+      setStatus(await dbUpgrade(options, out, io.progress));
+    });
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')
-    .option('--max-count <n>', 'migrate at most this many rows, then stop (exit 1 if more remain)')
-    .allowExcessArguments(false)
-    .option('--batch-size <n>', 'rows per batch (per transaction)')
-    .action(async (options) =>
-      setStatus(await dbOnlineMigrations(options, out, (line) => io.err(`${line}\n`))),
-    );
+    .option(
+      '--max-count <n>',
+      'migrate at most this many rows, then stop (exit 1 if more remain) (default: all)',
+    )
+    .option(
+      '--batch-size <n>',
+      `rows per batch, that is per transaction (default: ${DEFAULT_BATCH_SIZE})`,
+    )
+    .option(
+      '--sleep-between-batches <seconds>',
+      'pause between two batches, to leave the database to the services (default: 0; on SQLite 0.002, the write lock left free for other writers)',
+    )
+    .option(
+      '--max-run-seconds <seconds>',
+      'start no batch after this long; exit 1 if rows remain, as --max-count does (default: no limit)',
+    )
+    .action(async (options) => {
+      const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
+      setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
+    });
+  databaseOptions(db.command('version'))
+    .description('print the schema version: the last migration applied, or None')
+    .option('--verbose', 'list every migration of the service with its state (default: off)')
+    .action(async (options) => {
+      const { dbVersion } = await import('./db-version-command.ts');
+      setStatus(await dbVersion(options, out));
+    });
   databaseOptions(db.command('services'))
     .description('list the registered services and their versions')
-    .option('--remove-dead', 'remove services not seen for --dead-after seconds')
-    .option('--dead-after <seconds>', 'how long without a heartbeat makes a service dead')
-    .action(async (options) => setStatus(await dbServices(options, out)));
+    .option('--remove-dead', 'remove services not seen for --dead-after seconds (default: off)')
+    .option(
+      '--dead-after <seconds>',
+      `how long without a heartbeat makes a service dead (default: ${DEFAULT_LIVE_WITHIN_SECONDS})`,
+    )
+    .action(async (options) => {
+      const { dbServices } = await import('./db-services-command.ts');
+      setStatus(await dbServices(options, out));
+    });
 
   databaseOptions(program.command('upgrade-check'))
     .description('check whether the deployment is ready for (or done with) an upgrade')
-    .option(
-      '--pin-release-version <release>',
-      'the pin_release_version setting',
-      process.env.BATON_PIN_RELEASE_VERSION,
+    .addOption(
+      new Option(
+        '--pin-release-version <release>',
+        `the pin the service's processes run with; one of ${pinValues()}; empty: not pinned (default: the config file's [DEFAULT] pin_release_version, else none)`,
+      ).env('BATON_PIN_RELEASE_VERSION'),
     )
-    .action(async (options) => setStatus(await upgradeCheck(options, out)));
+    .action(async (options) => {
+      const { upgradeCheck } = await import('./upgrade-check-command.ts');
+      setStatus(await upgradeCheck(options, out));
+    });
 
   program
+    .command('config')
+    .description("the services' config files")
+    .command('sample')
+    .description('print a commented sample config file with every option at its default')
+    .addOption(serviceOption())
+    .action(async (options) => {
+      const { configSample } = await import('./config-sample-command.ts');
+      setStatus(await configSample(options, out));
+    });
+
+  const serve = program
     .command('placement')
     .description('the Placement service')
     .command('serve')
     .description('run the Placement API in the foreground until SIGTERM/SIGINT')
-    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
-    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
-    .option('--port <port>', 'port to listen on (default 8778; 0 picks a free one)')
-    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
-    .option('--auth-strategy <strategy>', 'only noauth2 is implemented')
-    .option('--enforce-scope', '[oslo_policy] enforce_scope')
-    .option('--enforce-new-defaults', '[oslo_policy] enforce_new_defaults')
-    .option('--policy-file <path>', 'YAML or JSON rules overriding the defaults')
     .option(
-      '--cors-allowed-origin <origin>',
-      'allowed CORS origin (repeatable or comma-separated)',
-      collectList,
-    )
-    .option('--cors-allow-headers <headers>', 'comma-separated CORS allow_headers')
-    .option(
-      '--pin-release-version <release>',
-      'serve at most the microversion of this release',
-      process.env.BATON_PIN_RELEASE_VERSION,
-    )
-    .option('--workers <n>', 'server processes sharing the port (default 1)')
-    .action(async (options) => setStatus(await placementServe(options, io)));
+      '--config-file <path>',
+      'oslo.config-style INI file; each option below sets one of its options, and wins (default: none)',
+    );
+  // --help shows where the database and the data directory are on this machine.
+  const here = {
+    ...PLACEMENT_CONFIG.defaults,
+    databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
+    dataDir: defaultDataDir().path,
+  };
+  addConfigFlags(serve, { ...PLACEMENT_CONFIG, defaults: here }).action(async (options) => {
+    const { placementServe } = await import('./placement-serve-command.ts');
+    setStatus(await placementServe(options, io));
+  });
 
   const baremetal = program.command('baremetal').description('the bare metal (Ironic) service');
-  baremetal
+  const conductor = baremetal
     .command('conductor')
     .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
-    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
-    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
-    .option('--host <name>', "[DEFAULT] host: this conductor's name (default the machine's)")
-    .option('--conductor-group <group>', '[conductor] conductor_group')
-    .option('--rpc-transport <kind>', 'http (default), amqp or local')
-    .option('--rpc-transport-url <url>', 'http: listen address; amqp: broker URL')
     .option(
-      '--pin-release-version <release>',
-      'speak at most what this release speaks',
-      process.env.BATON_PIN_RELEASE_VERSION,
-    )
-    .action(async (options) => setStatus(await baremetalConductor(options, io)));
-  baremetal
+      '--config-file <path>',
+      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
+    );
+  const conductorHere = {
+    ...BAREMETAL_CONFIG.defaults,
+    databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
+    dataDir: defaultDataDir().path,
+  };
+  addConfigFlags(conductor, { ...BAREMETAL_CONFIG, defaults: conductorHere }).action(
+    async (options) => {
+      const { baremetalConductor } = await import('./baremetal-conductor-command.ts');
+      setStatus(await baremetalConductor(options, io));
+    },
+  );
+  const api = baremetal
     .command('api')
     .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain')
-    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
-    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
-    .option('--host <address>', '[api] host_ip: address to listen on (default 127.0.0.1)')
-    .option('--port <port>', '[api] port (default 6385; 0 picks a free one)')
     .option(
-      '--pin-release-version <release>',
-      'serve at most the microversion of this release',
-      process.env.BATON_PIN_RELEASE_VERSION,
-    )
-    .action(async (options) => setStatus(await baremetalApi(options, io)));
+      '--config-file <path>',
+      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
+    );
+  addConfigFlags(api, { ...BAREMETAL_API_CONFIG, defaults: conductorHere }).action(
+    async (options) => {
+      const { baremetalApi } = await import('./baremetal-api-command.ts');
+      setStatus(await baremetalApi(options, io));
+    },
+  );
   return program;
+}
+
+/** The shape of every error: `baton: error: <one line>`; details, if any, on the lines after. */
+export function errorLines(message: string): string {
+  const [first = '', ...details] = message.trim().split('\n');
+  return [`baton: error: ${first}`, ...details].map((line) => `${line}\n`).join('');
+}
+
+/** Commander's message (`error: unknown option '--x'\n(Did you mean --y?)`) as one line. */
+function commanderMessage(error: CommanderError): string {
+  return error.message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
+/** What a command that needs a subcommand says when it got none. */
+function missingCommand(command: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = command; c !== null; c = c.parent) path.unshift(c.name());
+  const names = command.commands.map((c) => c.name()).join(', ');
+  return `'${path.join(' ')}' needs a command: ${names} (see ${path.join(' ')} --help)`;
 }
 
 /** Runs the command line and returns the exit status (no process.exit inside). */
@@ -157,25 +254,53 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const program = buildProgram((s) => {
     status = s;
   }, io);
+  // The command being parsed: the one a "needs a command" message is about.
+  let current: Command = program;
+  program.hook('preSubcommand', (_parent, sub) => {
+    current = sub;
+  });
+  // Commander prints its errors itself, and the help when a command is missing; both are
+  // replaced by one line in the shape of every other error.
+  // (Commander writes the help to stderr only when a command is missing.)
+  let helpForMissingCommand = false;
+  for (const command of allCommands(program)) {
+    command.configureOutput({
+      writeErr: () => {
+        helpForMissingCommand = true;
+      },
+      outputError: () => {},
+    });
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return status;
   } catch (error) {
+    if (error instanceof VersionRequested) {
+      io.out(versionLine(await readBuildInfo()));
+      return EXIT.ok;
+    }
     if (error instanceof CommanderError) {
       // Help and version requests end "with an error" too; they are not failures.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
-      if (error.code === 'commander.help') return EXIT.ok;
+      // `baton help` asked for it; a command without its subcommand ends here too.
+      if (error.code === 'commander.help' && !helpForMissingCommand) return EXIT.ok;
+      const message = helpForMissingCommand ? missingCommand(current) : commanderMessage(error);
+      io.err(errorLines(message));
       return EXIT.usage;
     }
     if (error instanceof CliExit) {
-      io.err(`baton: ${error.message}\n`);
+      io.err(errorLines(error.message));
       return error.status;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`baton: unexpected error: ${message}\n`);
+    io.err(errorLines(`unexpected: ${message}`));
     return EXIT.failure;
   }
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap((sub) => allCommands(sub as Command))];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,13 +6,17 @@
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
  * invalid release mapping exits 1.
  */
-import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
 import {
-  AUTH_STRATEGIES,
+  DatabaseConnectionError,
+  DatabaseUrlError,
+  redactUrl,
+  SchemaNotCurrentError,
+} from '../db/index.ts';
+import {
   ConfigFileError,
-  type ConfigLayer,
-  normalizeDatabaseUrl,
-  toList,
+  PLACEMENT_OPTIONS,
+  type PlacementConfigFile,
+  splitFileValues,
 } from '../placement/config-file.ts';
 import { PolicyFileError } from '../placement/policy/index.ts';
 import type { PlacementServer } from '../placement/server.ts';
@@ -33,22 +37,15 @@ import {
   waitForStopSignal,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { defaultDbUrl } from './command-context.ts';
+import { configFlagValues } from './config-flags.ts';
 
+/**
+ * Commander's values: `--config-file`, and one per option of PLACEMENT_OPTIONS under the
+ * attribute of its flag (`port`, `db`, `corsAllowedOrigin`, `enforceScope`…).
+ */
 export interface PlacementServeOptions {
   readonly configFile?: string;
-  readonly host?: string;
-  readonly port?: string;
-  readonly db?: string;
-  readonly authStrategy?: string;
-  readonly enforceScope?: boolean;
-  readonly enforceNewDefaults?: boolean;
-  readonly policyFile?: string;
-  readonly corsAllowedOrigin?: readonly string[];
-  readonly corsAllowHeaders?: string;
-  readonly pinReleaseVersion?: string;
-  /** Server processes sharing the port (default 1: this process serves). */
-  readonly workers?: string;
+  readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
 export interface ServeIo {
@@ -58,52 +55,25 @@ export interface ServeIo {
   readonly stopped?: () => Promise<string>;
 }
 
-/** Commander's collector for a repeatable, comma-separable option. */
-export function collectList(value: string, previous: readonly string[] | undefined): string[] {
-  return [...(previous ?? []), ...toList(value)];
+/** What the flags set: Placement's settings, and the process's own (pin, data dir, workers). */
+function flagSettings(options: PlacementServeOptions): PlacementConfigFile {
+  return splitFileValues(configFlagValues(PLACEMENT_OPTIONS, options));
 }
 
-function flagLayer(options: PlacementServeOptions): ConfigLayer {
-  const layer: ConfigLayer = {};
-  if (options.host !== undefined) layer.host = options.host;
-  if (options.port !== undefined) {
-    const port = Number(options.port);
-    if (!/^\d+$/.test(options.port) || port > 65535) {
-      throw usageError(`--port must be an integer from 0 to 65535, not '${options.port}'`);
-    }
-    layer.port = port;
-  }
-  if (options.db !== undefined) layer.databaseUrl = normalizeDatabaseUrl(options.db);
-  if (options.authStrategy !== undefined) {
-    if (options.authStrategy !== 'noauth2') {
-      throw usageError(
-        `--auth-strategy '${options.authStrategy}' is not supported; only ${AUTH_STRATEGIES.join(', ')} is implemented`,
-      );
-    }
-    layer.authStrategy = options.authStrategy;
-  }
-  if (options.enforceScope) layer.enforceScope = true;
-  if (options.enforceNewDefaults) layer.enforceNewDefaults = true;
-  if (options.policyFile !== undefined) layer.policyFile = options.policyFile;
-  if (options.corsAllowedOrigin !== undefined) layer.corsAllowedOrigins = options.corsAllowedOrigin;
-  if (options.corsAllowHeaders !== undefined) {
-    layer.corsAllowHeaders = toList(options.corsAllowHeaders);
-  }
-  return layer;
-}
-
-/** Settings and caps, or the one-line exit that says why not. */
-async function plan(
+/** Settings, caps and workers from the flags over the config file, or the one-line exit that says why not. */
+export async function planServe(
   options: PlacementServeOptions,
   service: ServiceDefinition,
 ): Promise<PlacementApiPlan> {
+  const flags = flagSettings(options);
   try {
     return await planPlacementApi(
       {
         configFile: options.configFile,
-        flags: flagLayer(options),
-        pinReleaseVersion: options.pinReleaseVersion,
-        defaultDatabaseUrl: defaultDbUrl(),
+        flags: flags.settings,
+        pinReleaseVersion: flags.pinReleaseVersion,
+        dataDir: flags.dataDir,
+        workers: flags.workers,
       },
       service,
     );
@@ -144,31 +114,24 @@ async function start(planned: PlacementApiPlan, io: ServeIo): Promise<PlacementS
   }
 }
 
-function workerCount(value: string | undefined): number {
-  if (value === undefined) return 1;
-  const count = Number(value);
-  if (!/^\d+$/.test(value) || count < 1 || count > 64) {
-    throw usageError(`--workers must be an integer from 1 to 64, not '${value}'`);
-  }
-  return count;
-}
-
 /** `service` is Placement's definition; a test may hand a broken one to see start refuse it. */
 export async function placementServe(
   options: PlacementServeOptions,
   io: ServeIo,
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<number> {
-  const workers = workerCount(options.workers);
   const stopped = io.stopped ?? waitForStopSignal;
-  if (workers > 1 && !isWorkerProcess()) {
-    // Check the settings once here, so a mistake is one message and not one per worker.
-    await plan(options, service);
-    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, stopped);
+  // Checked once here (in the primary too), so a mistake is one message and not one per worker.
+  const planned = await planServe(options, service);
+  if (planned.workers > 1 && !isWorkerProcess()) {
+    const clean = await superviseWorkers(PLACEMENT_API_BINARY, planned.workers, io, stopped);
     return clean ? EXIT.ok : EXIT.failure;
   }
-  const server = await start(await plan(options, service), io);
-  io.out(`placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION})`);
+  const server = await start(planned, io);
+  const database = redactUrl(planned.config.databaseUrl);
+  io.out(
+    `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
+  );
   const signal = await stopped();
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();

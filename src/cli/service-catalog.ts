@@ -1,14 +1,36 @@
-/** The services the `baton` command knows; each defines itself in its own `service.ts`. */
-import { BAREMETAL_SERVICE } from '../baremetal/service.ts';
-import { PLACEMENT_SERVICE } from '../placement/service.ts';
-import { type ServiceDefinition, serviceNamed } from '../service/index.ts';
+/**
+ * The services the `baton` command knows; each defines itself in its own `service.ts`. A
+ * definition is loaded by the command that needs it, so `--help` and `--version` load none
+ * (a service's module pulls in its whole server and the database drivers).
+ */
+import { BAREMETAL_RELEASES } from '../baremetal/releases.ts';
+import { PLACEMENT_RELEASES } from '../placement/releases.ts';
+import { MASTER } from '../releases/release-mapping.ts';
+import type { ServiceDefinition } from '../service/index.ts';
 
-export const SERVICES: Readonly<Record<string, ServiceDefinition>> = {
-  placement: PLACEMENT_SERVICE,
-  baremetal: BAREMETAL_SERVICE,
+const CATALOG: Readonly<Record<string, () => Promise<ServiceDefinition>>> = {
+  placement: async () => (await import('../placement/service.ts')).PLACEMENT_SERVICE,
+  baremetal: async () => (await import('../baremetal/service.ts')).BAREMETAL_SERVICE,
+};
+
+export const SERVICE_NAMES: readonly string[] = Object.keys(CATALOG);
+
+/**
+ * The releases each service can be pinned to, read from its light release module (its
+ * mapping, without the code) so `--help` lists them without loading the service; a test
+ * checks them against the definitions.
+ */
+export const SERVICE_RELEASES: Readonly<Record<string, readonly string[]>> = {
+  placement: [...Object.keys(PLACEMENT_RELEASES), MASTER],
+  baremetal: [...Object.keys(BAREMETAL_RELEASES), MASTER],
 };
 
 /** The service named `name`; UnknownServiceError lists the known ones. */
-export function knownService(name: string): ServiceDefinition {
-  return serviceNamed(SERVICES, name);
+export async function loadService(name: string): Promise<ServiceDefinition> {
+  const load = Object.hasOwn(CATALOG, name) ? CATALOG[name] : undefined;
+  if (load === undefined) {
+    const { UnknownServiceError } = await import('../service/index.ts');
+    throw new UnknownServiceError(name, SERVICE_NAMES);
+  }
+  return load();
 }

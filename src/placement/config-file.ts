@@ -7,17 +7,27 @@
  *
  * Parsing is pure; only loadConfigFile reads the disk.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { MASTER } from '../releases/release-mapping.ts';
+import { ConfigFileError, parseIni, readConfigText } from '../service/config-ini.ts';
 import {
-  ConfigFileError,
-  normalizeDatabaseUrl,
-  parseIni,
-  readConfigText,
-  toBoolean,
-  toInteger,
-  toList,
-} from '../service/config-ini.ts';
-import type { PlacementConfig } from './config.ts';
+  BOOLEAN,
+  type ConfigOption,
+  type ConfigSchema,
+  DATABASE_URL,
+  integer,
+  LIST,
+  type OptionType,
+  type OptionTypeLike,
+  optionType,
+  PATH,
+  PORT,
+  readConfigOptions,
+  STRING,
+} from '../service/config-options.ts';
+import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import { defaultPlacementConfig, type PlacementConfig } from './config.ts';
+import { PLACEMENT_RELEASES } from './releases.ts';
 
 // The INI dialect is the toolkit's (src/service/config-ini.ts); these stay importable from here.
 export {
@@ -33,64 +43,109 @@ export type ConfigLayer = { -readonly [K in keyof PlacementConfig]?: PlacementCo
 
 export const AUTH_STRATEGIES = ['noauth2'] as const;
 
-export function checkAuthStrategy(value: string): 'noauth2' {
+/** `[api] auth_strategy`: refused, naming `option`, unless it is one Baton implements. */
+export function checkAuthStrategy(value: string, option = 'auth_strategy'): 'noauth2' {
   if (value === 'noauth2') return value;
   throw new ConfigFileError(
-    `auth_strategy '${value}' is not supported; only ${AUTH_STRATEGIES.join(', ')} is implemented`,
+    `${option}: '${value}' is not supported; only ${AUTH_STRATEGIES.join(', ')} is implemented`,
   );
 }
 
-/** What a Placement config file sets: Placement's settings, and the release pin apart. */
+/** What a Placement config file sets: Placement's settings, and the process's settings apart. */
 export interface PlacementConfigFile {
   readonly settings: ConfigLayer;
   /** `[DEFAULT] pin_release_version`; undefined when the file does not set it. */
   readonly pinReleaseVersion?: string;
+  /** `[DEFAULT] state_path`, absolute: the data directory. */
+  readonly dataDir?: string;
+  /** `[DEFAULT] workers`: server processes sharing the port. */
+  readonly workers?: number;
 }
 
-type FileValues = ConfigLayer & { pinReleaseVersion?: string };
+/** Settings of the process rather than of the API, read by the composition root and the command. */
+type ProcessValues = { pinReleaseVersion?: string; dataDir?: string; workers?: number };
+type FileValues = ConfigLayer & ProcessValues;
 
-/** One option of the file: where it is, what it sets, and how its text is read. */
-export interface ConfigOption {
-  readonly section: string;
-  readonly name: string;
-  readonly help: string;
-  readonly field: keyof FileValues;
-  /** The value from the text; throws ConfigFileError naming `option` when it cannot. */
-  readonly parse: (value: string, option: string, baseDir: string) => unknown;
-}
+export type { ConfigOption } from '../service/config-options.ts';
 
+/** One option: where it is in the file, the setting it fills, its type, and its flag. */
 function option<K extends keyof FileValues>(
   section: string,
   name: string,
   field: K,
   help: string,
-  parse: (value: string, option: string, baseDir: string) => FileValues[K],
+  type: OptionTypeLike<FileValues[K]>,
+  extra: Pick<ConfigOption, 'flag' | 'env' | 'defaultText'> = {},
 ): ConfigOption {
-  return { section, name, field, help, parse };
+  return { section, name, field, help, type: optionType(type) as OptionType, ...extra };
 }
 
-const asText = (value: string) => value;
-const boolean = (value: string, name: string) => toBoolean(name, value);
-const list = (value: string) => toList(value);
+const asText = STRING;
+const HOST: OptionType<string> = { ...STRING, metavar: 'address' };
+const boolean = BOOLEAN;
+const list = LIST;
+
+const AUTH_STRATEGY: OptionType<'noauth2'> = {
+  ...STRING,
+  metavar: 'strategy',
+  parse: (text, option) => checkAuthStrategy(text, option),
+  notes: ['Possible values:', ...AUTH_STRATEGIES],
+};
+
+/** The pin: any release of the mapping, or empty; checked against it when the process starts. */
+const PIN: OptionType<string> = {
+  ...STRING,
+  metavar: 'release',
+  notes: ['Possible values:', ...Object.keys(PLACEMENT_RELEASES), MASTER],
+};
 
 export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
-  option('DEFAULT', 'bind_host', 'host', 'Address `baton placement serve` listens on.', asText),
-  option('DEFAULT', 'bind_port', 'port', 'Port `baton placement serve` listens on.', (v, o) =>
-    toInteger(o, v, 0, 65535),
+  option('DEFAULT', 'bind_host', 'host', 'Address `baton placement serve` listens on.', HOST, {
+    flag: 'host',
+  }),
+  option(
+    'DEFAULT',
+    'bind_port',
+    'port',
+    'Port `baton placement serve` listens on (0: any free one).',
+    PORT,
+    {
+      flag: 'port',
+      env: 'BATON_PLACEMENT_PORT',
+    },
+  ),
+  option(
+    'DEFAULT',
+    'workers',
+    'workers',
+    'Server processes sharing the port, as the real service runs several WSGI processes.',
+    integer(1, 64),
+  ),
+  option(
+    'DEFAULT',
+    'state_path',
+    'dataDir',
+    'The data directory: where the embedded SQLite database is when [placement_database] connection is unset. Unset: $XDG_DATA_HOME/baton, else ~/.local/share/baton.',
+    PATH,
+    { flag: 'data-dir', env: DATA_DIR_ENV },
   ),
   option(
     'DEFAULT',
     'pin_release_version',
     'pinReleaseVersion',
     'Serve at most what this release serves, during a rolling upgrade; empty: not pinned.',
-    asText,
+    PIN,
+    { env: 'BATON_PIN_RELEASE_VERSION' },
   ),
-  option('placement_database', 'connection', 'databaseUrl', 'The database URL.', (v) =>
-    normalizeDatabaseUrl(v),
+  option(
+    'placement_database',
+    'connection',
+    'databaseUrl',
+    'The database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://… or mysql[+driver]://…. Unset: sqlite:<state_path>/baton.sqlite.',
+    DATABASE_URL,
+    { flag: 'db' },
   ),
-  option('api', 'auth_strategy', 'authStrategy', 'Only noauth2 is implemented.', (v) =>
-    checkAuthStrategy(v),
-  ),
+  option('api', 'auth_strategy', 'authStrategy', 'Only noauth2 is implemented.', AUTH_STRATEGY),
   option('oslo_policy', 'enforce_scope', 'enforceScope', 'Check the token scope.', boolean),
   option(
     'oslo_policy',
@@ -104,16 +159,40 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
     'policy_file',
     'policyFile',
     'YAML or JSON rules over the defaults; relative to the config file.',
-    (v, _o, baseDir) => (v === '' ? undefined : isAbsolute(v) ? v : resolve(baseDir, v)),
+    PATH,
   ),
-  option('cors', 'allowed_origin', 'corsAllowedOrigins', 'Origins allowed; empty: CORS off.', list),
-  option('cors', 'allow_headers', 'corsAllowHeaders', 'Request headers allowed.', list),
-  option('cors', 'expose_headers', 'corsExposeHeaders', 'Response headers exposed.', list),
-  option('cors', 'allow_methods', 'corsAllowMethods', 'Methods allowed.', list),
-  option('cors', 'max_age', 'corsMaxAge', 'Seconds a preflight answer may be cached.', (v, o) =>
-    toInteger(o, v, 0, 2 ** 31 - 1),
+  option(
+    'cors',
+    'allowed_origin',
+    'corsAllowedOrigins',
+    'Origins allowed; empty: CORS off.',
+    list,
+    {
+      flag: 'cors-allowed-origin',
+    },
   ),
-  option('cors', 'allow_credentials', 'corsAllowCredentials', 'Allow credentials.', boolean),
+  option('cors', 'allow_headers', 'corsAllowHeaders', 'Request headers allowed.', list, {
+    flag: 'cors-allow-headers',
+  }),
+  option('cors', 'expose_headers', 'corsExposeHeaders', 'Response headers exposed.', list, {
+    flag: 'cors-expose-headers',
+  }),
+  option('cors', 'allow_methods', 'corsAllowMethods', 'Methods allowed.', list, {
+    flag: 'cors-allow-methods',
+  }),
+  option(
+    'cors',
+    'max_age',
+    'corsMaxAge',
+    'Seconds a preflight answer may be cached.',
+    integer(0, 2 ** 31 - 1),
+    {
+      flag: 'cors-max-age',
+    },
+  ),
+  option('cors', 'allow_credentials', 'corsAllowCredentials', 'Allow credentials.', boolean, {
+    flag: 'cors-allow-credentials',
+  }),
   option(
     'placement',
     'incomplete_consumer_project_id',
@@ -137,16 +216,31 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
   ),
 ];
 
-/** What an INI text sets; relative policy files are found beside the config file. */
+/**
+ * The options with their defaults: what `baton config sample` and `--help` show. The
+ * database has none of its own: unset, it is the SQLite file in the data directory.
+ */
+export const PLACEMENT_CONFIG: ConfigSchema = {
+  options: PLACEMENT_OPTIONS,
+  defaults: (({ databaseUrl: _, ...rest }) => ({ ...rest, workers: 1 }))(
+    defaultPlacementConfig(''),
+  ),
+};
+
+/** Splits what the file sets into Placement's settings and the process's own. */
+export function splitFileValues(values: Record<string, unknown>): PlacementConfigFile {
+  const { pinReleaseVersion, dataDir, workers, ...settings } = values as FileValues;
+  return {
+    settings,
+    ...(pinReleaseVersion === undefined ? {} : { pinReleaseVersion }),
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(workers === undefined ? {} : { workers }),
+  };
+}
+
+/** What an INI text sets; relative paths (policy file, state path) are found beside the config file. */
 export function configFromIni(text: string, baseDir: string = process.cwd()): PlacementConfigFile {
-  const sections = parseIni(text);
-  const values: Record<string, unknown> = {};
-  for (const { section, name, field, parse } of PLACEMENT_OPTIONS) {
-    const value = sections.get(section)?.get(name);
-    if (value !== undefined) values[field] = parse(value, `[${section}] ${name}`, baseDir);
-  }
-  const { pinReleaseVersion, ...settings } = values as FileValues;
-  return pinReleaseVersion === undefined ? { settings } : { settings, pinReleaseVersion };
+  return splitFileValues(readConfigOptions(parseIni(text), PLACEMENT_OPTIONS, baseDir));
 }
 
 /** Reads and parses a config file; every problem names the file. */

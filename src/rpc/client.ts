@@ -6,7 +6,7 @@
  * `canSendVersion` and builds a request an older server understands.
  */
 import { type RpcDestination, RpcError, RpcVersionCapError } from './errors.ts';
-import type { RpcRequest } from './message.ts';
+import type { RpcContext, RpcRequest } from './message.ts';
 import { assertRpcVersion, rpcVersionWithin } from './rpc-version.ts';
 import { PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
 import type { RpcTransport } from './transports/transport.ts';
@@ -30,6 +30,8 @@ export interface RpcClientOptions {
   readonly remoteErrors?: RemoteErrorTypes;
   /** Casts go to every server of the topic. */
   readonly fanout?: boolean;
+  /** Sent with every request (oslo's `ctxt`: request id, user, …). */
+  readonly context?: RpcContext;
 }
 
 export interface PrepareOptions {
@@ -40,6 +42,7 @@ export interface PrepareOptions {
   readonly namespace?: string | null;
   /** Casts go to every server of the topic. */
   readonly fanout?: boolean;
+  readonly context?: RpcContext;
 }
 
 interface ClientState {
@@ -50,6 +53,7 @@ interface ClientState {
   readonly namespace: string | null;
   readonly server: string | undefined;
   readonly fanout: boolean;
+  readonly context: RpcContext | undefined;
   readonly timeoutMs: number;
   readonly serializer: RpcSerializer;
   readonly remoteErrors: RemoteErrorTypes;
@@ -69,6 +73,7 @@ export class RpcClient {
       namespace: options.namespace ?? null,
       server: options.server,
       fanout: options.fanout ?? false,
+      context: options.context,
       timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
       serializer: options.serializer ?? PLAIN_SERIALIZER,
       remoteErrors: { ...options.remoteErrors, ...BUILT_IN_REMOTE_ERRORS },
@@ -94,6 +99,7 @@ export class RpcClient {
       timeoutMs: options.timeoutMs ?? s.timeoutMs,
       namespace: options.namespace === undefined ? s.namespace : options.namespace,
       fanout: options.fanout ?? s.fanout,
+      context: options.context ?? s.context,
     });
   }
 
@@ -136,6 +142,7 @@ export class RpcClient {
       version: s.version,
       namespace: s.namespace,
       args: s.serializer.serializeEntity(args) as Record<string, unknown>,
+      ...(s.context === undefined ? {} : { context: s.context }),
     };
   }
 }

@@ -5,7 +5,8 @@
  *
  *   rpc_transport = http            rpc_transport_url = http://127.0.0.1:0   (listen address)
  *   rpc_transport = amqp            rpc_transport_url = amqp://guest:guest@127.0.0.1:5672/
- *   rpc_shared_secret (http, optional), rpc_exchange (amqp, default `baton`)
+ *   rpc_shared_secret (http, optional), rpc_exchange (amqp, default `baton`),
+ *   amqp_durable_queues and amqp_auto_delete (amqp, oslo.messaging's, default false)
  */
 import { RpcConfigError } from './errors.ts';
 import { AmqpTransport } from './transports/amqp-transport.ts';
@@ -30,6 +31,8 @@ export interface RpcSettings {
   readonly rpc_transport_url?: string;
   readonly rpc_shared_secret?: string;
   readonly rpc_exchange?: string;
+  readonly amqp_durable_queues?: string | boolean;
+  readonly amqp_auto_delete?: string | boolean;
 }
 
 export interface RpcConfig {
@@ -37,6 +40,8 @@ export interface RpcConfig {
   readonly url: URL;
   readonly sharedSecret?: string;
   readonly exchange?: string;
+  readonly durable?: boolean;
+  readonly autoDelete?: boolean;
 }
 
 const PROTOCOLS: Readonly<Record<RpcTransportKind, readonly string[]>> = {
@@ -69,7 +74,19 @@ export function readRpcConfig(settings: RpcSettings): RpcConfig {
     url,
     ...(secret ? { sharedSecret: secret } : {}),
     ...(settings.rpc_exchange ? { exchange: settings.rpc_exchange } : {}),
+    ...optionalFlag('durable', 'amqp_durable_queues', settings.amqp_durable_queues),
+    ...optionalFlag('autoDelete', 'amqp_auto_delete', settings.amqp_auto_delete),
   };
+}
+
+/** oslo.config's boolean spellings. */
+function optionalFlag<K extends string>(key: K, name: string, value: string | boolean | undefined) {
+  if (value === undefined || value === '') return {};
+  if (typeof value === 'boolean') return { [key]: value } as Record<K, boolean>;
+  const word = value.trim().toLowerCase();
+  if (['true', '1', 'on', 'yes'].includes(word)) return { [key]: true } as Record<K, boolean>;
+  if (['false', '0', 'off', 'no'].includes(word)) return { [key]: false } as Record<K, boolean>;
+  throw new RpcConfigError(`${name} '${value}' is not true or false`);
 }
 
 export interface TransportDeps {
@@ -103,6 +120,8 @@ export function createTransport(config: RpcConfig, deps: TransportDeps = {}): Rp
       return new AmqpTransport({
         url: config.url.toString(),
         ...(config.exchange === undefined ? {} : { exchange: config.exchange }),
+        ...(config.durable === undefined ? {} : { durable: config.durable }),
+        ...(config.autoDelete === undefined ? {} : { autoDelete: config.autoDelete }),
       });
   }
 }

@@ -7,7 +7,7 @@
  * handler's own error.
  */
 import { InvalidArgumentsError, UnknownMethodError, UnsupportedVersionError } from './errors.ts';
-import type { RpcReply, RpcRequest } from './message.ts';
+import type { RpcContext, RpcReply, RpcRequest } from './message.ts';
 import { assertRpcVersion, isRpcVersion, rpcVersionWithin } from './rpc-version.ts';
 import type { RpcSerializer } from './serializer.ts';
 import { failureOf } from './wire-errors.ts';
@@ -20,6 +20,8 @@ export interface RpcCallInfo {
   /** The version the client built the request for: handlers may branch on it. */
   readonly version: string;
   readonly namespace: string | null;
+  /** The caller's context (empty when it sent none). */
+  readonly context: RpcContext;
 }
 
 export interface RpcMethod {
@@ -33,6 +35,8 @@ export interface RpcEndpoint {
   readonly version: string;
   readonly methods: Readonly<Record<string, RpcMethod>>;
 }
+
+const NO_CONTEXT: RpcContext = Object.freeze({});
 
 export class RpcDispatcher {
   readonly endpoints: readonly RpcEndpoint[];
@@ -53,6 +57,7 @@ export class RpcDispatcher {
         method: request.method,
         version: request.version,
         namespace: request.namespace,
+        context: request.context ?? NO_CONTEXT,
       };
       const result = await method.handle(args, call);
       return { ok: true, result: this.serializer.serializeEntity(result ?? null) };

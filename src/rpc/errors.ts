@@ -1,7 +1,8 @@
 /**
  * RPC errors. The first group is raised by a server and crosses the wire
  * (wire-errors.ts rebuilds them on the client); the second is raised on the
- * client side and never travels. Each carries its facts as fields.
+ * client side and does not travel, except a timeout a server met in its own
+ * calls. Each carries its facts as fields.
  */
 
 export class RpcError extends Error {
@@ -21,9 +22,11 @@ export class UnsupportedVersionError extends RpcError implements WireError {
   /** The versions the server's endpoints serve (for that namespace). */
   readonly served: readonly string[];
   constructor(method: string, requested: string, served: readonly string[]) {
-    const serving = served.length === 0 ? 'nothing' : served.join(', ');
+    // An oslo.messaging server does not say what it serves: the list is empty then.
     super(
-      `RPC method '${method}' at version ${requested} is not supported; the server serves ${serving}`,
+      served.length === 0
+        ? `RPC method '${method}' at version ${requested} is not supported by the server`
+        : `RPC method '${method}' at version ${requested} is not supported; the server serves ${served.join(', ')}`,
     );
     this.method = method;
     this.requested = requested;
@@ -81,7 +84,7 @@ export class RemoteError extends RpcError {
   }
 }
 
-// ---- raised on the client, never sent ----
+// ---- raised on the client ----
 
 /** Asked to send a version above the client's cap; nothing was sent. */
 export class RpcVersionCapError extends RpcError {
@@ -111,7 +114,11 @@ export function describeDestination(dest: RpcDestination): string {
     : `topic '${dest.topic}' server '${dest.server}'`;
 }
 
-export class RpcTimeoutError extends RpcError {
+/**
+ * Raised on the client when no answer came in time; it also crosses the wire when a
+ * server's own call timed out (oslo.messaging sends its MessagingTimeout the same way).
+ */
+export class RpcTimeoutError extends RpcError implements WireError {
   override name = 'RpcTimeoutError';
   readonly topic: string;
   readonly server: string | undefined;
@@ -126,6 +133,14 @@ export class RpcTimeoutError extends RpcError {
     this.server = dest.server;
     this.method = method;
     this.timeoutMs = timeoutMs;
+  }
+  wireData() {
+    return {
+      topic: this.topic,
+      ...(this.server === undefined ? {} : { server: this.server }),
+      method: this.method,
+      timeoutMs: this.timeoutMs,
+    };
   }
 }
 

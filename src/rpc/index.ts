@@ -22,7 +22,7 @@ export {
   type RpcParam,
 } from './dispatcher.ts';
 export * from './errors.ts';
-export type { RpcReply, RpcRequest } from './message.ts';
+export type { RpcContext, RpcReply, RpcRequest } from './message.ts';
 export { compareRpcVersions, isRpcVersion, rpcVersionWithin } from './rpc-version.ts';
 export {
   defineRpcVersions,

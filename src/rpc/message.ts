@@ -1,9 +1,13 @@
 /**
  * What a transport carries, already serialized (JSON values only): a
- * request naming the method, the version it was built for and its named
- * arguments, and a reply holding a result or a failure.
+ * request naming the method, the version it was built for, its named
+ * arguments and the caller's context, and a reply holding a result or a
+ * failure.
  */
 import type { WireFailure } from './wire-errors.ts';
+
+/** oslo.messaging's request context (request id, user, …): JSON values by name. */
+export type RpcContext = Readonly<Record<string, unknown>>;
 
 export interface RpcRequest {
   readonly method: string;
@@ -12,6 +16,8 @@ export interface RpcRequest {
   /** Endpoints can be grouped in namespaces; null is the default one. */
   readonly namespace: string | null;
   readonly args: Record<string, unknown>;
+  /** The caller's context, when it gave one (not carried by the http transport). */
+  readonly context?: RpcContext;
 }
 
 export type RpcReply =
@@ -24,19 +30,18 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** Reads a request that arrived as JSON; a description of the problem when it is not one. */
 export function readRpcRequest(value: unknown): RpcRequest | string {
   if (!isObject(value)) return 'a request must be a JSON object';
-  const { method, version, namespace, args } = value;
+  const { method, version, namespace, args, context } = value;
   if (typeof method !== 'string' || method === '') return 'method must be a non-empty string';
   if (typeof version !== 'string') return 'version must be a string';
   if (namespace !== null && namespace !== undefined && typeof namespace !== 'string')
     return 'namespace must be a string or null';
   if (!isObject(args)) return 'args must be an object';
-  return { method, version, namespace: namespace ?? null, args };
-}
-
-/** Reads a reply that arrived as JSON. */
-export function readRpcReply(value: unknown): RpcReply | string {
-  if (!isObject(value) || typeof value.ok !== 'boolean') return 'a reply must have ok';
-  if (value.ok) return { ok: true, result: value.result };
-  if (!isObject(value.failure)) return 'a failed reply must have a failure';
-  return { ok: false, failure: value.failure as unknown as WireFailure };
+  if (context !== undefined && !isObject(context)) return 'context must be an object';
+  return {
+    method,
+    version,
+    namespace: namespace ?? null,
+    args,
+    ...(context === undefined ? {} : { context }),
+  };
 }

@@ -8,6 +8,7 @@
 import {
   InvalidArgumentsError,
   RemoteError,
+  RpcTimeoutError,
   UnknownMethodError,
   UnsupportedVersionError,
   type WireError,
@@ -36,6 +37,16 @@ export const BUILT_IN_REMOTE_ERRORS: RemoteErrorTypes = {
   UnknownMethodError: (_m, d) =>
     new UnknownMethodError(str(d.method), d.namespace == null ? null : str(d.namespace)),
   InvalidArgumentsError: (_m, d) => new InvalidArgumentsError(str(d.method), str(d.reason)),
+  // A server's own call timed out: its message says where (its peer may not give the fields).
+  RpcTimeoutError: (message, d) => {
+    const dest =
+      typeof d.server === 'string'
+        ? { topic: str(d.topic ?? ''), server: d.server }
+        : { topic: str(d.topic ?? '') };
+    const error = new RpcTimeoutError(dest, str(d.method ?? ''), Number(d.timeoutMs) || 0);
+    error.message = message;
+    return error;
+  },
 };
 
 function isWireError(error: unknown): error is Error & WireError {

@@ -17,6 +17,34 @@ export {
   toList,
 } from './config-ini.ts';
 export {
+  BOOLEAN,
+  type ConfigOption,
+  type ConfigSchema,
+  choice,
+  DATABASE_URL,
+  defaultTextOf,
+  flagOf,
+  integer,
+  LIST,
+  type OptionType,
+  type OptionTypeLike,
+  optionPlace,
+  optionType,
+  PATH,
+  PORT,
+  readConfigOptions,
+  STRING,
+} from './config-options.ts';
+export { renderConfigSample, type SampleHeading } from './config-sample.ts';
+export {
+  DATA_DIR_ENV,
+  type DataDir,
+  type DataDirSettings,
+  type DataDirSource,
+  defaultDataDir,
+  resolveDataDir,
+} from './data-dir.ts';
+export {
   checkPeerVersions,
   type ProcessIdentity,
   type ProcessRegistration,

@@ -4,6 +4,7 @@
  * all: it warns); once it serves, it registers and heartbeats until it leaves.
  */
 import { checkStartup, type Database, registerService } from '../db/index.ts';
+import { workerQualifiedHost } from './workers.ts';
 
 /** How a binary of a service names itself and how far behind its peers it may run. */
 export interface ProcessIdentity {
@@ -44,14 +45,18 @@ export interface RegisterProcessOptions {
 
 /**
  * Registers the process under (binary, host) and keeps its row fresh. `host` must tell
- * apart the processes of one binary on one machine (`name:port`).
+ * apart the processes of one binary on one machine (`name:port`); the workers of a pool
+ * sharing that port are told apart here (`name:port/worker-K`, see workerQualifiedHost).
  */
 export async function registerProcess(
   db: Database,
   process: { readonly binary: string; readonly host: string; readonly version: number },
   options: RegisterProcessOptions,
 ): Promise<ProcessRegistration> {
-  const registration = await registerService(db, process);
+  const registration = await registerService(db, {
+    ...process,
+    host: workerQualifiedHost(process.host),
+  });
   const stopHeartbeats = registration.startHeartbeats({
     ...(options.heartbeatSeconds === undefined
       ? {}

@@ -12,6 +12,17 @@ export function isWorkerProcess(): boolean {
   return cluster.isWorker;
 }
 
+/**
+ * The services-table host of this process: `host` itself, or `host/worker-K` in worker K of
+ * a pool (`--workers N`). Each worker is its own row, heartbeating for itself, so a hung
+ * worker shows as dead on its own; K (1 to N, as the primary numbers them) rather than the pid
+ * keeps the key stable, so a restarted pool replaces its rows instead of adding new ones.
+ */
+export function workerQualifiedHost(host: string): string {
+  const id = cluster.isWorker ? cluster.worker?.id : undefined;
+  return id === undefined ? host : `${host}/worker-${id}`;
+}
+
 /** A worker that has stopped serving closes its channel to the primary, so it can exit. */
 export function leaveCluster(): void {
   if (cluster.isWorker) cluster.worker?.disconnect();
@@ -42,7 +53,7 @@ export async function superviseWorkers(
           if (!stopping) {
             failed = true;
             io.err(
-              `baton: ${binary} worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
+              `baton: error: ${binary} worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
             );
             stopAll();
           } else if (code !== 0 && code !== null) {

@@ -8,6 +8,7 @@ import { DEFAULT_API_PORT, defaultBaremetalConfig } from '../../src/baremetal/co
 import {
   BAREMETAL_OPTIONS,
   baremetalConfigFromIni,
+  baremetalConfigOf,
   loadBaremetalConfigFile,
 } from '../../src/baremetal/config-file.ts';
 import { BAREMETAL_SERVICE, planBaremetal } from '../../src/baremetal/service.ts';
@@ -56,7 +57,7 @@ describe('bare metal config', () => {
     assert.equal(c.conductorGroup, '');
   });
 
-  it('reads every section, keeps the pin apart, and names each option once', () => {
+  it('reads every section by field, keeps the pin apart, and names each option once', () => {
     const read = baremetalConfigFromIni(
       [
         '[DEFAULT]',
@@ -66,6 +67,7 @@ describe('bare metal config', () => {
         'transport_url = amqp://guest:guest@127.0.0.1:5672/',
         'enabled_rescue_interfaces = fake',
         'graceful_shutdown_timeout = 30',
+        'state_path = data',
         '[database]',
         'connection = mysql+pymysql://root@127.0.0.1/ironic',
         '[api]',
@@ -83,15 +85,26 @@ describe('bare metal config', () => {
         '[unknown]',
         'ignored = yes',
       ].join('\n'),
+      '/etc/baton',
     );
     assert.equal(read.pinReleaseVersion, 'zed');
-    assert.equal(read.layer.databaseUrl, 'mysql://root@127.0.0.1/ironic');
-    assert.deepEqual(read.layer.rpc, {
+    assert.equal(read.databaseUrl, 'mysql+pymysql://root@127.0.0.1/ironic');
+    assert.equal(read.dataDir, '/etc/baton/data', 'relative to the file');
+    const config = baremetalConfigOf('sqlite:default.sqlite', read.values);
+    assert.deepEqual(config.rpc, {
       rpc_transport: 'amqp',
       rpc_transport_url: 'amqp://guest:guest@127.0.0.1:5672/',
     });
-    assert.deepEqual(read.layer.api, { hostIp: '0.0.0.0', port: 6390 });
-    const c = read.layer.conductor;
+    assert.deepEqual(config.api, {
+      hostIp: '0.0.0.0',
+      port: 6390,
+      apiWorkers: 1,
+      maxLimit: 1000,
+      publicEndpoint: undefined,
+      drainWait: 5,
+      defaultResourceClass: undefined,
+    });
+    const c = config.conductor;
     assert.equal(c.host, 'cond-a');
     assert.equal(c.conductorGroup, 'rack1');
     assert.equal(c.heartbeatInterval, 2);
@@ -99,9 +112,15 @@ describe('bare metal config', () => {
     assert.equal(c.workersPoolSize, 8);
     assert.equal(c.nodeLockedRetryAttempts, 5);
     assert.equal(c.gracefulShutdownTimeout, 30);
-    assert.deepEqual(c.fakeDelays?.deploy, [2, 5]);
-    assert.deepEqual(c.fakeDelays?.power, [1, 1]);
-    assert.deepEqual(c.enabledInterfaces, { rescue: ['fake'] });
+    assert.deepEqual(c.fakeDelays.deploy, [2, 5]);
+    assert.deepEqual(c.fakeDelays.power, [1, 1]);
+    assert.deepEqual(c.fakeDelays.bios, [0, 0]);
+    assert.deepEqual(c.enabledInterfaces.rescue, ['fake']);
+    assert.deepEqual(
+      c.enabledInterfaces.network,
+      ['noop'],
+      'kinds the file leaves out keep their default',
+    );
     const names = BAREMETAL_OPTIONS.map((o) => `[${o.section}] ${o.name}`);
     assert.equal(new Set(names).size, names.length);
     for (const option of BAREMETAL_OPTIONS) assert.ok(option.help.length > 0, option.name);
@@ -126,6 +145,10 @@ describe('bare metal config', () => {
         '[DEFAULT]\nenabled_bios_interfaces = redfish',
         /'redfish' is not an available bios interface/,
       ],
+      [
+        '[DEFAULT]\nrpc_transport = zeromq',
+        /rpc_transport: 'zeromq' is not one of http, amqp, local/,
+      ],
       ['[fake]\ndeploy_delay = 1,2,3', /deploy_delay: '1,2,3' is not a number of seconds/],
     ] as const) {
       const path = file('bad.conf', text);
@@ -144,39 +167,28 @@ describe('bare metal config', () => {
       'plan.conf',
       '[DEFAULT]\npin_release_version = yoga\n[conductor]\nheartbeat_timeout = 30\nheartbeat_interval = 3\n[database]\nconnection = sqlite:/tmp/x.sqlite\n',
     );
-    const fromFile = await planBaremetal({
-      configFile: path,
-      defaultDatabaseUrl: 'sqlite:default.sqlite',
-    });
+    const fromFile = await planBaremetal({ configFile: path });
     assert.equal(fromFile.caps.release, 'yoga');
     assert.equal(fromFile.caps.apiMax, '1.78');
     assert.equal(fromFile.config.databaseUrl, 'sqlite:/tmp/x.sqlite');
     assert.equal(fromFile.config.conductor.heartbeatTimeout, 30);
     const flagged = await planBaremetal({
       configFile: path,
-      pinReleaseVersion: '',
-      flags: { rpc: {}, api: {}, conductor: { heartbeatInterval: 1 } },
-      defaultDatabaseUrl: 'sqlite:default.sqlite',
+      flags: { pinReleaseVersion: '', heartbeatInterval: 1, dataDir: dir, databaseUrl: undefined },
     });
     assert.equal(flagged.caps.release, undefined, 'an empty flag unpins');
     assert.equal(flagged.caps.apiMax, '1.80');
     assert.equal(flagged.config.conductor.heartbeatInterval, 1);
     assert.equal(flagged.config.conductor.heartbeatTimeout, 30, 'the file still applies');
-    assert.deepEqual(
-      flagged.config.conductor.enabledInterfaces.network,
-      ['noop'],
-      'kinds the file does not name keep their defaults',
-    );
+    const embedded = await planBaremetal({ flags: { dataDir: dir } });
+    assert.equal(embedded.config.databaseUrl, `sqlite:${join(dir, 'baton.sqlite')}`);
     await assert.rejects(
-      planBaremetal({ pinReleaseVersion: 'xena', defaultDatabaseUrl: 'sqlite:d.sqlite' }),
+      planBaremetal({ flags: { pinReleaseVersion: 'xena' } }),
       (error: unknown) =>
         error instanceof UnknownReleaseError && /yoga, 21\.1, zed, master/.test(error.message),
     );
     await assert.rejects(
-      planBaremetal({
-        flags: { rpc: { rpc_transport: 'zeromq' }, api: {}, conductor: {} },
-        defaultDatabaseUrl: 'sqlite:d.sqlite',
-      }),
+      planBaremetal({ flags: { rpcTransport: 'amqp', rpcTransportUrl: 'http://x' } }),
       RpcConfigError,
     );
   });

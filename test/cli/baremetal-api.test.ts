@@ -77,8 +77,9 @@ describe('baton baremetal api', () => {
         '[database]',
         `connection = ${dbUrl}`,
         '[api]',
-        'port = 0',
+        'port = 6385',
         'drain_wait = 1',
+        'max_limit = 1',
         '[conductor]',
         'heartbeat_interval = 1',
         'automated_clean = false',
@@ -88,7 +89,11 @@ describe('baton baremetal api', () => {
     const conductor = await start(['conductor', '--config-file', conf], /serving topic/);
     let api: Awaited<ReturnType<typeof start>> | undefined;
     try {
-      api = await start(['api', '--config-file', conf], /listening on (http:\/\/\S+)/);
+      // The flags win over the file: --host and --port are where the API listens.
+      api = await start(
+        ['api', '--config-file', conf, '--host', '127.0.0.1', '--port', '0'],
+        /listening on (http:\/\/\S+)/,
+      );
       const url = api.match[1] as string;
       assert.match(api.output().out, /API 1\.1 to 1\.80, pinned to nothing/);
       const created = await fetch(`${url}/v1/nodes`, {
@@ -100,6 +105,17 @@ describe('baton baremetal api', () => {
       const node = (await created.json()) as { conductor: string; provision_state: string };
       assert.equal(node.conductor, 'cli-conductor');
       assert.equal(node.provision_state, 'enroll');
+      await fetch(`${url}/v1/nodes`, {
+        method: 'POST',
+        headers: HEADERS,
+        body: JSON.stringify({ driver: 'fake-hardware' }),
+      });
+      const page = (await (await fetch(`${url}/v1/nodes`, { headers: HEADERS })).json()) as {
+        nodes: unknown[];
+        next?: string;
+      };
+      assert.equal(page.nodes.length, 1, '[api] max_limit caps the page');
+      assert.match(String(page.next), /limit=1&marker=/);
 
       const db = await openDatabase(dbUrl);
       try {
@@ -140,12 +156,15 @@ describe('baton baremetal api', () => {
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
     const port = await baton('baremetal', 'api', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
-    assert.equal(port.err, "baton: --port must be an integer from 0 to 65535, not 'http'\n");
+    assert.equal(port.err, "baton: error: --port: 'http' is not an integer from 0 to 65535\n");
     const pin = await baton('baremetal', 'api', '--db', db, '--pin-release-version', 'bogus');
     assert.equal(pin.status, 64);
     assert.match(pin.err, /bogus/);
     assert.match(pin.err, /zed/);
     assert.equal(pin.err.trim().split('\n').length, 1);
+    const limit = await baton('baremetal', 'api', '--db', db, '--max-limit', '0');
+    assert.equal(limit.status, 64);
+    assert.match(limit.err, /--max-limit/);
     const conf = join(dir, 'bad.conf');
     await writeFile(conf, '[api]\nmax_limit = 0\n');
     const file = await baton('baremetal', 'api', '--db', db, '--config-file', conf);

@@ -164,7 +164,7 @@ describe('baton db commands for the bare metal service', () => {
       'The database is not compatible with this release of ironic (21.1). Please run "baton db online-migrations --service baremetal" using the previous release.';
     const upgrade = await baton('db', 'upgrade', '--service', 'baremetal', '--db', url);
     assert.equal(upgrade.status, 2);
-    assert.equal(upgrade.err, `baton: ${message}\n`);
+    assert.equal(upgrade.err, `baton: error: ${message}\n`);
     const online = await baton('db', 'online-migrations', '--service', 'baremetal', '--db', url);
     assert.equal(online.status, 2);
     assert.equal(online.err, `${message}\n`);
@@ -192,7 +192,7 @@ describe('baton db commands for the bare metal service', () => {
     assert.equal(upgrade.status, 2);
     assert.equal(
       upgrade.err,
-      'baton: The database version is not compatible with this release of ironic (21.1). This can happen if you are attempting to upgrade from a version older than the previous release (skip versions upgrade). This is an unsupported upgrade method. Please run "baton db upgrade --service baremetal" using the previous releases for a fast-forward upgrade.\n',
+      'baton: error: The database version is not compatible with this release of ironic (21.1). This can happen if you are attempting to upgrade from a version older than the previous release (skip versions upgrade). This is an unsupported upgrade method. Please run "baton db upgrade --service baremetal" using the previous releases for a fast-forward upgrade.\n',
     );
   });
 
@@ -234,7 +234,7 @@ describe('baton db commands for the bare metal service', () => {
       ] as const) {
         const mine = await baton(...ourArgs, '--service', 'baremetal', '--db', url);
         assert.equal(mine.status, real.status);
-        assert.equal(asReal(mine.err.replace(/^baton: /, '')), real.err);
+        assert.equal(asReal(mine.err.replace(/^baton: error: /, '')), real.err);
       }
     } finally {
       rmSync(realDir, { recursive: true, force: true });

@@ -187,24 +187,32 @@ describe('baton placement serve', () => {
     }
     const result = await serveUntilExit('--port', '0', '--db', dbUrl);
     assert.equal(result.status, 1);
-    assert.match(result.err, /^baton: the schema of service placement is older than this code/);
+    assert.match(
+      result.err,
+      /^baton: error: the schema of service placement is older than this code/,
+    );
     assert.ok(result.err.includes(`run \`baton db upgrade --service placement --db ${dbUrl}\``));
     assert.equal(result.err.trim().split('\n').length, 1);
   });
 });
 
 describe('baton placement serve --workers', () => {
-  it('serves from several processes on one port; SIGTERM stops them all with status 0', async () => {
+  it('serves from several processes on one port, each its own services row; SIGTERM stops them all with status 0 and removes the rows', async () => {
     const dir = await scratch();
-    const running = await serve(
-      '--port',
-      '0',
-      '--workers',
-      '2',
-      '--db',
-      `sqlite:${join(dir, 'p.sqlite')}`,
-    );
+    const dbUrl = `sqlite:${join(dir, 'p.sqlite')}`;
+    const running = await serve('--port', '0', '--workers', '2', '--db', dbUrl);
+    const db = await openDatabase(dbUrl);
     try {
+      // One row per worker: the listening address, then the worker's number.
+      const port = new URL(running.url).port;
+      const rows = await listServices(db);
+      assert.deepEqual(
+        rows.map((row) => [row.binary, row.host.replace(/^.*:(\d+)\//, ':$1/'), row.live]),
+        [
+          ['placement-api', `:${port}/worker-1`, true],
+          ['placement-api', `:${port}/worker-2`, true],
+        ],
+      );
       const headers = {
         'x-auth-token': 'admin',
         'openstack-api-version': 'placement 1.20',
@@ -224,17 +232,20 @@ describe('baton placement serve --workers', () => {
       const body = (await list.json()) as { resource_providers: unknown[] };
       assert.equal(body.resource_providers.length, 4);
       assert.match(running.output().out, /2 worker processes/);
-    } finally {
       running.child.kill('SIGTERM');
+      assert.equal(await running.exit, 0, running.output().err);
+      assert.equal((running.output().out.match(/placement-api stopped/g) ?? []).length, 2);
+      assert.deepEqual(await listServices(db), [], 'every worker removed its row');
+    } finally {
+      running.child.kill('SIGKILL');
+      await db.close();
     }
-    assert.equal(await running.exit, 0, running.output().err);
-    assert.equal((running.output().out.match(/placement-api stopped/g) ?? []).length, 2);
   });
 
   it('refuses a bad worker count with status 64', async () => {
     const refused = await serveUntilExit('--workers', '0');
     assert.equal(refused.status, 64);
-    assert.match(refused.err, /--workers must be an integer from 1 to 64/);
+    assert.match(refused.err, /baton: error: --workers: '0' is not an integer from 1 to 64\n$/);
   });
 });
 
@@ -256,11 +267,11 @@ describe('baton placement serve: settings', () => {
     assert.equal(keystone.status, 64);
     assert.equal(
       keystone.err,
-      "baton: --auth-strategy 'keystone' is not supported; only noauth2 is implemented\n",
+      "baton: error: --auth-strategy: 'keystone' is not supported; only noauth2 is implemented\n",
     );
     const port = await baton('placement', 'serve', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
-    assert.match(port.err, /--port must be an integer/);
+    assert.match(port.err, /^baton: error: --port: 'http' is not an integer from 0 to 65535\n$/);
 
     const conf = join(dir, 'placement.conf');
     await writeFile(conf, '[api]\nauth_strategy = keystone\n');
@@ -268,7 +279,7 @@ describe('baton placement serve: settings', () => {
     assert.equal(fromFile.status, 64);
     assert.equal(
       fromFile.err,
-      `baton: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
+      `baton: error: config file ${conf}: [api] auth_strategy: 'keystone' is not supported; only noauth2 is implemented\n`,
     );
 
     const policy = join(dir, 'policy.yaml');
@@ -287,7 +298,7 @@ describe('baton placement serve: settings', () => {
     assert.match(
       badPolicy.err,
       new RegExp(
-        `^baton: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
+        `^baton: error: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
       ),
     );
 
@@ -454,7 +465,7 @@ describe('baton placement serve: the release pin', () => {
     const dir = await scratch();
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
     const expected =
-      "baton: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
+      "baton: error: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
     const run = async (...argv: string[]) => {
       let err = '';
       const status = await runCli(['placement', 'serve', '--db', db, '--port', '0', ...argv], {

@@ -6,8 +6,9 @@
  * features test.
  */
 
+// Microversions start at 1.0; a float literal such as '0.0' is no version.
 const RULES: readonly (readonly [RegExp, string])[] = [
-  [/(['"`])\d+\.\d+\1/g, 'a version literal'],
+  [/(['"`])[1-9]\d*\.\d+\1/g, 'a version literal'],
   [/\bV\d+_\d+\b/g, 'a version constant'],
   [/\b(?:parseVersion|tryParseVersion|makeVersion)\s*\(/g, 'a version built in place'],
 ];

@@ -1,16 +1,40 @@
 /**
- * Names on the broker, in the shape oslo.messaging's rabbit driver uses: one
- * topic exchange per service (its "control exchange"), a shared queue per
- * topic (any server), a queue per server of the topic, a fanout exchange per
- * topic with one queue per listening server, and a reply queue per client
- * connection. Pure.
+ * Names and flags on the broker, as oslo.messaging's rabbit driver (14.x,
+ * impl_rabbit.py) declares them, so a Baton and a Python server can share a
+ * topic's queues and either can declare them first (a flag that differs is
+ * a 406 PRECONDITION_FAILED for whoever comes second):
+ *
+ * - the service's topic exchange (oslo's control_exchange, Baton's
+ *   `rpc_exchange`): durable and auto-delete as configured (oslo's
+ *   amqp_durable_queues and amqp_auto_delete, both false by default);
+ * - queues `<topic>` (any server) and `<topic>.<server>`, bound to it with
+ *   those routing keys, with the same two flags and no arguments;
+ * - a fanout exchange `<topic>_fanout`, never durable, auto-deleted;
+ * - one `<topic>_fanout_<uuid hex>` queue per listening server and one
+ *   `reply_<uuid hex>` queue per client connection (replies come through the
+ *   default exchange, routed by the queue's name). Only their owner
+ *   declares these; Baton makes them exclusive, so they go with its
+ *   connection (oslo keeps them for 30 minutes unused, `x-expires`). Pure.
  */
 import { randomUUID } from 'node:crypto';
 
-export interface AmqpTopology {
-  /** The service's topic exchange; routing keys are `<topic>` and `<topic>.<server>`. */
-  readonly exchange: string;
+/** oslo's amqp_durable_queues and amqp_auto_delete. */
+export interface AmqpDurability {
+  readonly durable: boolean;
+  readonly autoDelete: boolean;
 }
+
+export const OSLO_DURABILITY: AmqpDurability = { durable: false, autoDelete: false };
+
+/** For the topic exchange and the topic queues. */
+export function topicFlags(durability: AmqpDurability) {
+  return { durable: durability.durable, autoDelete: durability.autoDelete };
+}
+
+export const FANOUT_EXCHANGE_FLAGS = { durable: false, autoDelete: true } as const;
+
+/** Per connection (fanout and reply queues): gone with it. */
+export const PRIVATE_QUEUE_FLAGS = { exclusive: true, durable: false, autoDelete: true } as const;
 
 /** Routing key and queue name for a topic (any server) or one server of it. */
 export function topicKey(topic: string, server?: string): string {
@@ -21,14 +45,14 @@ export function fanoutExchange(topic: string): string {
   return `${topic}_fanout`;
 }
 
-/** One per listening server; exclusive, deleted with its connection. */
+const hex = () => randomUUID().replaceAll('-', '');
+
 export function fanoutQueue(topic: string): string {
-  return `${topic}_fanout_${randomUUID().replaceAll('-', '')}`;
+  return `${topic}_fanout_${hex()}`;
 }
 
-/** One per client connection; exclusive, deleted with it. */
 export function replyQueue(): string {
-  return `reply_${randomUUID().replaceAll('-', '')}`;
+  return `reply_${hex()}`;
 }
 
 /**

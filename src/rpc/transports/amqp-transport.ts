@@ -1,19 +1,21 @@
 /**
- * RabbitMQ (AMQP 0-9-1) through amqplib, in oslo.messaging's shape (see
- * amqp-topology.ts). A call is published to `<topic>` or `<topic>.<server>`
- * on the service's topic exchange with `reply_to` and `correlation_id`, and
- * answered on the caller's reply queue; its `expiration` is the call's
- * timeout, so a request nobody took in time is dropped rather than run late.
+ * RabbitMQ (AMQP 0-9-1) through amqplib, speaking oslo.messaging's wire
+ * (its rabbit driver, 14.x): the names and flags of amqp-topology.ts, the
+ * bodies of amqp-wire.ts, the failures of amqp-failures.ts. A Baton client
+ * can call a Python oslo.messaging server and the other way round.
  *
- * Delivery: a call is acknowledged when a server takes it (at most once);
- * if the connection drops while it is in flight the caller gets
+ * A call is published to `<topic>` or `<topic>.<server>` on the service's
+ * topic exchange with its `_msg_id` and this connection's `_reply_q` in the
+ * body, and answered there; its `expiration` is the call's timeout, so a
+ * request nobody took in time is dropped rather than run late. Calls are
+ * published `mandatory`: one no queue takes fails at once (NoRpcServerError).
+ * If the connection drops while a call is in flight the caller gets
  * RpcConnectionLostError at once. A cast is published persistent and
  * mandatory on a confirm channel and resolves on the broker's confirm; an
  * unroutable one is refused (NoRpcServerError); one whose confirm was lost
  * with the connection is published again after reconnecting (at least
- * once), and servers acknowledge casts only after handling them.
+ * once). The serving side is amqp-listener.ts.
  */
-import { randomUUID } from 'node:crypto';
 import type { ConsumeMessage } from 'amqplib';
 import {
   NoRpcServerError,
@@ -22,16 +24,28 @@ import {
   RpcError,
   RpcTimeoutError,
 } from '../errors.ts';
-import { type RpcReply, type RpcRequest, readRpcReply, readRpcRequest } from '../message.ts';
-import { failureOf } from '../wire-errors.ts';
+import type { RpcReply, RpcRequest } from '../message.ts';
 import { AmqpConnection, type AmqpSession } from './amqp-connection.ts';
+import { wireFailureOfOslo } from './amqp-failures.ts';
+import { AmqpServing } from './amqp-listener.ts';
 import {
+  type AmqpDurability,
+  FANOUT_EXCHANGE_FLAGS,
   fanoutExchange,
-  fanoutQueue,
+  OSLO_DURABILITY,
+  PRIVATE_QUEUE_FLAGS,
   replyQueue,
+  topicFlags,
   topicKey,
   withHeartbeat,
 } from './amqp-topology.ts';
+import {
+  decodeReply,
+  decodeRequest,
+  encodeRequest,
+  JSON_CONTENT,
+  newMessageId,
+} from './amqp-wire.ts';
 import type { RpcListener, RpcListenTarget, RpcRequestHandler, RpcTransport } from './transport.ts';
 
 export interface AmqpTransportOptions {
@@ -39,10 +53,16 @@ export interface AmqpTransportOptions {
   readonly url: string;
   /** The service's topic exchange (oslo's control_exchange); default `baton`. */
   readonly exchange?: string;
+  /** oslo's amqp_durable_queues: the topic exchange and queues survive a broker restart (default false). */
+  readonly durable?: boolean;
+  /** oslo's amqp_auto_delete: the topic exchange and queues go when unused (default false). */
+  readonly autoDelete?: boolean;
   /** Unacknowledged requests a server holds per queue (default 128). */
   readonly prefetch?: number;
   /** How long `listen` waits for the first connection (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /** Where unreadable and duplicate messages are reported (default: stderr). */
+  readonly log?: (line: string) => void;
 }
 
 interface PendingCall {
@@ -50,40 +70,49 @@ interface PendingCall {
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
   readonly dest: RpcDestination;
-  readonly method: string;
+  readonly request: RpcRequest;
+  /** A result that came before its `ending` message (oslo before 2016 sent two). */
+  early?: RpcReply;
 }
 
-interface ServerState {
-  readonly target: RpcListenTarget;
-  readonly handler: RpcRequestHandler;
-  readonly inFlight: Set<Promise<unknown>>;
-  generation: number;
-  consumerTags: string[];
-  stopped: boolean;
-}
+type CastOutcome = 'confirmed' | 'returned' | 'nacked' | 'dropped' | 'timeout';
 
-const JSON_TYPE = 'application/json';
+const logToStderr = (line: string) => process.stderr.write(`baton rpc amqp: ${line}\n`);
 
 export class AmqpTransport implements RpcTransport {
   readonly kind = 'amqp';
   readonly exchange: string;
+  readonly durability: AmqpDurability;
   readonly #prefetch: number;
   readonly #connectTimeoutMs: number;
+  readonly #log: (line: string) => void;
   readonly #connection: AmqpConnection;
+  readonly #serving: AmqpServing;
+  /** Calls awaiting their answer, by `_msg_id`. */
   readonly #calls = new Map<string, PendingCall>();
-  /** Casts awaiting their confirm, by message id: whether the broker returned them. */
+  /** Casts awaiting their confirm, by `_unique_id`: whether the broker returned them. */
   readonly #casts = new Map<string, { returned: boolean }>();
-  readonly #servers = new Set<ServerState>();
   #replyQueue = '';
   #fanoutDeclared = new Set<string>();
 
   constructor(options: AmqpTransportOptions) {
     this.exchange = options.exchange ?? 'baton';
+    this.durability = {
+      durable: options.durable ?? OSLO_DURABILITY.durable,
+      autoDelete: options.autoDelete ?? OSLO_DURABILITY.autoDelete,
+    };
     this.#prefetch = options.prefetch ?? 128;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.#log = options.log ?? logToStderr;
     this.#connection = new AmqpConnection(withHeartbeat(options.url), {
       setup: (session) => this.#setup(session),
       lost: (reason) => this.#lost(reason),
+    });
+    this.#serving = new AmqpServing({
+      connection: this.#connection,
+      exchange: this.exchange,
+      durability: this.durability,
+      log: this.#log,
     });
   }
 
@@ -94,15 +123,15 @@ export class AmqpTransport implements RpcTransport {
 
   async #setup(session: AmqpSession): Promise<void> {
     const { channel } = session;
-    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.exchange, 'topic', topicFlags(this.durability));
     const queue = replyQueue();
-    await channel.assertQueue(queue, { exclusive: true, autoDelete: true });
+    await channel.assertQueue(queue, PRIVATE_QUEUE_FLAGS);
     await channel.consume(queue, (msg) => this.#onReply(msg), { noAck: true });
     channel.on('return', (msg: ConsumeMessage) => this.#onReturn(msg));
     await channel.prefetch(this.#prefetch);
     this.#replyQueue = queue;
     this.#fanoutDeclared = new Set();
-    for (const state of this.#servers) await this.#consume(session, state);
+    await this.#serving.resume(session);
   }
 
   #lost(reason: string): void {
@@ -110,33 +139,45 @@ export class AmqpTransport implements RpcTransport {
       clearTimeout(call.timer);
       this.#calls.delete(id);
       call.reject(
-        new RpcConnectionLostError(call.dest, call.method, `broker connection lost (${reason})`),
+        new RpcConnectionLostError(
+          call.dest,
+          call.request.method,
+          `broker connection lost (${reason})`,
+        ),
       );
     }
   }
 
   #onReply(msg: ConsumeMessage | null): void {
     if (msg === null) return;
-    const id = msg.properties.correlationId as string | undefined;
-    const call = id === undefined ? undefined : this.#calls.get(id);
-    if (call === undefined || id === undefined) return; // late reply to a call that gave up
-    this.#calls.delete(id);
-    clearTimeout(call.timer);
-    let reply: RpcReply | string;
-    try {
-      reply = readRpcReply(JSON.parse(msg.content.toString('utf8')));
-    } catch {
-      reply = 'the reply is not JSON';
+    const decoded = decodeReply(msg.content, msg.properties.contentType);
+    if (!decoded.ok) {
+      this.#log(`unreadable RPC reply on ${this.#replyQueue}: ${decoded.problem}; dropped`);
+      return;
     }
-    call.resolve(
-      typeof reply === 'string'
-        ? { ok: false, failure: { type: 'InvalidReply', message: reply } }
-        : reply,
-    );
+    const call = this.#calls.get(decoded.msgId);
+    if (call === undefined) return; // a late reply to a call that gave up
+    const hasContent = decoded.result !== null || decoded.failure !== null;
+    // oslo's reply waiter: content, then `ending`; `ending: false` alone is a keep-alive.
+    const reply: RpcReply | undefined = !hasContent
+      ? call.early
+      : decoded.failure !== null
+        ? { ok: false, failure: wireFailureOfOslo(decoded.failure, call.request) }
+        : { ok: true, result: decoded.result };
+    if (!decoded.ending) {
+      if (reply !== undefined) call.early = reply;
+      return;
+    }
+    this.#calls.delete(decoded.msgId);
+    clearTimeout(call.timer);
+    call.resolve(reply ?? { ok: true, result: null });
   }
 
+  /** A `mandatory` message no queue took: the body says which call or cast it was. */
   #onReturn(msg: ConsumeMessage): void {
-    const id = msg.properties.correlationId as string | undefined;
+    const decoded = decodeRequest(msg.content, msg.properties.contentType);
+    if (!decoded.ok) return;
+    const id = decoded.reply?.msgId;
     const call = id === undefined ? undefined : this.#calls.get(id);
     if (call !== undefined && id !== undefined) {
       this.#calls.delete(id);
@@ -144,13 +185,13 @@ export class AmqpTransport implements RpcTransport {
       call.reject(
         new NoRpcServerError(
           call.dest,
-          call.method,
+          call.request.method,
           `no queue bound to '${msg.fields.routingKey}'`,
         ),
       );
       return;
     }
-    const cast = this.#casts.get(msg.properties.messageId as string);
+    const cast = decoded.uniqueId === undefined ? undefined : this.#casts.get(decoded.uniqueId);
     if (cast !== undefined) cast.returned = true;
   }
 
@@ -164,10 +205,9 @@ export class AmqpTransport implements RpcTransport {
 
   async call(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<RpcReply> {
     const deadline = Date.now() + timeoutMs;
-    const body = Buffer.from(JSON.stringify(request));
     for (;;) {
       const session = await this.#session(dest, request.method, deadline, timeoutMs);
-      const pending = this.#publishCall(session, dest, request.method, body, deadline, timeoutMs);
+      const pending = this.#publishCall(session, dest, request, deadline, timeoutMs);
       // Undefined: the connection went before the message left; wait for the next one.
       if (pending !== undefined) return pending;
     }
@@ -176,34 +216,34 @@ export class AmqpTransport implements RpcTransport {
   #publishCall(
     session: AmqpSession,
     dest: RpcDestination,
-    method: string,
-    body: Buffer,
+    request: RpcRequest,
     deadline: number,
     timeoutMs: number,
   ): Promise<RpcReply> | undefined {
     if (this.#connection.session !== session) return undefined;
-    const id = randomUUID();
+    const msgId = newMessageId();
+    const { body } = encodeRequest(request, { msgId, replyQ: this.#replyQueue });
     const left = Math.max(1, deadline - Date.now());
     let registered: PendingCall | undefined;
     const reply = new Promise<RpcReply>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#calls.delete(id);
-        reject(new RpcTimeoutError(dest, method, timeoutMs));
+        this.#calls.delete(msgId);
+        reject(new RpcTimeoutError(dest, request.method, timeoutMs));
       }, left);
-      registered = { resolve, reject, timer, dest, method };
-      this.#calls.set(id, registered);
+      registered = { resolve, reject, timer, dest, request };
+      this.#calls.set(msgId, registered);
     });
     try {
+      // Not persistent (oslo's are): a call lives no longer than its timeout, and on durable
+      // queues the broker would write every one to disk (measured: a third of the throughput).
       session.channel.publish(this.exchange, topicKey(dest.topic, dest.server), body, {
-        correlationId: id,
-        replyTo: this.#replyQueue,
+        ...JSON_CONTENT,
         expiration: String(left),
         mandatory: true,
-        contentType: JSON_TYPE,
       });
       return reply;
     } catch {
-      this.#calls.delete(id);
+      this.#calls.delete(msgId);
       if (registered !== undefined) clearTimeout(registered.timer);
       return undefined;
     }
@@ -211,11 +251,11 @@ export class AmqpTransport implements RpcTransport {
 
   async cast(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const messageId = randomUUID();
-    const body = Buffer.from(JSON.stringify(request));
+    // One body for every attempt: a server that got an earlier one drops the copy by its _unique_id.
+    const { body, uniqueId } = encodeRequest(request);
     for (;;) {
       const session = await this.#session(dest, request.method, deadline, timeoutMs);
-      const outcome = await this.#publishConfirmed(session, dest, messageId, body, deadline);
+      const outcome = await this.#publishConfirmed(session, dest, uniqueId, body, deadline);
       if (outcome === 'confirmed') return;
       if (outcome === 'returned')
         throw new NoRpcServerError(dest, request.method, 'no queue bound for it on the broker');
@@ -235,10 +275,10 @@ export class AmqpTransport implements RpcTransport {
   async #publishConfirmed(
     session: AmqpSession,
     dest: RpcDestination,
-    messageId: string,
+    uniqueId: string,
     body: Buffer,
     deadline: number,
-  ): Promise<'confirmed' | 'returned' | 'nacked' | 'dropped' | 'timeout'> {
+  ): Promise<CastOutcome> {
     let exchange = this.exchange;
     let key = topicKey(dest.topic, dest.server);
     try {
@@ -246,7 +286,7 @@ export class AmqpTransport implements RpcTransport {
         exchange = fanoutExchange(dest.topic);
         key = '';
         if (!this.#fanoutDeclared.has(exchange)) {
-          await session.channel.assertExchange(exchange, 'fanout', { durable: true });
+          await session.channel.assertExchange(exchange, 'fanout', FANOUT_EXCHANGE_FLAGS);
           this.#fanoutDeclared.add(exchange);
         }
       }
@@ -254,12 +294,12 @@ export class AmqpTransport implements RpcTransport {
       return 'dropped';
     }
     const entry = { returned: false };
-    this.#casts.set(messageId, entry);
+    this.#casts.set(uniqueId, entry);
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish('timeout'), Math.max(1, deadline - Date.now()));
-      const finish = (outcome: 'confirmed' | 'returned' | 'nacked' | 'dropped' | 'timeout') => {
+      const finish = (outcome: CastOutcome) => {
         clearTimeout(timer);
-        this.#casts.delete(messageId);
+        this.#casts.delete(uniqueId);
         resolve(outcome);
       };
       try {
@@ -267,7 +307,7 @@ export class AmqpTransport implements RpcTransport {
           exchange,
           key,
           body,
-          { messageId, persistent: true, mandatory: true, contentType: JSON_TYPE },
+          { ...JSON_CONTENT, deliveryMode: 2, mandatory: true },
           (error) => {
             if (error === null || error === undefined)
               finish(entry.returned ? 'returned' : 'confirmed');
@@ -281,126 +321,17 @@ export class AmqpTransport implements RpcTransport {
   }
 
   async listen(target: RpcListenTarget, handler: RpcRequestHandler): Promise<RpcListener> {
-    const state: ServerState = {
-      target,
-      handler,
-      inFlight: new Set(),
-      generation: 0,
-      consumerTags: [],
-      stopped: false,
-    };
-    this.#servers.add(state);
     try {
       const session = await this.#connection.ready(Date.now() + this.#connectTimeoutMs);
-      await this.#consume(session, state);
+      const stop = await this.#serving.add(session, target, handler);
+      return { stop };
     } catch (error) {
-      this.#servers.delete(state);
       throw new RpcError(`cannot listen on topic '${target.topic}': ${(error as Error).message}`);
     }
-    return { stop: () => this.#stopServer(state) };
-  }
-
-  async #consume(session: AmqpSession, state: ServerState): Promise<void> {
-    if (state.generation === session.generation || state.stopped) return;
-    state.generation = session.generation;
-    const { channel } = session;
-    const { topic, server } = state.target;
-    const fanout = fanoutExchange(topic);
-    const queues = [topicKey(topic), topicKey(topic, server)];
-    for (const queue of queues) {
-      await channel.assertQueue(queue, { durable: true });
-      await channel.bindQueue(queue, this.exchange, queue);
-    }
-    await channel.assertExchange(fanout, 'fanout', { durable: true });
-    const broadcast = fanoutQueue(topic);
-    await channel.assertQueue(broadcast, { exclusive: true, autoDelete: true });
-    await channel.bindQueue(broadcast, fanout, '');
-    const tags: string[] = [];
-    for (const queue of [...queues, broadcast]) {
-      const { consumerTag } = await channel.consume(queue, (msg) =>
-        this.#deliver(session, state, msg),
-      );
-      tags.push(consumerTag);
-    }
-    state.consumerTags = tags;
-  }
-
-  #deliver(session: AmqpSession, state: ServerState, msg: ConsumeMessage | null): void {
-    if (msg === null) return;
-    const { channel } = session;
-    const settle = (requeue?: boolean) => {
-      try {
-        if (requeue) channel.nack(msg, false, true);
-        else channel.ack(msg);
-      } catch {
-        // The channel is gone: the broker requeues what was not acknowledged.
-      }
-    };
-    if (state.stopped) {
-      settle(true);
-      return;
-    }
-    const { replyTo, correlationId, expiration } = msg.properties;
-    const expectsReply = typeof replyTo === 'string' && typeof correlationId === 'string';
-    if (expectsReply) settle(); // calls: at most once
-    const replyBy = Date.now() + (Number(expiration) || 60_000);
-    let request: RpcRequest | string;
-    try {
-      request = readRpcRequest(JSON.parse(msg.content.toString('utf8')));
-    } catch {
-      request = 'the request is not JSON';
-    }
-    const running =
-      typeof request === 'string'
-        ? Promise.resolve<RpcReply>({
-            ok: false,
-            failure: { type: 'InvalidRequest', message: request },
-          })
-        : state.handler({ request, expectsReply }).catch((error: unknown) => ({
-            ok: false as const,
-            failure: failureOf(error),
-          }));
-    state.inFlight.add(running);
-    void running.then(async (reply) => {
-      if (expectsReply)
-        await this.#reply(replyTo as string, correlationId as string, reply, replyBy);
-      else settle(); // casts: acknowledged once handled, at least once
-      state.inFlight.delete(running);
-    });
-  }
-
-  /** Publishes a reply, waiting for a reconnection until the caller's deadline if need be. */
-  async #reply(replyTo: string, correlationId: string, reply: RpcReply, by: number): Promise<void> {
-    const body = Buffer.from(JSON.stringify(reply));
-    for (let attempt = 0; attempt < 3; attempt++) {
-      let session: AmqpSession;
-      try {
-        session = await this.#connection.ready(by);
-      } catch {
-        return; // the caller has timed out by now
-      }
-      try {
-        session.channel.publish('', replyTo, body, { correlationId, contentType: JSON_TYPE });
-        return;
-      } catch {
-        // closed under us; try the next connection
-      }
-    }
-  }
-
-  async #stopServer(state: ServerState): Promise<void> {
-    if (state.stopped) return;
-    state.stopped = true;
-    this.#servers.delete(state);
-    const session = this.#connection.session;
-    if (session !== undefined && session.generation === state.generation) {
-      for (const tag of state.consumerTags) await session.channel.cancel(tag).catch(() => {});
-    }
-    await Promise.allSettled([...state.inFlight]);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#servers].map((state) => this.#stopServer(state)));
+    await this.#serving.stopAll();
     await this.#connection.close();
     this.#lost('transport closed');
   }

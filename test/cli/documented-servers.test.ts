@@ -1,0 +1,265 @@
+/**
+ * Whatever README.md and docs/*.md tell people to run to start a server, a supervisor can
+ * manage: started exactly as written, it serves, and SIGTERM to the process that was started
+ * (npm or npx, a wrapper) stops every process of its group with the documented status and
+ * leaves no live services row; a server that cannot start makes the wrapper exit non-zero.
+ *
+ * The lines are marked in the docs: `<!-- server: COMMAND -->` just before the code block
+ * that holds them. COMMAND is the line as written, less its `[optional]` parts, its `# comment`
+ * and any setup before a final `&&` (`npm install && npm start`: the install is what this
+ * test's own checkout has done). Every code line that looks like it starts a server must be
+ * marked, so a new one cannot be missed. Each command runs without a shell, as a supervisor's
+ * ExecStart= would, in its own process group, from the checkout, on a scratch data directory
+ * (BATON_DATA_DIR) and a free port (BATON_PLACEMENT_PORT=0).
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { listServices, openDatabase } from '../../src/db/index.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MARKER = /^<!-- server: (.+?) -->$/;
+/** Code lines that start a server, whatever the docs call them. */
+const LOOKS_LIKE_A_SERVER = /\bnpm start\b|\bbaton\b.*\bserve\b|\bbaton up\b/;
+
+interface DocumentedServer {
+  readonly file: string;
+  readonly line: number;
+  readonly command: string;
+}
+
+function documentationFiles(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs.sort()];
+}
+
+/** A code line as a command: no `[optional]` parts, no comment, only what follows a last `&&`. */
+function runnablePart(line: string): string {
+  const bare = line
+    .replace(/\s+#.*$/, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .trim();
+  return (bare.split('&&').at(-1) ?? '').trim().replace(/\s+/g, ' ');
+}
+
+/** The marked commands, each checked against its code block; fails on an unmarked server line. */
+function documentedServers(): DocumentedServer[] {
+  const found: DocumentedServer[] = [];
+  const unmarked: string[] = [];
+  for (const file of documentationFiles()) {
+    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+    let pending: { command: string; line: number } | undefined;
+    let block: { marked?: string; lines: string[]; start: number } | undefined;
+    for (const [index, text] of lines.entries()) {
+      if (block === undefined) {
+        const marker = MARKER.exec(text.trim());
+        if (marker?.[1] !== undefined) {
+          pending = { command: marker[1], line: index + 1 };
+          continue;
+        }
+        if (text.startsWith('```')) {
+          block = { marked: pending?.command, lines: [], start: index + 1 };
+          if (pending !== undefined) found.push({ file, ...pending });
+          pending = undefined;
+        } else if (text.trim() !== '' && pending !== undefined) {
+          assert.fail(`${file}:${pending.line}: a server marker must come just before its block`);
+        }
+        continue;
+      }
+      if (!text.startsWith('```')) {
+        block.lines.push(text);
+        continue;
+      }
+      for (const [offset, code] of block.lines.entries()) {
+        if (!LOOKS_LIKE_A_SERVER.test(code)) continue;
+        if (block.marked === undefined || runnablePart(code) !== block.marked) {
+          unmarked.push(`${file}:${block.start + offset + 1}: ${code.trim()}`);
+        }
+      }
+      if (block.marked !== undefined) {
+        const marked = block.marked;
+        assert.ok(
+          block.lines.some((code) => runnablePart(code) === marked),
+          `${file}: the marker '${marked}' names no line of the block after it`,
+        );
+      }
+      block = undefined;
+    }
+  }
+  assert.deepEqual(unmarked, [], 'server command lines without a <!-- server: … --> marker');
+  return found;
+}
+
+/** The live processes of a process group, with their command lines (zombies have ended). */
+function groupMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue; // ended while we looked
+    }
+    // After "(comm)": state, ppid, pgrp, …
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') members.push(`${name} ${cmdline}`);
+  }
+  return members;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The promise's value, or a failure naming `what` after `ms` (a hung process fails, not hangs). */
+async function within<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what()}: not within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function waitForEmptyGroup(pgid: number): Promise<string[]> {
+  let members = groupMembers(pgid);
+  for (let i = 0; i < 100 && members.length > 0; i++) {
+    await sleep(100);
+    members = groupMembers(pgid);
+  }
+  return members;
+}
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the command as written (split on spaces; no shell), leading its own process group. */
+function start(command: string, env: Record<string, string>): Started {
+  assert.match(command, /^[\w ./=:-]+$/, `'${command}' needs a shell; this test runs argv only`);
+  const [file, ...args] = command.split(' ');
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+  );
+  const child = spawn(file ?? '', args, {
+    cwd: ROOT,
+    detached: true,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exit };
+}
+
+function killGroup(pgid: number | undefined): void {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+async function waitForUrl(started: Started): Promise<string> {
+  for (let i = 0; i < 1200; i++) {
+    const url = /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
+    if (url !== undefined) return url;
+    if (started.child.exitCode !== null || started.child.signalCode !== null) break;
+    await sleep(100);
+  }
+  assert.fail(`never listened:\n${started.output()}`);
+}
+
+function scratchDir(): string {
+  return mkdtempSync(join(tmpdir(), 'documented-server-'));
+}
+
+const SERVERS = documentedServers();
+const COMMANDS = [...new Set(SERVERS.map((server) => server.command))];
+
+describe('documented server commands', () => {
+  it('are marked: README.md names at least npm start and npx baton placement serve', () => {
+    assert.ok(COMMANDS.includes('npm start'), COMMANDS.join(', '));
+    assert.ok(COMMANDS.includes('npx baton placement serve'), COMMANDS.join(', '));
+  });
+
+  for (const command of COMMANDS) {
+    it(`${command}: serves, and SIGTERM to it leaves no process and no live services row`, async () => {
+      const dataDir = scratchDir();
+      const started = start(command, { BATON_DATA_DIR: dataDir, BATON_PLACEMENT_PORT: '0' });
+      const pgid = started.child.pid;
+      try {
+        const url = await waitForUrl(started);
+        assert.equal((await fetch(`${url}/`)).status, 200);
+        const db = await openDatabase(`sqlite:${join(dataDir, 'baton.sqlite')}`);
+        try {
+          const rows = await listServices(db);
+          assert.deepEqual(
+            rows.map((row) => [row.binary, row.live, row.host.endsWith(`:${new URL(url).port}`)]),
+            [['placement-api', true, true]],
+          );
+          started.child.kill('SIGTERM');
+          const ended = await within(
+            started.exit,
+            30_000,
+            () => `exit after SIGTERM\n${started.output()}`,
+          );
+          assert.deepEqual(ended, { code: 0, signal: null }, started.output());
+          assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
+          assert.deepEqual(await listServices(db), [], 'a clean stop removes the row');
+        } finally {
+          await db.close();
+        }
+        assert.match(started.output(), /placement-api stopped/);
+      } finally {
+        killGroup(pgid);
+      }
+    });
+
+    it(`${command}: a server that cannot start makes it exit 1`, async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const address = taken.address();
+      assert.ok(address !== null && typeof address === 'object');
+      const started = start(command, {
+        BATON_DATA_DIR: scratchDir(),
+        BATON_PLACEMENT_PORT: String(address.port),
+      });
+      const pgid = started.child.pid;
+      try {
+        const ended = await within(started.exit, 60_000, () => `exit\n${started.output()}`);
+        assert.deepEqual(ended, { code: 1, signal: null }, started.output());
+        assert.match(
+          started.output(),
+          /baton: error: cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/,
+        );
+        assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
+      } finally {
+        killGroup(pgid);
+        taken.close();
+      }
+    });
+  }
+});
