@@ -89,8 +89,7 @@ function acceptQuality(accept: string, type: Offer): number {
   let quality = 0;
   for (const part of accept.split(',')) {
     const [range = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    const level =
-      range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : undefined;
+    const level = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : undefined;
     if (level === undefined || level < specificity) continue;
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));

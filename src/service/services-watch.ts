@@ -32,7 +32,8 @@ export interface ServicesWatch {
   current(): ServicesSnapshot | undefined;
   /** Reads the table now. */
   refresh(): Promise<ServicesSnapshot | undefined>;
-  stop(): void;
+  /** Stops reading; resolves once a read in flight has ended (the database may then close). */
+  stop(): Promise<void>;
 }
 
 export const DEFAULT_SERVICES_WATCH_SECONDS = 10;
@@ -63,19 +64,20 @@ export async function watchServices(
   };
   await read();
   const seconds = options.intervalSeconds ?? DEFAULT_SERVICES_WATCH_SECONDS;
-  let running: Promise<unknown> | undefined;
+  let reading: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running ??= read().finally(() => {
-      running = undefined;
+    reading ??= read().finally(() => {
+      reading = undefined;
     });
   }, seconds * 1000);
   timer.unref();
   return {
     current: () => snapshot,
     refresh: read,
-    stop() {
+    async stop() {
       stopped = true;
       clearInterval(timer);
+      await reading;
     },
   };
 }

@@ -359,7 +359,7 @@ test('the services table: lowest live version and live processes per binary, re-
       1,
     );
   } finally {
-    watch.stop();
+    await watch.stop();
     for (const registration of registrations) await registration.deregister();
   }
 });
