@@ -7,7 +7,7 @@
  * few seconds). The app is built with `fastifyLoggerOptions(logger)`, so `request.log` is the
  * service logger with the request id bound, for the service's own lines (a 500's stack).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HealthState } from '../healthcheck.ts';
 import type { Logger } from '../logging/service-logger.ts';
 import { type HttpMetrics, NO_MICROVERSION, UNMATCHED_ROUTE } from '../metrics/http-metrics.ts';
@@ -29,7 +29,9 @@ export interface HttpOperations {
 export function fastifyLoggerOptions(logger: Logger | undefined) {
   if (logger === undefined) return { logger: false } as const;
   // The framework's own two lines per request are replaced by the request log below.
-  return { loggerInstance: logger, disableRequestLogging: true, requestIdLogLabel: 'request_id' };
+  // Typed as Fastify's base logger, so the app keeps Fastify's default instance type.
+  const loggerInstance: FastifyBaseLogger = logger;
+  return { loggerInstance, disableRequestLogging: true, requestIdLogLabel: 'request_id' };
 }
 
 const ERROR_CODE = Symbol('baton.errorCode');
