@@ -140,6 +140,22 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       process.env.BATON_PIN_RELEASE_VERSION,
     )
     .option('--workers <n>', 'server processes sharing the port (default 1)')
+    // Logs, health check and metrics (docs/operations.md); each flag wins over its INI option.
+    .option('--debug', '[DEFAULT] debug: log at debug level')
+    .option(
+      '--log-level <level>',
+      'trace, debug, info, warn, error, fatal or silent (wins over --debug)',
+    )
+    .option('--log-format <format>', 'text (default) or json ([DEFAULT] use_json)')
+    .option('--log-file <path>', '[DEFAULT] log_file: append the log there instead of stderr')
+    .option(
+      '--metrics-port <port>',
+      '[metrics] bind_port: /metrics on a port of its own (with --workers: the whole pool)',
+    )
+    .option(
+      '--drain-delay <seconds>',
+      '[healthcheck] drain_delay: answer 503 DRAINING this long after SIGTERM before closing',
+    )
     .action(async (options) => {
       const { placementServe } = await import('./placement-serve-command.ts');
       setStatus(await placementServe(options, io));

@@ -6,7 +6,9 @@
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
  * invalid release mapping exits 1.
  */
+import { resolve } from 'node:path';
 import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
+import type { PlacementConfig } from '../placement/config.ts';
 import {
   AUTH_STRATEGIES,
   ConfigFileError,
@@ -25,13 +27,19 @@ import {
 import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
 import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
 import {
+  HealthState,
   isWorkerProcess,
+  LogSettingsError,
   leaveCluster,
+  parseLogFormat,
+  parseLogLevel,
   type ServiceDefinition,
   ServiceTooOldError,
   superviseWorkers,
   waitForStopSignal,
 } from '../service/index.ts';
+import type { LogSink } from '../service/logging/service-logger.ts';
+import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { defaultDbUrl } from './data-dir.ts';
 
@@ -49,6 +57,12 @@ export interface PlacementServeOptions {
   readonly pinReleaseVersion?: string;
   /** Server processes sharing the port (default 1: this process serves). */
   readonly workers?: string;
+  readonly debug?: boolean;
+  readonly logLevel?: string;
+  readonly logFormat?: string;
+  readonly logFile?: string;
+  readonly metricsPort?: string;
+  readonly drainDelay?: string;
 }
 
 export interface ServeIo {
@@ -56,6 +70,44 @@ export interface ServeIo {
   readonly err: (text: string) => void;
   /** Resolves when the process is asked to stop (SIGTERM / SIGINT by default). */
   readonly stopped?: () => Promise<string>;
+  /** Where the process's log lines go instead of stderr or the log file (tests). */
+  readonly logSink?: LogSink;
+}
+
+/**
+ * The primary of a pool serves nothing itself; with `[metrics] bind_port` (`--metrics-port`)
+ * it answers one scrape for all its workers, and its health check turns to DRAINING when it
+ * is asked to stop.
+ */
+async function superviseWithPoolMetrics(
+  config: PlacementConfig,
+  workers: number,
+  io: ServeIo,
+  stopped: () => Promise<string>,
+): Promise<number> {
+  const health = new HealthState(config);
+  let listener: MetricsListener | undefined;
+  if (config.metricsEnabled && config.metricsPort !== undefined) {
+    const { listenForPoolMetrics } = await import('../service/process-operations.ts');
+    try {
+      listener = await listenForPoolMetrics(config, health);
+    } catch (error) {
+      if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
+      throw error;
+    }
+    if (listener !== undefined)
+      io.out(`${PLACEMENT_API_BINARY} pool metrics on ${listener.url}/metrics`);
+  }
+  try {
+    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, async () => {
+      const signal = await stopped();
+      health.startDraining();
+      return signal;
+    });
+    return clean ? EXIT.ok : EXIT.failure;
+  } finally {
+    await listener?.close();
+  }
 }
 
 function flagLayer(options: PlacementServeOptions): ConfigLayer {
@@ -84,7 +136,40 @@ function flagLayer(options: PlacementServeOptions): ConfigLayer {
   if (options.corsAllowHeaders !== undefined) {
     layer.corsAllowHeaders = toList(options.corsAllowHeaders);
   }
+  Object.assign(layer, operationsFlagLayer(options));
   return layer;
+}
+
+/** The logging, health and metrics flags; each wins over its config file option. */
+function operationsFlagLayer(options: PlacementServeOptions): ConfigLayer {
+  const layer: ConfigLayer = {};
+  try {
+    if (options.debug) layer.debug = true;
+    if (options.logLevel !== undefined) layer.logLevel = parseLogLevel(options.logLevel);
+    if (options.logFormat !== undefined) {
+      layer.useJson = parseLogFormat(options.logFormat) === 'json';
+    }
+  } catch (error) {
+    if (error instanceof LogSettingsError) throw usageError(error.message);
+    throw error;
+  }
+  // A relative --log-file is the working directory's, not under the file's log_dir.
+  if (options.logFile !== undefined) layer.logFile = resolve(options.logFile);
+  if (options.metricsPort !== undefined) {
+    layer.metricsPort = integerFlag('--metrics-port', options.metricsPort, 65535);
+  }
+  if (options.drainDelay !== undefined) {
+    layer.drainDelaySeconds = integerFlag('--drain-delay', options.drainDelay, 3600);
+  }
+  return layer;
+}
+
+function integerFlag(flag: string, value: string, max: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number > max) {
+    throw usageError(`${flag} must be an integer from 0 to ${max}, not '${value}'`);
+  }
+  return number;
 }
 
 /** Settings and caps, or the one-line exit that says why not. */
@@ -116,14 +201,20 @@ async function plan(
   }
 }
 
-async function start(planned: PlacementApiPlan, io: ServeIo): Promise<PlacementServer> {
+async function start(
+  planned: PlacementApiPlan,
+  service: ServiceDefinition,
+  logSink: LogSink | undefined,
+): Promise<PlacementServer> {
   const { config } = planned;
   try {
-    return await startPlacementApi(planned, {
-      warn: (message) => io.err(`baton: warning: ${message}\n`),
-    });
+    // Warnings (an older peer, a failed heartbeat) go to the process's log.
+    return await startPlacementApi(planned, logSink === undefined ? {} : { logSink }, service);
   } catch (error) {
-    if (error instanceof PolicyFileError) throw usageError(error.message);
+    if (error instanceof PolicyFileError || error instanceof LogSettingsError) {
+      throw usageError(error.message);
+    }
+    if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||
@@ -158,11 +249,10 @@ export async function placementServe(
   const stopped = io.stopped ?? waitForStopSignal;
   if (workers > 1 && !isWorkerProcess()) {
     // Check the settings once here, so a mistake is one message and not one per worker.
-    await plan(options, service);
-    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, stopped);
-    return clean ? EXIT.ok : EXIT.failure;
+    const { config } = await plan(options, service);
+    return superviseWithPoolMetrics(config, workers, io, stopped);
   }
-  const server = await start(await plan(options, service), io);
+  const server = await start(await plan(options, service), service, io.logSink);
   io.out(`placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION})`);
   const signal = await stopped();
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);

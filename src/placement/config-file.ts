@@ -193,6 +193,60 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
     'Allocation candidates in random order.',
     boolean,
   ),
+  // Logs, health check and metrics: the toolkit's settings (docs/operations.md), under the
+  // names oslo.log and oslo.middleware give them where they have one.
+  option(
+    'DEFAULT',
+    'debug',
+    'debug',
+    'Log at debug level (unless --log-level says otherwise).',
+    boolean,
+  ),
+  option('DEFAULT', 'use_json', 'useJson', 'Log JSON lines instead of text.', boolean),
+  option(
+    'DEFAULT',
+    'log_file',
+    'logFile',
+    'Append the log to this file instead of stderr; relative to log_dir when set.',
+    (v) => v || undefined,
+  ),
+  option(
+    'DEFAULT',
+    'log_dir',
+    'logDir',
+    'The directory of a relative log_file.',
+    (v) => v || undefined,
+  ),
+  option(
+    'healthcheck',
+    'disable_by_file_path',
+    'healthcheckDisableByFilePath',
+    '/healthcheck answers 503 DISABLED BY FILE while this file exists.',
+    (v) => v || undefined,
+  ),
+  option(
+    'healthcheck',
+    'drain_delay',
+    'drainDelaySeconds',
+    'Seconds /healthcheck answers 503 DRAINING after SIGTERM before the listener closes.',
+    (v, o) => toInteger(o, v, 0, 3600),
+  ),
+  option('metrics', 'enabled', 'metricsEnabled', 'Count requests and answer /metrics.', boolean),
+  option('metrics', 'bind_host', 'metricsHost', 'Address of the metrics listener.', asText),
+  option(
+    'metrics',
+    'bind_port',
+    'metricsPort',
+    'A metrics listener on this port (with --workers, the whole pool in one scrape).',
+    (v, o) => (v === '' ? undefined : toInteger(o, v, 0, 65535)),
+  ),
+  option(
+    'metrics',
+    'refresh_interval',
+    'metricsRefreshSeconds',
+    'Seconds between reads of the services table for the deployment gauges.',
+    (v, o) => toInteger(o, v, 1, 3600),
+  ),
 ];
 
 /** What an INI text sets; relative policy files are found beside the config file. */

@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HealthState } from '../../src/service/healthcheck.ts';
-import { startMetricsListener } from '../../src/service/metrics/metrics-listener.ts';
+import {
+  MetricsListenError,
+  startMetricsListener,
+} from '../../src/service/metrics/metrics-listener.ts';
 import { ProcessMetrics } from '../../src/service/metrics/process-metrics.ts';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text.ts';
 
@@ -54,7 +57,10 @@ test('a port in use is refused at start', async () => {
         port: first.address.port,
         scrape: async () => ({ contentType: 'text/plain', body: '' }),
       }),
-      (error: NodeJS.ErrnoException) => error.code === 'EADDRINUSE',
+      (error) =>
+        error instanceof MetricsListenError &&
+        error.message ===
+          `cannot listen for metrics on 127.0.0.1:${first.address.port}: EADDRINUSE`,
     );
   } finally {
     await first.close();

@@ -7,14 +7,27 @@
  * few seconds). The app is built with `fastifyLoggerOptions(logger)`, so `request.log` is the
  * service logger with the request id bound, for the service's own lines (a 500's stack).
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { HealthState } from '../healthcheck.ts';
 import type { Logger } from '../logging/service-logger.ts';
-import { type HttpMetrics, NO_MICROVERSION, UNMATCHED_ROUTE } from '../metrics/http-metrics.ts';
+import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { Scrape } from '../metrics/process-metrics.ts';
+
+// Types only from the logging and metrics modules: an app that imports this module does not
+// load pino or prom-client (~0.1 s) until its composition root builds the operations.
 
 export const HEALTHCHECK_PATH = '/healthcheck';
 export const METRICS_PATH = '/metrics';
+/** The route label of a request no route matched (an unknown URL). */
+export const UNMATCHED_ROUTE = 'unmatched';
+/** The microversion label of a request answered before a version was agreed (a 406). */
+export const NO_MICROVERSION = 'none';
 
 export interface HttpOperations {
   /** The service logger: one line per request. */
@@ -28,10 +41,14 @@ export interface HttpOperations {
 /** The Fastify constructor options that make the service logger the app's. */
 export function fastifyLoggerOptions(logger: Logger | undefined) {
   if (logger === undefined) return { logger: false } as const;
-  // The framework's own two lines per request are replaced by the request log below.
   // Typed as Fastify's base logger, so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger;
-  return { loggerInstance, disableRequestLogging: true, requestIdLogLabel: 'request_id' };
+  // The framework's own two lines per request are replaced by the request log below.
+  const logController = new LogController({
+    disableRequestLogging: true,
+    requestIdLogLabel: 'request_id',
+  });
+  return { loggerInstance, logController };
 }
 
 const ERROR_CODE = Symbol('baton.errorCode');

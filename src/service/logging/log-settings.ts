@@ -25,7 +25,13 @@ export interface LoggingConfig {
   readonly logDir?: string | undefined;
 }
 
-export const DEFAULT_LOGGING: LoggingConfig = { debug: false, useJson: false };
+export const DEFAULT_LOGGING: LoggingConfig = {
+  debug: false,
+  logLevel: undefined,
+  useJson: false,
+  logFile: undefined,
+  logDir: undefined,
+};
 
 /** What the logger is built from. */
 export interface LogSettings {

@@ -9,17 +9,12 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /** Seconds; Placement answers most requests in a few milliseconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The route label of a request no route matched (an unknown URL). */
-export const UNMATCHED_ROUTE = 'unmatched';
-/** The microversion label of a request answered before a version was agreed (a 406). */
-export const NO_MICROVERSION = 'none';
-
 export interface HttpRequestSample {
   readonly method: string;
-  /** The route pattern as declared (`/resource_providers/{uuid}`), or UNMATCHED_ROUTE. */
+  /** The route pattern as declared (`/resource_providers/{uuid}`), or `unmatched`. */
   readonly route: string;
   readonly status: number;
-  /** The version the request was answered at, or NO_MICROVERSION. */
+  /** The version the request was answered at, or `none` (refused before one was agreed). */
   readonly microversion: string;
   readonly seconds: number;
   /** The error code of a 409 (its body's `code`). */

@@ -9,6 +9,11 @@ import type { AddressInfo } from 'node:net';
 import type { HealthState } from '../healthcheck.ts';
 import type { Scrape } from './process-metrics.ts';
 
+/** The listener could not open its port (in use, not allowed); the message names it. */
+export class MetricsListenError extends Error {
+  override name = 'MetricsListenError';
+}
+
 export interface MetricsListenerOptions {
   readonly host: string;
   /** 0 picks a free port. */
@@ -61,9 +66,15 @@ export async function startMetricsListener(
     void handle(req, res);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) =>
+      reject(
+        new MetricsListenError(
+          `cannot listen for metrics on ${options.host}:${options.port}: ${error.code ?? error.message}`,
+        ),
+      );
+    server.once('error', refused);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve();
     });
   });
