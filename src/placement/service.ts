@@ -10,7 +10,6 @@
  */
 import { createOnlineMigrationRegistry, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
-import type { LogSink } from '../service/logging/service-logger.ts';
 import {
   codeVersionsOf,
   defineService,
@@ -18,6 +17,7 @@ import {
   resolveCapsInForce,
   type ServiceDefinition,
 } from '../service/index.ts';
+import type { LogSink } from '../service/logging/service-logger.ts';
 import { PLACEMENT_VERSIONS } from './api/versions.ts';
 import {
   defaultPlacementConfig,
