@@ -79,19 +79,25 @@ export async function startPlacementServer(
       pinnedMax: caps?.apiMax,
       ...(operations === undefined ? {} : { operations: operations.http }),
     });
-    await app.listen({
-      host: config.host,
-      port: config.port,
-      // Fastify logs this line when it has a logger (the process's).
-      listenTextResolver: (address) => `${PLACEMENT_API_BINARY} listening on ${address}`,
-    });
+    try {
+      // The metrics port first: a port in use refuses the start before anything is served.
+      await operations?.listenForMetrics();
+      await app.listen({
+        host: config.host,
+        port: config.port,
+        // Fastify logs this line when it has a logger (the process's).
+        listenTextResolver: (address) => `${PLACEMENT_API_BINARY} listening on ${address}`,
+      });
+    } catch (error) {
+      await operations?.close();
+      throw error;
+    }
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
 
     let registration: ProcessRegistration;
     try {
-      await operations?.listenForMetrics();
       registration = await registerProcess(
         shared,
         {
