@@ -19,7 +19,7 @@ if (status === 'current') {
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch {
-    process.stderr.write(`baton: ${why} and tsx is not installed: run \`npm run build\`\n`);
+    process.stderr.write(`baton: error: ${why} and tsx is not installed: run \`npm run build\`\n`);
     process.exit(1);
   }
   process.stderr.write(`baton: ${why} (\`npm run build\` remakes it); running src/ through tsx\n`);

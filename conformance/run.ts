@@ -9,12 +9,14 @@
  *   CONFORMANCE_DUMP=steps.jsonl npm run conformance   # also write every answer of both
  */
 import { appendFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import {
   freePort,
   startPlacementServer,
   stopPlacementServer,
 } from '../bench/support/placement-http.ts';
 import { realPlacementMissing, startRealPlacement } from '../bench/support/real-placement.ts';
+import { openDatabase } from '../src/db/index.ts';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import { Pair } from './pair.ts';
 import { SCENARIOS } from './scenarios/index.ts';
@@ -29,6 +31,20 @@ if (missing) {
   process.exit(2);
 }
 
+/** A database's traits with their ids. */
+async function traitsOf(url: string): Promise<{ id: number; name: string }[]> {
+  const db = await openDatabase(url, { poolSize: 1 });
+  try {
+    const rows = await sql<{
+      id: number | string;
+      name: string;
+    }>`select id, name from traits`.execute(db.kysely);
+    return rows.rows.map((row) => ({ id: Number(row.id), name: row.name }));
+  } finally {
+    await db.close();
+  }
+}
+
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 let differing = 0;
 let steps = 0;
@@ -37,7 +53,11 @@ for (const scenario of chosen) {
   const realDb = await createScratchDatabase('postgresql');
   const batonPort = await freePort();
   const batonServer = await startPlacementServer(batonDb.url, batonPort);
-  const real = await startRealPlacement(realDb.url, await freePort(), { processes: 1 });
+  // The real service's standard traits get Baton's ids (it would number them at random).
+  const real = await startRealPlacement(realDb.url, await freePort(), {
+    processes: 1,
+    traits: await traitsOf(batonDb.url),
+  });
   const pair = new Pair(`http://127.0.0.1:${batonPort}`, real.url, [batonDb.url, realDb.url]);
   try {
     await scenario.run(pair);

@@ -15,6 +15,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/index.ts';
 
 const run = promisify(execFile);
 
@@ -53,10 +55,41 @@ function sqlalchemyUrl(dbUrl: string): string {
  * Syncs the schema of `dbUrl` (an empty scratch database) and starts the real service on
  * 127.0.0.1:`port`. Resolves once `GET /` answers.
  */
+export interface RealPlacementOptions {
+  readonly processes?: number;
+  /**
+   * Traits to store with these ids before the service first starts. It numbers the standard
+   * traits it adds in Python's set order of their names, which changes with every process
+   * start, and lists a provider's traits in an order their ids decide on PostgreSQL
+   * (docs/placement.md); given Baton's ids, the two can be compared.
+   */
+  readonly traits?: readonly { readonly id: number; readonly name: string }[];
+}
+
+/** Stores the traits with their ids, and moves the id sequence past them. */
+async function storeTraits(dbUrl: string, traits: RealPlacementOptions['traits']): Promise<void> {
+  if (traits === undefined || traits.length === 0) return;
+  const db = await openDatabase(dbUrl, { poolSize: 1 });
+  try {
+    const now = new Date();
+    const rows = traits.map((t) => sql`(${t.id}, ${t.name}, ${now})`);
+    await sql`insert into traits (id, name, created_at) values ${sql.join(rows)}`.execute(
+      db.kysely,
+    );
+    if (new URL(dbUrl).protocol.startsWith('postgres')) {
+      await sql`select setval(pg_get_serial_sequence('traits', 'id'), (select max(id) from traits))`.execute(
+        db.kysely,
+      );
+    }
+  } finally {
+    await db.close();
+  }
+}
+
 export async function startRealPlacement(
   dbUrl: string,
   port: number,
-  options: { processes?: number } = {},
+  options: RealPlacementOptions = {},
 ): Promise<RealPlacement> {
   const missing = realPlacementMissing();
   if (missing) throw new Error(`cannot start the real Placement: ${missing}`);
@@ -80,6 +113,7 @@ export async function startRealPlacement(
   );
   const env = { ...process.env, OS_PLACEMENT_CONFIG_DIR: dir };
   await run(MANAGE, ['--config-file', conf, 'db', 'sync'], { env });
+  await storeTraits(dbUrl, options.traits);
   const child: ChildProcess = spawn(
     UWSGI,
     [

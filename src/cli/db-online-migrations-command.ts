@@ -1,12 +1,12 @@
 /**
- * `baton db online-migrations [--max-count N]`: runs the service's online
- * data migrations in short batches, with a progress bar on a terminal and a
- * line per batch otherwise, then a table per migration. Exit status as
- * `ironic-dbsync online_data_migrations`: 0 done, 1 more remains, 2 failed.
+ * `baton db online-migrations [--max-count N] [--max-run-seconds S]`: runs the service's
+ * online data migrations in short batches, pausing `--sleep-between-batches` seconds
+ * between two, with a progress bar on a terminal and a summary line every few seconds
+ * otherwise, then a table per migration. Exit status as `ironic-dbsync
+ * online_data_migrations`: 0 done, 1 more remains (--max-count or --max-run-seconds
+ * reached), 2 failed.
  */
-import { SingleBar } from 'cli-progress';
 import {
-  type BatchProgress,
   checkBatchSize,
   OnlineMigrationUsageError,
   parseMaxCount,
@@ -14,53 +14,33 @@ import {
   runOnlineMigrations,
 } from '../db/index.ts';
 import { compatibilityOf } from '../service/index.ts';
+import { batchReporter } from './batch-progress.ts';
 import { usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { type ProgressEnv, processProgressEnv } from './progress-env.ts';
 
 export interface OnlineMigrationOptions extends DatabaseOptions {
   readonly maxCount?: string;
   readonly batchSize?: string;
+  readonly sleepBetweenBatches?: string;
+  readonly maxRunSeconds?: string;
 }
 
-function progressReporter(out: (line: string) => void): {
-  onBatch: (p: BatchProgress) => void;
-  stop: () => void;
-} {
-  if (!process.stdout.isTTY) {
-    return {
-      onBatch: (p) =>
-        out(
-          `${p.migration}: batch ${p.batch} migrated ${p.migrated} of ${p.total} (run total ${p.runMigrated})`,
-        ),
-      stop: () => {},
-    };
+/** A number of seconds from the command line, as milliseconds; absent stays absent. */
+function seconds(flag: string, text: string | undefined, allowZero: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text.trim());
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(text) || (!allowZero && value === 0)) {
+    const what = allowZero ? 'a number of seconds, 0 or more' : 'a positive number of seconds';
+    throw usageError(`${flag} must be ${what}, not '${text}'`);
   }
-  const bar = new SingleBar({
-    format: '{migration} [{bar}] {value}/{total} rows',
-    hideCursor: true,
-  });
-  let current: string | undefined;
-  let done = 0;
-  return {
-    onBatch: (p) => {
-      if (p.migration !== current) {
-        if (current !== undefined) bar.stop();
-        current = p.migration;
-        done = 0;
-        bar.start(Math.max(p.total, 1), 0, { migration: p.migration });
-      }
-      done += p.migrated;
-      bar.update(done, { migration: p.migration });
-    },
-    stop: () => {
-      if (current !== undefined) bar.stop();
-    },
-  };
+  return Math.round(value * 1_000);
 }
 
 export async function dbOnlineMigrations(
   options: OnlineMigrationOptions,
   out: (line: string) => void,
+  env: ProgressEnv = processProgressEnv(),
 ): Promise<number> {
   let maxCount: number | undefined;
   let batchSize: number | undefined;
@@ -72,16 +52,27 @@ export async function dbOnlineMigrations(
     if (error instanceof OnlineMigrationUsageError) throw usageError(error.message);
     throw error;
   }
-  return withServiceDatabase(options, async (service, db, config) => {
-    const progress = progressReporter(out);
+  const batchPauseMs = seconds('--sleep-between-batches', options.sleepBetweenBatches, true);
+  const maxRunMs = seconds('--max-run-seconds', options.maxRunSeconds, false);
+  return withServiceDatabase(options, 'existing', async (service, db, config) => {
+    const progress = batchReporter(env, out);
     const report = await runOnlineMigrations(db, service.onlineMigrations(config), {
       maxCount,
       batchSize,
+      ...(batchPauseMs === undefined ? {} : { batchPauseMs }),
+      ...(maxRunMs === undefined ? {} : { maxRunMs }),
+      now: env.now,
+      sleep: env.sleep,
       onBatch: progress.onBatch,
       compatibility: compatibilityOf(service),
     });
     progress.stop();
     out(renderOnlineMigrationsReport(report, { release: service.release }));
+    if (report.timeLimitReached) {
+      out(
+        `Stopped after --max-run-seconds ${options.maxRunSeconds} with rows left to migrate; run the command again to carry on from there.`,
+      );
+    }
     return report.exitStatus;
   });
 }

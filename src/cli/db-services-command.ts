@@ -19,7 +19,7 @@ export async function dbServices(
       `--dead-after must be a positive number of seconds, not '${options.deadAfter}'`,
     );
   }
-  return withServiceDatabase(options, async (_service, db) => {
+  return withServiceDatabase(options, 'existing', async (_service, db) => {
     const liveness = deadAfter === undefined ? {} : { liveWithinSeconds: deadAfter };
     if (options.removeDead) {
       const removed = await removeDeadServices(db, {

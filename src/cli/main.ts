@@ -1,15 +1,22 @@
 /**
  * The `baton` command. Every database command takes `--service NAME` and
- * `--db URL` (default: the embedded SQLite file). Errors end with one line
- * on stderr and a non-zero status; bad input exits 64.
+ * `--db URL` (default: the config file's, else the embedded SQLite file in the
+ * data directory). A server's flags are made from its service's config options.
+ * Errors end with one line, `baton: error: …`, on stderr and a non-zero
+ * status; bad input exits 64.
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { toList } from '../placement/config-file.ts';
+import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
+import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
+import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
+import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
 import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
-import { defaultDbUrl } from './data-dir.ts';
-import { SERVICE_NAMES } from './service-catalog.ts';
+import { addConfigFlags } from './config-flags.ts';
+import { defaultDbHelp, defaultDbUrl } from './data-dir.ts';
+import type { ProgressEnv } from './progress-env.ts';
+import { SERVICE_NAMES, SERVICE_RELEASES } from './service-catalog.ts';
 
 // Each command's module is imported when the command runs: the database drivers, Fastify and
 // the services' code cost ~0.5 s of CPU to load, which `--help` and `--version` never pay.
@@ -18,6 +25,8 @@ import { SERVICE_NAMES } from './service-catalog.ts';
 export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (text: string) => void;
+  /** How long-running commands show progress (default: bars on a terminal, else summary lines). */
+  readonly progress?: ProgressEnv;
 }
 
 const processIo: CliIo = {
@@ -29,29 +38,41 @@ const processIo: CliIo = {
   },
 };
 
-/** Commander's collector for a repeatable, comma-separable option. */
-function collectList(value: string, previous: readonly string[] | undefined): string[] {
-  return [...(previous ?? []), ...toList(value)];
-}
-
 /** `--version` seen: runCli prints the version line instead of running anything. */
 class VersionRequested extends Error {}
 
+function dataDirOption(): Option {
+  return new Option(
+    '--data-dir <dir>',
+    `where the embedded SQLite database is (default: the config file's [DEFAULT] state_path, else ${defaultDataDir().path})`,
+  ).env(DATA_DIR_ENV);
+}
+
+function serviceOption(): Option {
+  return new Option('--service <name>', 'the service whose database it is')
+    .choices(SERVICE_NAMES)
+    .makeOptionMandatory();
+}
+
 function databaseOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option('--service <name>', 'the service whose database it is')
-        .choices(SERVICE_NAMES)
-        .makeOptionMandatory(),
-    )
+    .addOption(serviceOption())
     .option(
       '--db <url>',
-      `database URL: sqlite:<path>, postgresql://…, mysql://… (default ${defaultDbUrl()})`,
+      `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
     )
+    .addOption(dataDirOption())
     .option(
       '--config-file <path>',
-      "the service's config file (its database URL when --db is absent, and its settings)",
+      "the service's config file: its database when --db is absent, and its settings (default: none)",
     );
+}
+
+/** The pin values of each service, for `--help`. */
+function pinValues(): string {
+  return Object.entries(SERVICE_RELEASES)
+    .map(([service, releases]) => `${service}: ${releases.join(', ')}`)
+    .join('; ');
 }
 
 export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
@@ -80,20 +101,44 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('check object versions, then apply the pending schema migrations')
     .action(async (options) => {
       const { dbUpgrade } = await import('./db-upgrade-command.ts');
-      setStatus(await dbUpgrade(options, out));
+      setStatus(await dbUpgrade(options, out, io.progress));
     });
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')
-    .option('--max-count <n>', 'migrate at most this many rows, then stop (exit 1 if more remain)')
-    .option('--batch-size <n>', 'rows per batch (per transaction)')
+    .option(
+      '--max-count <n>',
+      'migrate at most this many rows, then stop (exit 1 if more remain) (default: all)',
+    )
+    .option(
+      '--batch-size <n>',
+      `rows per batch, that is per transaction (default: ${DEFAULT_BATCH_SIZE})`,
+    )
+    .option(
+      '--sleep-between-batches <seconds>',
+      'pause between two batches, to leave the database to the services (default: 0; on SQLite 0.002, the write lock left free for other writers)',
+    )
+    .option(
+      '--max-run-seconds <seconds>',
+      'start no batch after this long; exit 1 if rows remain, as --max-count does (default: no limit)',
+    )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
-      setStatus(await dbOnlineMigrations(options, out));
+      setStatus(await dbOnlineMigrations(options, out, io.progress));
+    });
+  databaseOptions(db.command('version'))
+    .description('print the schema version: the last migration applied, or None')
+    .option('--verbose', 'list every migration of the service with its state (default: off)')
+    .action(async (options) => {
+      const { dbVersion } = await import('./db-version-command.ts');
+      setStatus(await dbVersion(options, out));
     });
   databaseOptions(db.command('services'))
     .description('list the registered services and their versions')
-    .option('--remove-dead', 'remove services not seen for --dead-after seconds')
-    .option('--dead-after <seconds>', 'how long without a heartbeat makes a service dead')
+    .option('--remove-dead', 'remove services not seen for --dead-after seconds (default: off)')
+    .option(
+      '--dead-after <seconds>',
+      `how long without a heartbeat makes a service dead (default: ${DEFAULT_LIVE_WITHIN_SECONDS})`,
+    )
     .action(async (options) => {
       const { dbServices } = await import('./db-services-command.ts');
       setStatus(await dbServices(options, out));
@@ -101,10 +146,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
 
   databaseOptions(program.command('upgrade-check'))
     .description('check whether the deployment is ready for (or done with) an upgrade')
-    .option(
-      '--pin-release-version <release>',
-      'the pin_release_version setting',
-      process.env.BATON_PIN_RELEASE_VERSION,
+    .addOption(
+      new Option(
+        '--pin-release-version <release>',
+        `the pin the service's processes run with; one of ${pinValues()}; empty: not pinned (default: the config file's [DEFAULT] pin_release_version, else none)`,
+      ).env('BATON_PIN_RELEASE_VERSION'),
     )
     .action(async (options) => {
       const { upgradeCheck } = await import('./upgrade-check-command.ts');
@@ -112,55 +158,60 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     });
 
   program
+    .command('config')
+    .description("the services' config files")
+    .command('sample')
+    .description('print a commented sample config file with every option at its default')
+    .addOption(serviceOption())
+    .action(async (options) => {
+      const { configSample } = await import('./config-sample-command.ts');
+      setStatus(await configSample(options, out));
+    });
+
+  const serve = program
     .command('placement')
     .description('the Placement service')
     .command('serve')
     .description('run the Placement API in the foreground until SIGTERM/SIGINT')
-    .option('--config-file <path>', 'oslo.config-style INI file (flags override it)')
-    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option(
-      '--port <port>',
-      'port to listen on (default 8778; 0 picks a free one; BATON_PLACEMENT_PORT sets it too)',
-      process.env.BATON_PLACEMENT_PORT,
-    )
-    .option('--db <url>', `database URL (default ${defaultDbUrl()})`)
-    .option('--auth-strategy <strategy>', 'only noauth2 is implemented')
-    .option('--enforce-scope', '[oslo_policy] enforce_scope')
-    .option('--enforce-new-defaults', '[oslo_policy] enforce_new_defaults')
-    .option('--policy-file <path>', 'YAML or JSON rules overriding the defaults')
-    .option(
-      '--cors-allowed-origin <origin>',
-      'allowed CORS origin (repeatable or comma-separated)',
-      collectList,
-    )
-    .option('--cors-allow-headers <headers>', 'comma-separated CORS allow_headers')
-    .option(
-      '--pin-release-version <release>',
-      'serve at most the microversion of this release',
-      process.env.BATON_PIN_RELEASE_VERSION,
-    )
-    .option('--workers <n>', 'server processes sharing the port (default 1)')
-    // Logs, health check and metrics (docs/operations.md); each flag wins over its INI option.
-    .option('--debug', '[DEFAULT] debug: log at debug level')
-    .option(
-      '--log-level <level>',
-      'trace, debug, info, warn, error, fatal or silent (wins over --debug)',
-    )
-    .option('--log-format <format>', 'text (default) or json ([DEFAULT] use_json)')
-    .option('--log-file <path>', '[DEFAULT] log_file: append the log there instead of stderr')
-    .option(
-      '--metrics-port <port>',
-      '[metrics] bind_port: /metrics on a port of its own (with --workers: the whole pool)',
-    )
-    .option(
-      '--drain-delay <seconds>',
-      '[healthcheck] drain_delay: answer 503 DRAINING this long after SIGTERM before closing',
-    )
-    .action(async (options) => {
-      const { placementServe } = await import('./placement-serve-command.ts');
-      setStatus(await placementServe(options, io));
-    });
+      '--config-file <path>',
+      'oslo.config-style INI file; each option below sets one of its options, and wins (default: none)',
+    );
+  // --help shows where the database and the data directory are on this machine.
+  const here = {
+    ...PLACEMENT_CONFIG.defaults,
+    databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
+    dataDir: defaultDataDir().path,
+  };
+  addConfigFlags(serve, { ...PLACEMENT_CONFIG, defaults: here }).action(async (options) => {
+    const { placementServe } = await import('./placement-serve-command.ts');
+    setStatus(await placementServe(options, io));
+  });
   return program;
+}
+
+/** The shape of every error: `baton: error: <one line>`; details, if any, on the lines after. */
+export function errorLines(message: string): string {
+  const [first = '', ...details] = message.trim().split('\n');
+  return [`baton: error: ${first}`, ...details].map((line) => `${line}\n`).join('');
+}
+
+/** Commander's message (`error: unknown option '--x'\n(Did you mean --y?)`) as one line. */
+function commanderMessage(error: CommanderError): string {
+  return error.message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
+/** What a command that needs a subcommand says when it got none. */
+function missingCommand(command: Command): string {
+  const path: string[] = [];
+  for (let c: Command | null = command; c !== null; c = c.parent) path.unshift(c.name());
+  const names = command.commands.map((c) => c.name()).join(', ');
+  return `'${path.join(' ')}' needs a command: ${names} (see ${path.join(' ')} --help)`;
 }
 
 /** Runs the command line and returns the exit status (no process.exit inside). */
@@ -169,6 +220,23 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const program = buildProgram((s) => {
     status = s;
   }, io);
+  // The command being parsed: the one a "needs a command" message is about.
+  let current: Command = program;
+  program.hook('preSubcommand', (_parent, sub) => {
+    current = sub;
+  });
+  // Commander prints its errors itself, and the help when a command is missing; both are
+  // replaced by one line in the shape of every other error.
+  // (Commander writes the help to stderr only when a command is missing.)
+  let helpForMissingCommand = false;
+  for (const command of allCommands(program)) {
+    command.configureOutput({
+      writeErr: () => {
+        helpForMissingCommand = true;
+      },
+      outputError: () => {},
+    });
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return status;
@@ -181,17 +249,24 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       // Help and version requests end "with an error" too; they are not failures.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
-      if (error.code === 'commander.help') return EXIT.ok;
+      // `baton help` asked for it; a command without its subcommand ends here too.
+      if (error.code === 'commander.help' && !helpForMissingCommand) return EXIT.ok;
+      const message = helpForMissingCommand ? missingCommand(current) : commanderMessage(error);
+      io.err(errorLines(message));
       return EXIT.usage;
     }
     if (error instanceof CliExit) {
-      io.err(`baton: ${error.message}\n`);
+      io.err(errorLines(error.message));
       return error.status;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`baton: unexpected error: ${message}\n`);
+    io.err(errorLines(`unexpected: ${message}`));
     return EXIT.failure;
   }
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap((sub) => allCommands(sub as Command))];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

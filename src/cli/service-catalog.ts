@@ -3,6 +3,8 @@
  * definition is loaded by the command that needs it, so `--help` and `--version` load none
  * (a service's module pulls in its whole server and the database drivers).
  */
+import { PLACEMENT_RELEASES } from '../placement/releases.ts';
+import { MASTER } from '../releases/release-mapping.ts';
 import type { ServiceDefinition } from '../service/index.ts';
 
 const CATALOG: Readonly<Record<string, () => Promise<ServiceDefinition>>> = {
@@ -10,6 +12,15 @@ const CATALOG: Readonly<Record<string, () => Promise<ServiceDefinition>>> = {
 };
 
 export const SERVICE_NAMES: readonly string[] = Object.keys(CATALOG);
+
+/**
+ * The releases each service can be pinned to, read from its light release module (its
+ * mapping, without the code) so `--help` lists them without loading the service; a test
+ * checks them against the definitions.
+ */
+export const SERVICE_RELEASES: Readonly<Record<string, readonly string[]>> = {
+  placement: [...Object.keys(PLACEMENT_RELEASES), MASTER],
+};
 
 /** The service named `name`; UnknownServiceError lists the known ones. */
 export async function loadService(name: string): Promise<ServiceDefinition> {

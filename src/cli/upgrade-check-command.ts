@@ -33,7 +33,7 @@ export async function upgradeCheck(
   options: UpgradeCheckOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  return withServiceDatabase(options, async (service, db, config) => {
+  return withServiceDatabase(options, 'existing', async (service, db, config) => {
     let caps: CapsInForce;
     try {
       // The pin the service's processes run with: the flag, else the config file's.

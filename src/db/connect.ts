@@ -3,7 +3,7 @@
  * driver, its capabilities, and a first round trip so a bad URL, an
  * unreachable server or refused credentials fail here, with one clear line.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -11,7 +11,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { type Capabilities, capabilitiesOf } from './capabilities.ts';
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.ts';
-import { DatabaseConnectionError } from './errors.ts';
+import { DatabaseConnectionError, DatabaseMissingError } from './errors.ts';
 import { type PreparedStatementOptions, prepareRepeatedStatements } from './pg-prepared.ts';
 import { BusyWaitingSqlite } from './sqlite-busy-wait.ts';
 import { SqliteValuesPlugin } from './sqlite-values-plugin.ts';
@@ -38,6 +38,11 @@ export interface OpenOptions {
    * mode). Ignored by the other backends.
    */
   readonly preparedStatements?: boolean | PreparedStatementOptions;
+  /**
+   * SQLite: open only a file that exists (DatabaseMissingError otherwise), creating neither
+   * the file nor its directory. For commands that only read.
+   */
+  readonly mustExist?: boolean;
 }
 
 /** Turns a driver error into a short reason (the drivers' messages vary and may be empty). */
@@ -66,8 +71,8 @@ function reasonOf(error: unknown): string {
 }
 
 function sqliteKysely<DB>(path: string, options: OpenOptions): Kysely<DB> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const handle = new SqliteDatabase(path);
+  if (path !== ':memory:' && !options.mustExist) mkdirSync(dirname(path), { recursive: true });
+  const handle = new SqliteDatabase(path, { fileMustExist: options.mustExist === true });
   handle.pragma('journal_mode = WAL');
   handle.pragma('foreign_keys = ON');
   handle.pragma('synchronous = NORMAL');
@@ -84,13 +89,16 @@ export async function openDatabase<DB = Record<string, unknown>>(
   options: OpenOptions = {},
 ): Promise<Database<DB>> {
   const url = parseDatabaseUrl(urlText);
+  if (options.mustExist && url.path !== undefined && url.path !== ':memory:') {
+    if (!existsSync(url.path)) throw new DatabaseMissingError(url.redacted, url.path);
+  }
   let kysely: Kysely<DB>;
   try {
     if (url.backend === 'sqlite') {
       kysely = sqliteKysely<DB>(url.path as string, options);
     } else if (url.backend === 'postgresql') {
       const pool = new pg.Pool({
-        connectionString: url.url,
+        connectionString: url.connectionString,
         max: options.poolSize ?? 10,
         connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       });
@@ -104,7 +112,7 @@ export async function openDatabase<DB = Record<string, unknown>>(
       kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     } else {
       const pool = createMysqlPool({
-        uri: url.url.replace(/^mariadb:/, 'mysql:'),
+        ...url.mysql,
         connectionLimit: options.poolSize ?? 10,
         connectTimeout: options.connectTimeoutMs ?? 5_000,
         // Generations and counts come back as numbers, dates as Date objects.

@@ -16,6 +16,18 @@ export class DatabaseConnectionError extends DatabaseError {
   }
 }
 
+/** A SQLite database opened to be read only (`mustExist`) has no file: nothing was created. */
+export class DatabaseMissingError extends DatabaseError {
+  override name = 'DatabaseMissingError';
+  readonly url: string;
+  readonly path: string;
+  constructor(redactedUrl: string, path: string) {
+    super(`database file ${path} does not exist`);
+    this.url = redactedUrl;
+    this.path = path;
+  }
+}
+
 /** An optimistic-concurrency check lost: another writer changed the row first. */
 export class ConcurrentUpdateError extends DatabaseError {
   override name = 'ConcurrentUpdateError';

@@ -6,16 +6,26 @@ export {
   type DatabaseUrl,
   DatabaseUrlError,
   defaultDatabaseUrl,
+  type MysqlTarget,
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
+export { isDuplicateKeyError } from './duplicate-key.ts';
 export {
   ConcurrentUpdateError,
   DatabaseBusyError,
   DatabaseConnectionError,
   DatabaseError,
+  DatabaseMissingError,
 } from './errors.ts';
+export { withExplicitZeroIds } from './explicit-ids.ts';
 export { bumpGeneration, type GenerationUpdate } from './generation.ts';
+export {
+  type InsertRow,
+  insertOneOrIgnore,
+  insertOrIgnore,
+  type UniqueKey,
+} from './insert-or-ignore.ts';
 export * from './migrations/index.ts';
 export * from './object-versions/index.ts';
 export * from './online-migrations/index.ts';

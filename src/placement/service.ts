@@ -8,13 +8,18 @@
  * also builds the process's logs, health check and metrics (src/service/process-operations.ts)
  * and hands them to the server (docs/operations.md).
  */
-import { createOnlineMigrationRegistry, parseDatabaseUrl } from '../db/index.ts';
+import {
+  createOnlineMigrationRegistry,
+  defaultDatabaseUrl,
+  parseDatabaseUrl,
+} from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
   codeVersionsOf,
   defineService,
   NO_CONFIG,
   resolveCapsInForce,
+  resolveDataDir,
   type ServiceDefinition,
 } from '../service/index.ts';
 import type { LogSink } from '../service/logging/service-logger.ts';
@@ -28,26 +33,30 @@ import {
   type ConfigLayer,
   loadConfigFile,
   mergeConfig,
+  PLACEMENT_CONFIG,
   type PlacementConfigFile,
 } from './config-file.ts';
 import { PLACEMENT_MIGRATIONS } from './migrations/index.ts';
 import { createIncompleteConsumers } from './online-migrations/create-incomplete-consumers.ts';
+import { PLACEMENT_RELEASE, PLACEMENT_RELEASES } from './releases.ts';
 import { type PlacementServer, type StartOptions, startPlacementServer } from './server.ts';
 import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from './service-version.ts';
 
 export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
   name: 'placement',
-  release: '2026.1',
+  release: PLACEMENT_RELEASE,
   binaries: [PLACEMENT_API_BINARY],
   migrations: PLACEMENT_MIGRATIONS,
   readConfigFile: async (path) => {
     const file = await loadConfigFile(path);
     return {
       databaseUrl: file.settings.databaseUrl,
+      dataDir: file.dataDir,
       pinReleaseVersion: file.pinReleaseVersion,
       settings: file.settings,
     };
   },
+  config: PLACEMENT_CONFIG,
   onlineMigrations: (config = NO_CONFIG) => {
     const layer = (config.settings ?? {}) as ConfigLayer;
     return createOnlineMigrationRegistry({
@@ -66,7 +75,7 @@ export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
   objectTables: [],
   code: codeVersionsOf({ apiVersions: PLACEMENT_VERSIONS }),
   // Releases before this code's and this one; `master` is derived from `code`.
-  releases: { '2026.1': { api: '1.39', objects: {} } },
+  releases: PLACEMENT_RELEASES,
   newModels: [],
 });
 
@@ -78,20 +87,26 @@ export interface PlacementApiSettings {
   readonly flags: ConfigLayer;
   /** `--pin-release-version`: wins over the file's `[DEFAULT] pin_release_version`. */
   readonly pinReleaseVersion?: string | undefined;
-  /** The database when neither the flags nor the file name one. */
-  readonly defaultDatabaseUrl: string;
+  /** `--data-dir`: wins over the file's `[DEFAULT] state_path`. */
+  readonly dataDir?: string | undefined;
+  /** `--workers`: wins over the file's `[DEFAULT] workers`. */
+  readonly workers?: number | undefined;
 }
 
-/** What a placement-api process runs with: its settings and the caps in force. */
+/** What a placement-api process runs with: its settings, the caps in force and its workers. */
 export interface PlacementApiPlan {
   readonly config: PlacementConfig;
   readonly caps: CapsInForce;
+  /** Server processes sharing the port (1: this process serves). */
+  readonly workers: number;
 }
 
 /**
  * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
- * anything is opened. Throws ConfigFileError, DatabaseUrlError, InvalidReleaseMappingError
- * (naming the entry) or UnknownReleaseError (listing the known releases).
+ * anything is opened. The database is the flag's, else the file's, else the embedded SQLite
+ * file in the data directory (src/service/data-dir.ts). Throws ConfigFileError,
+ * DatabaseUrlError, InvalidReleaseMappingError (naming the entry) or UnknownReleaseError
+ * (listing the known releases).
  */
 export async function planPlacementApi(
   settings: PlacementApiSettings,
@@ -101,8 +116,9 @@ export async function planPlacementApi(
     settings.configFile === undefined
       ? { settings: {} }
       : await loadConfigFile(settings.configFile);
+  const dataDir = resolveDataDir({ flag: settings.dataDir, file: file.dataDir });
   const config = mergeConfig(
-    defaultPlacementConfig(settings.defaultDatabaseUrl),
+    defaultPlacementConfig(defaultDatabaseUrl(dataDir.path)),
     file.settings,
     settings.flags,
   );
@@ -111,7 +127,7 @@ export async function planPlacementApi(
     flag: settings.pinReleaseVersion,
     file: file.pinReleaseVersion,
   });
-  return { config, caps };
+  return { config, caps, workers: settings.workers ?? file.workers ?? 1 };
 }
 
 /** How a placement-api process is started, besides its plan. */

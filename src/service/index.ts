@@ -7,6 +7,44 @@ export {
   masterReleaseOf,
 } from './code-versions.ts';
 export {
+  ConfigFileError,
+  type IniSections,
+  normalizeDatabaseUrl,
+  parseIni,
+  readConfigText,
+  toBoolean,
+  toInteger,
+  toList,
+} from './config-ini.ts';
+export {
+  BOOLEAN,
+  type ConfigOption,
+  type ConfigSchema,
+  choice,
+  DATABASE_URL,
+  defaultTextOf,
+  flagOf,
+  integer,
+  LIST,
+  type OptionType,
+  type OptionTypeLike,
+  optionPlace,
+  optionType,
+  PATH,
+  PORT,
+  readConfigOptions,
+  STRING,
+} from './config-options.ts';
+export { renderConfigSample, type SampleHeading } from './config-sample.ts';
+export {
+  DATA_DIR_ENV,
+  type DataDir,
+  type DataDirSettings,
+  type DataDirSource,
+  defaultDataDir,
+  resolveDataDir,
+} from './data-dir.ts';
+export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
   HEALTHY_REASON,
@@ -32,6 +70,7 @@ export {
   parseLogLevel,
 } from './logging/log-settings.ts';
 export { DEFAULT_OPERATIONS, type OperationsConfig } from './operations-config.ts';
+export { OPERATIONS_OPTIONS } from './operations-options.ts';
 export {
   checkPeerVersions,
   type ProcessIdentity,

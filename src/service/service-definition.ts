@@ -12,11 +12,14 @@ import type {
 } from '../db/index.ts';
 import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from '../releases/index.ts';
 import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
+import type { ConfigSchema } from './config-options.ts';
 
 /** What a service's config file says that the toolkit uses. */
 export interface ServiceConfig {
   /** The database URL the file names, if any (`--db` still wins). */
   readonly databaseUrl?: string | undefined;
+  /** `[DEFAULT] state_path`, absolute, if the file sets it (`--data-dir` still wins). */
+  readonly dataDir?: string | undefined;
   /** `[DEFAULT] pin_release_version`, if the file sets it (`--pin-release-version` still wins). */
   readonly pinReleaseVersion?: string | undefined;
   /** Everything else the file sets, as the service reads it (online migration settings...). */
@@ -34,6 +37,11 @@ export interface ServiceDefinition {
   readonly migrations: MigrationSet;
   /** Reads the service's own config file (its format; errors name the file). */
   readConfigFile(path: string): Promise<ServiceConfig>;
+  /**
+   * The options of that file as data (config-options.ts), for `baton config sample` and the
+   * flags of the service's commands; a service without it has no sample.
+   */
+  readonly config?: ConfigSchema;
   onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
   /** Tables holding versioned objects (none for Placement, which has no objects). */
   readonly objectTables: readonly ObjectTable[];

@@ -58,7 +58,7 @@ export async function superviseWorkers(
           if (!stopping) {
             failed = true;
             io.err(
-              `baton: ${binary} worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
+              `baton: error: ${binary} worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); stopping the others\n`,
             );
             stopAll();
           } else if (code !== 0 && code !== null) {

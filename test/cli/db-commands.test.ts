@@ -35,7 +35,7 @@ describe('baton: bad input', () => {
     assert.equal(badUrl.status, 64);
     assert.match(
       badUrl.err,
-      /^baton: database URL 'oracle:\/\/u:\*\*\*@h\/x' has an unsupported scheme/,
+      /^baton: error: database URL 'oracle:\/\/u:\*\*\*@h\/x' has an unsupported scheme/,
     );
     for (const count of ['0', '-3', 'abc', '1.5']) {
       const bad = await baton(
@@ -63,7 +63,7 @@ describe('baton: bad input', () => {
         size,
       );
       assert.equal(bad.status, 64, size);
-      assert.match(bad.err, /^baton: batch-size must be a positive integer/);
+      assert.match(bad.err, /^baton: error: batch-size must be a positive integer/);
     }
     const missing = await baton('db', 'upgrade');
     assert.equal(missing.status, 64);
@@ -82,7 +82,7 @@ describe('baton: bad input', () => {
     assert.equal(result.status, 1);
     assert.equal(
       result.err,
-      'baton: cannot open database postgresql://admin:***@127.0.0.1:1/x: connection refused (is the server running?)\n',
+      'baton: error: cannot open database postgresql://admin:***@127.0.0.1:1/x: connection refused (is the server running?)\n',
     );
   });
 });

@@ -251,7 +251,10 @@ describe('documented server commands', () => {
       try {
         const ended = await within(started.exit, 60_000, () => `exit\n${started.output()}`);
         assert.deepEqual(ended, { code: 1, signal: null }, started.output());
-        assert.match(started.output(), /baton: cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+        assert.match(
+          started.output(),
+          /baton: error: cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/,
+        );
         assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
       } finally {
         killGroup(pgid);

@@ -187,7 +187,10 @@ describe('baton placement serve', () => {
     }
     const result = await serveUntilExit('--port', '0', '--db', dbUrl);
     assert.equal(result.status, 1);
-    assert.match(result.err, /^baton: the schema of service placement is older than this code/);
+    assert.match(
+      result.err,
+      /^baton: error: the schema of service placement is older than this code/,
+    );
     assert.ok(result.err.includes(`run \`baton db upgrade --service placement --db ${dbUrl}\``));
     assert.equal(result.err.trim().split('\n').length, 1);
   });
@@ -242,7 +245,7 @@ describe('baton placement serve --workers', () => {
   it('refuses a bad worker count with status 64', async () => {
     const refused = await serveUntilExit('--workers', '0');
     assert.equal(refused.status, 64);
-    assert.match(refused.err, /--workers must be an integer from 1 to 64/);
+    assert.match(refused.err, /baton: error: --workers: '0' is not an integer from 1 to 64\n$/);
   });
 });
 
@@ -264,11 +267,11 @@ describe('baton placement serve: settings', () => {
     assert.equal(keystone.status, 64);
     assert.equal(
       keystone.err,
-      "baton: --auth-strategy 'keystone' is not supported; only noauth2 is implemented\n",
+      "baton: error: --auth-strategy: 'keystone' is not supported; only noauth2 is implemented\n",
     );
     const port = await baton('placement', 'serve', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
-    assert.match(port.err, /--port must be an integer/);
+    assert.match(port.err, /^baton: error: --port: 'http' is not an integer from 0 to 65535\n$/);
 
     const conf = join(dir, 'placement.conf');
     await writeFile(conf, '[api]\nauth_strategy = keystone\n');
@@ -276,7 +279,7 @@ describe('baton placement serve: settings', () => {
     assert.equal(fromFile.status, 64);
     assert.equal(
       fromFile.err,
-      `baton: config file ${conf}: auth_strategy 'keystone' is not supported; only noauth2 is implemented\n`,
+      `baton: error: config file ${conf}: [api] auth_strategy: 'keystone' is not supported; only noauth2 is implemented\n`,
     );
 
     const policy = join(dir, 'policy.yaml');
@@ -295,7 +298,7 @@ describe('baton placement serve: settings', () => {
     assert.match(
       badPolicy.err,
       new RegExp(
-        `^baton: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
+        `^baton: error: policy file ${policy}: rule 'placement:resource_providers:list': cannot parse`,
       ),
     );
 
@@ -462,7 +465,7 @@ describe('baton placement serve: the release pin', () => {
     const dir = await scratch();
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
     const expected =
-      "baton: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
+      "baton: error: pin_release_version 'zed' is not a known release; known releases: 2026.1, master\n";
     const run = async (...argv: string[]) => {
       let err = '';
       const status = await runCli(['placement', 'serve', '--db', db, '--port', '0', ...argv], {

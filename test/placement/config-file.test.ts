@@ -10,7 +10,6 @@ import {
   configFromIni,
   loadConfigFile,
   mergeConfig,
-  normalizeDatabaseUrl,
   PLACEMENT_OPTIONS,
   parseIni,
 } from '../../src/placement/config-file.ts';
@@ -74,7 +73,7 @@ describe('settings from INI', () => {
     assert.deepEqual(file.settings, {
       host: '0.0.0.0',
       port: 9000,
-      databaseUrl: 'mysql://placement:secret@db.example/placement',
+      databaseUrl: 'mysql+pymysql://placement:secret@db.example/placement',
       authStrategy: 'noauth2',
       enforceScope: true,
       enforceNewDefaults: true,
@@ -101,7 +100,8 @@ describe('settings from INI', () => {
     assert.equal(new Set(places).size, places.length);
     for (const option of PLACEMENT_OPTIONS) {
       assert.ok(
-        option.field === 'pinReleaseVersion' || Object.hasOwn(defaults, option.field),
+        ['pinReleaseVersion', 'dataDir', 'workers'].includes(option.field) ||
+          Object.hasOwn(defaults, option.field),
         `${option.name} sets ${option.field}, which PlacementConfig does not have`,
       );
       assert.notEqual(option.help, '');
@@ -119,13 +119,34 @@ describe('settings from INI', () => {
     );
     assert.throws(
       () => configFromIni('[api]\nauth_strategy = keystone\n'),
-      /auth_strategy 'keystone' is not supported; only noauth2 is implemented/,
+      /\[api\] auth_strategy: 'keystone' is not supported; only noauth2 is implemented/,
     );
   });
 
-  it('normalises oslo.db driver names away', () => {
-    assert.equal(normalizeDatabaseUrl('postgresql+psycopg2://u@h/db'), 'postgresql://u@h/db');
-    assert.equal(normalizeDatabaseUrl('sqlite:/tmp/x.sqlite'), 'sqlite:/tmp/x.sqlite');
+  it('keeps database URLs as written, in every form the database layer reads, and refuses others', () => {
+    for (const url of [
+      'mysql+pymysql://placement:secret@db.example/placement?charset=utf8',
+      'postgresql+psycopg2://placement@db.example/placement',
+      'sqlite:////var/lib/placement/placement.sqlite',
+    ]) {
+      assert.equal(
+        configFromIni(`[placement_database]\nconnection = ${url}\n`).settings.databaseUrl,
+        url,
+      );
+    }
+    assert.throws(
+      () => configFromIni('[placement_database]\nconnection = oracle://h/x\n'),
+      /\[placement_database\] connection: database URL 'oracle:\/\/h\/x' has an unsupported scheme/,
+    );
+  });
+
+  it('keeps the process settings apart: state_path (beside the file) and workers', () => {
+    const file = configFromIni('[DEFAULT]\nstate_path = state\nworkers = 4\n', '/etc/placement');
+    assert.deepEqual(file, { settings: {}, dataDir: '/etc/placement/state', workers: 4 });
+    assert.throws(
+      () => configFromIni('[DEFAULT]\nworkers = 0\n'),
+      /workers: '0' is not an integer from 1 to 64/,
+    );
   });
 
   it('loads a file, naming it in every error', async () => {

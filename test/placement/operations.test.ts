@@ -35,8 +35,12 @@ describe('Placement operations', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'placement-operations-'));
     const plan = await planPlacementApi({
-      flags: { port: 0, drainDelaySeconds: 1, useJson: true },
-      defaultDatabaseUrl: `sqlite:${join(dir, 'placement.sqlite')}`,
+      flags: {
+        port: 0,
+        drainDelaySeconds: 1,
+        useJson: true,
+        databaseUrl: `sqlite:${join(dir, 'placement.sqlite')}`,
+      },
     });
     server = await startPlacementApi(plan, {
       logSink: { write: (line: string) => lines.push(JSON.parse(line) as Line) },
@@ -203,7 +207,7 @@ describe('Placement logging settings', () => {
       const file = join(dir, 'placement.conf');
       await writeFile(file, '[DEFAULT]\ndebug = true\nuse_json = true\nlog_file = from-file.log\n');
       const plan = (flags: Record<string, unknown>) =>
-        planPlacementApi({ configFile: file, flags, defaultDatabaseUrl: 'sqlite::memory:' });
+        planPlacementApi({ configFile: file, flags, dataDir: dir });
       assert.deepEqual(logSettingsOf((await plan({})).config), {
         level: 'debug',
         format: 'json',

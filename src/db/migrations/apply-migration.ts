@@ -45,6 +45,26 @@ async function runStep(session: MigrationSession, step: DdlStep): Promise<void> 
   for (const statement of step.statements) await sql.raw(statement).execute(session.db);
 }
 
+/** A step of a migration starting or done, for progress reports (`baton db upgrade`). */
+export interface MigrationStepEvent {
+  readonly migration: string;
+  readonly release: string;
+  /** 1 for the migration's first operation. */
+  readonly step: number;
+  /** Operations in the migration. */
+  readonly steps: number;
+  /** `createIndex nodes_owner_idx on nodes`, `addColumn nodes`, `sql`… */
+  readonly operation: string;
+  readonly phase: 'start' | 'done';
+}
+
+/** What an event names an operation: an index with its table, the rest as errors name them. */
+export function operationLabel(operation: Operation): string {
+  return operation.op === 'createIndex'
+    ? `${describe(operation)} on ${operation.table}`
+    : describe(operation);
+}
+
 export interface Attempt {
   readonly caps: Capabilities;
   readonly session: MigrationSession;
@@ -53,10 +73,20 @@ export interface Attempt {
   readonly plan: MigrationPlan;
   /** The row of an earlier, interrupted attempt. */
   readonly earlier: SchemaHistoryRow | undefined;
+  readonly onStep?: ((event: MigrationStepEvent) => void) | undefined;
 }
 
 export async function applyMigration(attempt: Attempt): Promise<void> {
-  const { caps, session, service, migration, plan, earlier } = attempt;
+  const { caps, session, service, migration, plan, earlier, onStep } = attempt;
+  const report = (index: number, phase: MigrationStepEvent['phase']) =>
+    onStep?.({
+      migration: migration.id,
+      release: migration.release,
+      step: index + 1,
+      steps: migration.operations.length,
+      operation: operationLabel(migration.operations[index] as Operation),
+      phase,
+    });
   const backend = caps.backend;
   const base = { service, id: migration.id, release: migration.release };
   let rowExists = earlier !== undefined;
@@ -93,7 +123,9 @@ export async function applyMigration(attempt: Attempt): Promise<void> {
           ) {
             continue;
           }
+          report(step.operation, 'start');
           await runStep(session, step);
+          report(step.operation, 'done');
         } catch (error) {
           const kept = segment.transactional ? done : step.operation;
           throw new MigrationStepError(

@@ -1,4 +1,5 @@
 /** Schema migrations: operations as data, the change policy, the runner and the startup check. */
+export { type MigrationStepEvent, operationLabel } from './apply-migration.ts';
 export { canonicalJson, operationsChecksum } from './checksum.ts';
 export { MAX_STRING_LENGTH, sqlTypeOf } from './column-types.ts';
 export { compileOperation, type DdlStep, UnsupportedOperationError } from './ddl-compiler.ts';

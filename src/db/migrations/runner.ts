@@ -10,7 +10,7 @@
  */
 
 import type { Database } from '../connect.ts';
-import { applyMigration } from './apply-migration.ts';
+import { applyMigration, type MigrationStepEvent } from './apply-migration.ts';
 import { expectedChecksum } from './checksum.ts';
 import {
   MigrationBlockedError,
@@ -29,6 +29,8 @@ import { checkPolicy, type LockWarning, policyViolations } from './policy.ts';
 export interface MigrateOptions {
   /** How long to wait for another process's run to finish (default 10 minutes). */
   readonly lockTimeoutMs?: number;
+  /** Called as each step (operation) of a pending migration starts and ends. */
+  readonly onStep?: (event: MigrationStepEvent) => void;
 }
 
 export interface AppliedMigration {
@@ -140,7 +142,15 @@ export async function migrateToLatest<DB>(
             }
           }
           const plan = plans[index] as MigrationPlan;
-          await applyMigration({ caps, session, service, migration, plan, earlier });
+          await applyMigration({
+            caps,
+            session,
+            service,
+            migration,
+            plan,
+            earlier,
+            onStep: options.onStep,
+          });
           const lockWarnings = (policy.migrations[index]?.lockWarnings ?? []).filter((w) =>
             w.backends.includes(caps.backend),
           );

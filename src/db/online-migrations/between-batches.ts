@@ -20,9 +20,13 @@
 import { sql } from 'kysely';
 import type { Database } from '../connect.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function betweenBatches(db: Database, pauseMs: number): Promise<void> {
+export async function betweenBatches(
+  db: Database,
+  pauseMs: number,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<void> {
   if (db.caps.singleWriter) await sql`pragma wal_checkpoint(restart)`.execute(db.kysely);
-  if (pauseMs > 0) await sleep(pauseMs);
+  if (pauseMs > 0) await wait(pauseMs);
 }

@@ -14,7 +14,9 @@ export function onlineMigrationsVerdict(report: OnlineMigrationsReport): string 
     case 'complete':
       return 'Data migrations have completed.';
     case 'incomplete':
-      return 'Data migrations have not completed. Please re-run.';
+      return report.timeLimitReached
+        ? 'Data migrations have not completed: the maximum run time was reached. Please re-run.'
+        : 'Data migrations have not completed. Please re-run.';
     case 'waiting': {
       const m = report.migrations.find((r) => r.status === 'waiting');
       const why = m?.waitingFor

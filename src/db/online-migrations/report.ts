@@ -47,6 +47,8 @@ export interface OnlineMigrationsReport {
   readonly migrated: number;
   /** Set when the run was refused because rows are at versions this release cannot read. */
   readonly incompatible?: readonly IncompatibleObjectVersion[];
+  /** Set when the run stopped, rows left, because its time (`maxRunMs`) was up. */
+  readonly timeLimitReached?: true;
 }
 
 export const ONLINE_MIGRATIONS_EXIT_STATUS: Readonly<Record<RunOutcome, 0 | 1 | 2>> = {

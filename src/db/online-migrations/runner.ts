@@ -63,6 +63,15 @@ export interface RunOptions extends LivenessOptions {
   readonly onBatch?: (progress: BatchProgress) => void;
   /** Refuse to run (exit 2) when rows are at versions this release cannot read. */
   readonly compatibility?: FindIncompatibleOptions;
+  /**
+   * Start no batch once this many milliseconds have passed since the run began (the batch in
+   * flight finishes): the run ends as if `maxCount` were reached, with `timeLimitReached`.
+   */
+  readonly maxRunMs?: number;
+  /** Milliseconds, for `maxRunMs`; injectable so tests need not wait (default: a monotonic clock). */
+  readonly now?: () => number;
+  /** How the pause between batches waits; injectable for the same reason. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 export async function runOnlineMigrations(
@@ -71,6 +80,15 @@ export async function runOnlineMigrations(
   options: RunOptions = {},
 ): Promise<OnlineMigrationsReport> {
   const maxCount = checkMaxCount(options.maxCount);
+  const now = options.now ?? (() => performance.now());
+  const startedAt = now();
+  let timeLimitReached = false;
+  const outOfTime = () => {
+    if (options.maxRunMs !== undefined && now() - startedAt >= options.maxRunMs) {
+      timeLimitReached = true;
+    }
+    return timeLimitReached;
+  };
   const batchSize = checkBatchSize(options.batchSize);
   const batchPauseMs =
     checkBatchPause(options.batchPauseMs) ??
@@ -93,9 +111,9 @@ export async function runOnlineMigrations(
   const reports: MigrationReport[] = [];
   let runMigrated = 0;
   let stopped = false;
-  for (const migration of registry.migrations) {
+  for (const [index, migration] of registry.migrations.entries()) {
     const budget = maxCount === undefined ? Number.POSITIVE_INFINITY : maxCount - runMigrated;
-    if (stopped || budget <= 0) {
+    if (stopped || budget <= 0 || (index > 0 && outOfTime())) {
       reports.push(notRun(migration));
       continue;
     }
@@ -104,6 +122,7 @@ export async function runOnlineMigrations(
       batchSize,
       batchPauseMs,
       options,
+      outOfTime,
       onMigrated: (count) => {
         runMigrated += count;
         return runMigrated;
@@ -119,6 +138,7 @@ export async function runOnlineMigrations(
     exitStatus: ONLINE_MIGRATIONS_EXIT_STATUS[outcome],
     migrations: reports,
     migrated: runMigrated,
+    ...(timeLimitReached && outcome === 'incomplete' ? { timeLimitReached } : {}),
   };
 }
 
@@ -139,6 +159,8 @@ interface RunOneState {
   readonly batchSize: number;
   readonly batchPauseMs: number;
   readonly options: RunOptions;
+  /** True once the run's time is up (`maxRunMs`). */
+  readonly outOfTime: () => boolean;
   /** Adds to the run's count; returns the run's new total. */
   readonly onMigrated: (count: number) => number;
 }
@@ -196,7 +218,8 @@ async function runOne(
       if (remaining === 0) return report('done');
       if (result.migrated === 0) throw new NoProgressError(migration.name, remaining);
       if (migrated >= state.budget) return report('more');
-      await betweenBatches(db, state.batchPauseMs);
+      await betweenBatches(db, state.batchPauseMs, state.options.sleep);
+      if (state.outOfTime()) return report('more');
     }
   } catch (error) {
     return report('failed', { error: error instanceof Error ? error : new Error(String(error)) });

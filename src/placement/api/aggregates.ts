@@ -90,7 +90,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   let generation = provider.generation;
   try {
     await inTransaction(database, async (trx) => {
-      await setProviderAggregates(trx, database.url.backend, provider.id, aggregates);
+      await setProviderAggregates(trx, database.caps, provider.id, aggregates);
       if (withGeneration) {
         generation = await bumpGeneration(trx, {
           table: 'resource_providers',

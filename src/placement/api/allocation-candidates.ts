@@ -34,6 +34,7 @@ import { parseCandidateQuery } from './candidate-params.ts';
 import { badRequest } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { answerFlat } from './flat-candidates-answer.ts';
+import { type PythonNumber, pythonIntOfFloat, pythonJsonText } from './python-number.ts';
 import { validateQuery } from './query.ts';
 import { sendJsonText } from './reply.ts';
 import { checkAcceptsJson } from './request-body.ts';
@@ -117,10 +118,12 @@ function summaryBody(
   requested: ReadonlySet<string>,
 ) {
   const allClasses = request.microversion.atLeast(FEATURES.summariesAllClasses);
-  const resources: Record<string, { capacity: number; used: number }> = {};
+  const resources: Record<string, { capacity: number | PythonNumber; used: number }> = {};
   for (const r of summary.resources) {
     const name = named.classOf(r.classId);
-    if (allClasses || requested.has(name)) resources[name] = { capacity: r.capacity, used: r.used };
+    if (allClasses || requested.has(name)) {
+      resources[name] = { capacity: pythonIntOfFloat(r.capacity), used: r.used };
+    }
   }
   const body: Record<string, unknown> = { resources };
   if (request.microversion.atLeast(FEATURES.candidateTraits)) body.traits = summary.traits;
@@ -184,7 +187,7 @@ async function answerFrom(
   // only the providers used).
   const used = new Set(candidates.flatMap((c) => c.allocations.map((a) => a.providerId)));
   const roots = new Set([...used].map((id) => snapshot.providers.get(id)?.rootId ?? id));
-  let summaries = await sharedProviderSummaries(db.kysely, roots, {
+  let summaries = await sharedProviderSummaries(db.kysely, db.caps, roots, {
     traits: request.microversion.atLeast(FEATURES.candidateTraits),
   });
   if (!query.nestedAware && snapshot.hasTrees) {
@@ -204,14 +207,15 @@ async function answerFrom(
     classOf: (id) => classNames.get(id) ?? '',
   };
   const requested = new Set(query.groups.flatMap((g) => [...g.resources.keys()]));
-  return Buffer.from(
-    JSON.stringify({
-      allocation_requests: candidates.map((c) => allocationRequest(request, c, named)),
-      provider_summaries: Object.fromEntries(
-        summaries.map((s) => [s.uuid, summaryBody(request, s, named, requested)]),
-      ),
-    }),
-  );
+  const body = {
+    allocation_requests: candidates.map((c) => allocationRequest(request, c, named)),
+    provider_summaries: Object.fromEntries(
+      summaries.map((s) => [s.uuid, summaryBody(request, s, named, requested)]),
+    ),
+  };
+  // A capacity past 2**53 is written with all its digits, as Python's int() has them.
+  const exact = summaries.some((s) => s.resources.some((r) => !Number.isSafeInteger(r.capacity)));
+  return Buffer.from(exact ? pythonJsonText(body) : JSON.stringify(body));
 }
 
 export function registerAllocationCandidateRoutes(app: FastifyInstance): void {

@@ -18,11 +18,13 @@ import {
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
 import { effectiveAccept } from './accept.ts';
+import { answerClientError, isBodyUnread } from './client-errors.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
 import { placementJson } from './error-body.ts';
 import { ErrorCodes, PlacementHttpError } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { noauthCredentials } from './noauth.ts';
+import { pyInt } from './python-version-header.ts';
 import { webobContentType } from './request-body.ts';
 import type { PlacementServices } from './request-context.ts';
 import { registerRoot } from './root.ts';
@@ -131,6 +133,11 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       return sendPlacementError(request, reply, { status, message: error.message });
     },
+    // What Node's HTTP parser refuses: in Placement's format too (client-errors.ts).
+    clientErrorHandler(this: unknown, error, socket) {
+      // Fastify calls it with the app as `this`.
+      answerClientError(this as FastifyInstance, error, socket);
+    },
   });
   app.decorate('placement', options.services);
   app.decorateRequest('credentials', undefined);
@@ -162,9 +169,25 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     }
   });
   registerVersionNegotiation(app, options.pinnedMax);
+  // The real handler's first checks, as Python reads CONTENT_LENGTH. Node lets only digits
+  // through; other values come from requests it could not frame (client-errors.ts), whose
+  // body is then read as empty.
   app.addHook('onRequest', (request, _reply, done) => {
     const length = request.headers['content-length'];
-    if (length !== undefined && Number(length) > 0 && !request.headers['content-type']) {
+    const value = length === undefined || length === '' ? undefined : pyInt(length);
+    if (isBodyUnread(request.raw)) {
+      delete request.headers['content-length'];
+      delete request.headers['transfer-encoding'];
+    }
+    if (value !== undefined && 'error' in value) {
+      done(
+        new PlacementHttpError(400, 'content-length header must be an integer', {
+          escapesHandler: true,
+        }),
+      );
+      return;
+    }
+    if (value !== undefined && BigInt(value.value) > 0n && !request.headers['content-type']) {
       done(
         new PlacementHttpError(400, 'content-type header required when content-length > 0', {
           escapesHandler: true,
@@ -172,6 +195,11 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
       );
       return;
     }
+    done();
+  });
+  // A body that broke while it was read (a bad chunk) is no body.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (isBodyUnread(request.raw)) request.body = undefined;
     done();
   });
 

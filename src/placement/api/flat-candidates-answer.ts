@@ -15,6 +15,7 @@ import { type FlatProvider, loadFlatCandidates } from '../store/flat-candidates.
 import { setCacheHeaders } from './cache-headers.ts';
 import { badRequest } from './errors.ts';
 import { FEATURES } from './features.ts';
+import { pythonIntOfFloat } from './python-number.ts';
 import { sendJsonText } from './reply.ts';
 
 const q = (text: string) => JSON.stringify(text);
@@ -49,7 +50,7 @@ export async function answerFlat(
     ...group.forbiddenTraits,
   ];
   const filters = traitNames.length > 0;
-  const load = await loadFlatCandidates(db.kysely, db.url.backend, {
+  const load = await loadFlatCandidates(db.kysely, db.caps, {
     resources,
     traits: version.atLeast(FEATURES.candidateTraits) || filters,
     traitNames: [...new Set(traitNames)].sort(),
@@ -154,8 +155,9 @@ async function writeSummaries(
         name = q(await resourceClasses.nameOf(db.kysely, inv.classId));
         names.set(inv.classId, name);
       }
-      const capacity = Math.trunc(inv.capacity);
-      resources += `${resources === '' ? '' : ','}${name}:{"capacity":${capacity},"used":${inv.used}}`;
+      const capacity = pythonIntOfFloat(inv.capacity);
+      const written = typeof capacity === 'number' ? capacity : capacity.json;
+      resources += `${resources === '' ? '' : ','}${name}:{"capacity":${written},"used":${inv.used}}`;
     }
     let body = `${first ? '' : ','}${uuid}:{"resources":{${resources}}`;
     first = false;

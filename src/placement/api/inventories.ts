@@ -37,7 +37,9 @@ import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound, PlacementHttpError } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { absoluteLocation } from './location.ts';
-import { sendJson, sendNoContent } from './reply.ts';
+import { pythonJsonNumbers } from './python-json.ts';
+import { PythonNumber, pythonFloat } from './python-number.ts';
+import { sendNoContent, sendPythonJson } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute } from './routing.ts';
@@ -100,9 +102,36 @@ const inUseMessage = (names: readonly string[], providerUuid: string) =>
 
 const noSuchClass = (name: string) => `No such resource class ${name}.`;
 
+type InventoryJson = Record<string, number | PythonNumber>;
+
+/** A record as stored: allocation_ratio comes from a float column, so it shows as a float. */
+function storedInventory(fields: InventoryFields): InventoryJson {
+  return { ...inventoryFields(fields), allocation_ratio: pythonFloat(fields.allocation_ratio) };
+}
+
+/**
+ * A record as sent, which the real service echoes: each number as the request wrote it (`4`
+ * stays an int, `4.0` a float, whatever the field), the defaults as Python's (ratio 1.0).
+ * `sent` is the record in the body, read by pythonJsonNumbers.
+ */
+function sentInventory(fields: InventoryFields, sent: unknown): InventoryJson {
+  const body = storedInventory(fields);
+  if (sent === null || typeof sent !== 'object') return body;
+  for (const name of Object.keys(body)) {
+    const value = (sent as Record<string, unknown>)[name];
+    if (value instanceof PythonNumber) body[name] = value;
+  }
+  return body;
+}
+
+/** The request's body with its numbers as the real service reads them. */
+function sentNumbers(request: FastifyRequest): unknown {
+  return pythonJsonNumbers(typeof request.body === 'string' ? request.body : '');
+}
+
 /** One inventory; the generation is left out when 0, as the real service does. */
-function serializeInventory(fields: InventoryFields, generation: number): Record<string, number> {
-  const body: Record<string, number> = { ...inventoryFields(fields) };
+function serializeInventory(record: InventoryJson, generation: number): InventoryJson {
+  const body = { ...record };
   if (generation) body.resource_provider_generation = generation;
   return body;
 }
@@ -148,13 +177,13 @@ async function sendInventories(
   request: FastifyRequest,
   reply: FastifyReply,
   generation: number,
-  records: readonly { name: string; fields: InventoryFields }[],
+  records: readonly { name: string; json: InventoryJson }[],
   lastModified: Date | undefined,
 ) {
-  const inventories: Record<string, InventoryFields> = {};
-  for (const { name, fields } of records) inventories[name] = inventoryFields(fields);
+  const inventories: Record<string, InventoryJson> = {};
+  for (const { name, json } of records) inventories[name] = json;
   cacheHeaders(request, reply, lastModified);
-  return sendJson(reply, 200, { resource_provider_generation: generation, inventories });
+  return sendPythonJson(reply, 200, { resource_provider_generation: generation, inventories });
 }
 
 async function listProviderInventories(request: FastifyRequest, reply: FastifyReply) {
@@ -173,7 +202,10 @@ async function listProviderInventories(request: FastifyRequest, reply: FastifyRe
     request,
     reply,
     generation,
-    records.map((fields, index) => ({ name: names[index] as string, fields })),
+    records.map((fields, index) => ({
+      name: names[index] as string,
+      json: storedInventory(fields),
+    })),
     lastModified,
   );
 }
@@ -215,7 +247,11 @@ async function createProviderInventory(request: FastifyRequest, reply: FastifyRe
     absoluteLocation(request, `/resource_providers/${provider.uuid}/inventories/${className}`),
   );
   setCacheHeaders(request, reply, new Date());
-  return sendJson(reply, 201, serializeInventory(fields, generation));
+  return sendPythonJson(
+    reply,
+    201,
+    serializeInventory(sentInventory(fields, sentNumbers(request)), generation),
+  );
 }
 
 /** The class ids of a PUT body, in body order; 400 for the first unknown class. */
@@ -293,7 +329,13 @@ async function replaceProviderInventories(request: FastifyRequest, reply: Fastif
     }
     throw error;
   }
-  return sendInventories(request, reply, generation, entries, new Date());
+  const sent = (sentNumbers(request) as { inventories?: Record<string, unknown> } | undefined)
+    ?.inventories;
+  const echoed = entries.map(({ name, fields }) => ({
+    name,
+    json: sentInventory(fields, sent?.[name]),
+  }));
+  return sendInventories(request, reply, generation, echoed, new Date());
 }
 
 async function deleteProviderInventories(request: FastifyRequest, reply: FastifyReply) {
@@ -333,7 +375,11 @@ async function showProviderInventory(request: FastifyRequest, reply: FastifyRepl
     classId === undefined ? undefined : await findInventory(db.kysely, provider.id, classId);
   if (record === undefined) throw notFound(`No inventory of class ${className} for ${uuid}`);
   setCacheHeaders(request, reply, newestOf([modifiedAt(record)]));
-  return sendJson(reply, 200, serializeInventory(record, provider.generation));
+  return sendPythonJson(
+    reply,
+    200,
+    serializeInventory(storedInventory(record), provider.generation),
+  );
 }
 
 async function updateProviderInventory(request: FastifyRequest, reply: FastifyReply) {
@@ -375,7 +421,11 @@ async function updateProviderInventory(request: FastifyRequest, reply: FastifyRe
     throw error;
   }
   setCacheHeaders(request, reply, new Date());
-  return sendJson(reply, 200, serializeInventory(fields, generation));
+  return sendPythonJson(
+    reply,
+    200,
+    serializeInventory(sentInventory(fields, sentNumbers(request)), generation),
+  );
 }
 
 async function deleteProviderInventory(request: FastifyRequest, reply: FastifyReply) {

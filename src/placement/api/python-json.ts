@@ -2,8 +2,10 @@
  * JSON read as Python's `json.loads` reads it (pure), for bodies JSON.parse refuses: the real
  * service puts Python's message in its 400 (`Expecting ',' delimiter: line 1 column 7
  * (char 6)`), and it takes NaN, Infinity and -Infinity, which JSON.parse does not.
- * Positions count code points, as Python's do.
+ * Positions count code points, as Python's do. pythonJsonNumbers reads a body's numbers as
+ * Python types them (int or float), for answers that echo them.
  */
+import { pythonLiteral } from './python-number.ts';
 
 export type PythonJsonResult = { readonly value: unknown } | { readonly error: string };
 
@@ -31,8 +33,11 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 class Scanner {
   readonly chars: readonly string[];
-  constructor(text: string) {
+  /** Numbers as PythonNumber (their Python type kept) rather than as JS numbers. */
+  readonly literals: boolean;
+  constructor(text: string, literals = false) {
     this.chars = [...text];
+    this.literals = literals;
   }
 
   skip(pos: number): number {
@@ -56,11 +61,15 @@ class Scanner {
       ['-Infinity', Number.NEGATIVE_INFINITY],
     ] as const) {
       if (this.chars.slice(pos, pos + word.length).join('') === word) {
-        return [value, pos + word.length];
+        const read = this.literals && typeof value === 'number' ? pythonLiteral(word) : value;
+        return [read, pos + word.length];
       }
     }
     const number = NUMBER.exec(this.chars.slice(pos, pos + 400).join(''));
-    if (number !== null) return [Number(number[0]), pos + number[0].length];
+    if (number !== null) {
+      const read = this.literals ? pythonLiteral(number[0]) : Number(number[0]);
+      return [read, pos + number[0].length];
+    }
     throw new DecodeError('Expecting value', pos);
   }
 
@@ -151,6 +160,22 @@ export function parsePythonJson(text: string): PythonJsonResult {
     return { value };
   } catch (error) {
     if (error instanceof DecodeError) return { error: scanner.describe(error) };
+    throw error;
+  }
+}
+
+/**
+ * The body's JSON with every number a PythonNumber: how the real service, which echoes the
+ * values it was sent, writes them back (`4` stays `4`, `4.0` stays `4.0`, a 30-digit int keeps
+ * its digits). Undefined when the text is not JSON.
+ */
+export function pythonJsonNumbers(text: string): unknown {
+  const scanner = new Scanner(text, true);
+  try {
+    const [value, end] = scanner.value(scanner.skip(0));
+    return scanner.skip(end) === scanner.chars.length ? value : undefined;
+  } catch (error) {
+    if (error instanceof DecodeError) return undefined;
     throw error;
   }
 }

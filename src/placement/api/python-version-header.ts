@@ -41,7 +41,7 @@ export function pyRepr(text: string): string {
 }
 
 /** Python's int(text) in base 10, as its decimal text; or its ValueError message. */
-function pyInt(text: string): { value: string } | { error: string } {
+export function pyInt(text: string): { value: string } | { error: string } {
   const match = INT_LITERAL.exec(pyStrip(text));
   if (match === null) return { error: `invalid literal for int() with base 10: ${pyRepr(text)}` };
   const digits = (match[2] as string).replaceAll('_', '').replace(/^0+(?=.)/, '');

@@ -3,12 +3,21 @@
  * payload keeps Fastify from appending a charset).
  */
 import type { FastifyReply } from 'fastify';
+import { pythonJsonText } from './python-number.ts';
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'application/json')
     .send(Buffer.from(JSON.stringify(body)));
+}
+
+/** A body holding numbers typed as Python types them (python-number.ts). */
+export function sendPythonJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(pythonJsonText(body)));
 }
 
 /** 204 No Content: no body, no content-type. */

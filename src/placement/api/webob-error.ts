@@ -14,9 +14,11 @@ const TITLES: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Request Entity Too Large',
   415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -32,9 +34,11 @@ const EXPLANATIONS: Readonly<Record<number, string>> = {
   404: 'The resource could not be found.',
   405: CLIENT_ERROR,
   406: CLIENT_ERROR,
+  408: 'The server has waited too long for the request to be sent by the client.',
   409: 'There was a conflict when trying to complete your request.',
   413: 'The body of your request was too large for this server.',
   415: CLIENT_ERROR,
+  431: 'The request header fields were too large',
   500: 'The server has either erred or is incapable of performing the requested operation.',
   503: 'The server is currently unavailable. Please try again at a later time.',
 };

@@ -5,11 +5,16 @@
  * standing in for the unknown project and user. Idempotent: it only looks at
  * allocations whose consumer has no record. The ids come from the same
  * PlacementConfig settings that PUT /allocations below 1.8 uses.
+ *
+ * Several runners may run it at once (two operators, or a runner and PUT /allocations):
+ * the project, user and consumer rows are made with the store's race-safe inserts, so every
+ * missing consumer is created once and no runner fails on another's rows.
  */
 import type { Kysely } from 'kysely';
 import type { OnlineMigration } from '../../db/index.ts';
 import { INCOMPLETE_CONSUMER_DEFAULTS, type PlacementConfig } from '../config.ts';
-import { incompleteConsumerOwner } from '../store/projects-users.ts';
+import { insertConsumer } from '../store/consumers.ts';
+import { ensureOwnerWithin, incompleteConsumerOwner } from '../store/projects-users.ts';
 
 /** The two settings of PlacementConfig this migration reads. */
 export type IncompleteConsumerSettings = Pick<
@@ -24,27 +29,6 @@ const DEFAULT_SETTINGS: IncompleteConsumerSettings = {
 
 // biome-ignore lint/suspicious/noExplicitAny: placement's tables
 type Db = Kysely<any>;
-
-/** The id of the row with this external id, created when missing. */
-async function externalIdRow(
-  db: Db,
-  table: 'projects' | 'users',
-  externalId: string,
-): Promise<number> {
-  const found = await db
-    .selectFrom(table)
-    .select('id')
-    .where('external_id', '=', externalId)
-    .executeTakeFirst();
-  if (found) return Number(found.id);
-  await db.insertInto(table).values({ external_id: externalId, created_at: new Date() }).execute();
-  const created = await db
-    .selectFrom(table)
-    .select('id')
-    .where('external_id', '=', externalId)
-    .executeTakeFirstOrThrow();
-  return Number(created.id);
-}
 
 function consumersWithoutRecord(db: Db) {
   return db
@@ -67,29 +51,34 @@ export function createIncompleteConsumers(
         .executeTakeFirstOrThrow();
       const total = Number(counted.n);
       if (total === 0) return { total, migrated: 0 };
-      const batch = await consumersWithoutRecord(db)
-        .select('a.consumer_id')
-        .distinct()
-        .orderBy('a.consumer_id')
-        .limit(maxCount)
-        .execute();
-      const projectId = await externalIdRow(db, 'projects', owner.projectExternalId);
-      const userId = await externalIdRow(db, 'users', owner.userExternalId);
-      const now = new Date();
-      await db
-        .insertInto('consumers')
-        .values(
-          batch.map((row) => ({
+      const { projectId, userId } = await ensureOwnerWithin(db, ctx.caps, owner);
+      // Another runner may create this batch's consumers first: the insert waits for its
+      // commit, then skips them. Select again until this call creates some, or none are left.
+      let migrated = 0;
+      let createdByOthers = 0;
+      while (migrated === 0) {
+        const batch = await consumersWithoutRecord(db)
+          .select('a.consumer_id')
+          .distinct()
+          .orderBy('a.consumer_id')
+          .limit(maxCount)
+          .execute();
+        if (batch.length === 0) return { total: 0, migrated: 0 };
+        // One row at a time: only a single-row insert tells on every backend whether it
+        // created the row or skipped it (migrated counts this runner's rows only).
+        for (const row of batch) {
+          const created = await insertConsumer(db, ctx.caps, {
             uuid: row.consumer_id,
-            project_id: projectId,
-            user_id: userId,
+            projectId,
+            userId,
+            consumerTypeId: null,
             generation: 0,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-      return { total, migrated: batch.length };
+          });
+          if (created) migrated++;
+          else createdByOthers++;
+        }
+      }
+      return { total: Math.max(migrated, total - createdByOthers), migrated };
     },
   };
 }

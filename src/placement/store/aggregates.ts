@@ -3,7 +3,7 @@
  * first time its uuid is linked and kept afterwards (as the real service does).
  */
 import type { Kysely } from 'kysely';
-import type { Backend } from '../../db/index.ts';
+import { type Capabilities, insertOrIgnore } from '../../db/index.ts';
 import type { PlacementTables } from './tables.ts';
 
 type Db = Kysely<PlacementTables>;
@@ -20,31 +20,13 @@ export async function providerAggregates(db: Db, providerId: number): Promise<st
   return rows.map((row) => row.uuid);
 }
 
-/** Inserts rows, skipping those a unique key already holds (another writer may race us). */
-async function insertMissing(
-  db: Db,
-  backend: Backend,
-  table: 'placement_aggregates' | 'resource_provider_aggregates',
-  rows: readonly Record<string, unknown>[],
-  conflictColumns: readonly string[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  // biome-ignore lint/suspicious/noExplicitAny: one insert shape for two tables
-  const insert = (db as Kysely<any>).insertInto(table).values([...rows]);
-  if (backend === 'mysql') {
-    await insert.ignore().execute();
-  } else {
-    await insert.onConflict((oc) => oc.columns([...conflictColumns]).doNothing()).execute();
-  }
-}
-
 /**
  * Makes the provider's aggregates exactly `uuids`: creates unknown aggregates, links the new
  * ones, unlinks the others. Runs inside the caller's transaction.
  */
 export async function setProviderAggregates(
   trx: Db,
-  backend: Backend,
+  caps: Capabilities,
   providerId: number,
   uuids: readonly string[],
 ): Promise<void> {
@@ -60,25 +42,15 @@ export async function setProviderAggregates(
   const toUnlink = existing.filter((row) => !wanted.has(row.uuid)).map((row) => Number(row.id));
   const now = new Date();
   if (toLink.length > 0) {
-    await insertMissing(
+    const aggregateIds = await aggregateIdsCreatingMissing(trx, caps, toLink, now);
+    // Another writer may be linking the same provider (a race its generation check loses).
+    await insertOrIgnore(
       trx,
-      backend,
-      'placement_aggregates',
-      toLink.map((uuid) => ({ uuid, created_at: now })),
-      ['uuid'],
-    );
-    const aggregates = await trx
-      .selectFrom('placement_aggregates')
-      .select('id')
-      .where('uuid', 'in', toLink)
-      .execute();
-    await insertMissing(
-      trx,
-      backend,
+      caps,
       'resource_provider_aggregates',
-      aggregates.map((row) => ({
+      aggregateIds.map((aggregateId) => ({
         resource_provider_id: providerId,
-        aggregate_id: Number(row.id),
+        aggregate_id: aggregateId,
         created_at: now,
       })),
       ['resource_provider_id', 'aggregate_id'],
@@ -91,4 +63,40 @@ export async function setProviderAggregates(
       .where('aggregate_id', 'in', toUnlink)
       .execute();
   }
+}
+
+/**
+ * The ids of the aggregates `uuids`, creating those that do not exist yet (in the order
+ * given: an aggregate's id says when it was first seen). Only the missing ones are inserted,
+ * so this transaction does not lock aggregates that other providers share; one that another
+ * writer creates at the same time is skipped.
+ */
+async function aggregateIdsCreatingMissing(
+  trx: Db,
+  caps: Capabilities,
+  uuids: readonly string[],
+  now: Date,
+): Promise<number[]> {
+  const find = async () =>
+    (
+      await trx
+        .selectFrom('placement_aggregates')
+        .select(['id', 'uuid'])
+        .where('uuid', 'in', uuids)
+        .execute()
+    ).map((row) => ({ id: Number(row.id), uuid: row.uuid }));
+  let found = await find();
+  if (found.length < uuids.length) {
+    const known = new Set(found.map((row) => row.uuid));
+    const missing = uuids.filter((uuid) => !known.has(uuid));
+    await insertOrIgnore(
+      trx,
+      caps,
+      'placement_aggregates',
+      missing.map((uuid) => ({ uuid, created_at: now })),
+      ['uuid'],
+    );
+    found = await find();
+  }
+  return found.map((row) => row.id);
 }

@@ -173,7 +173,7 @@ async function ensureConsumer(
   checkConsumerGeneration(write, found);
   let consumer = found;
   if (consumer === undefined) {
-    const inserted = await insertConsumer(trx, database.url.backend, {
+    const inserted = await insertConsumer(trx, database.caps, {
       uuid: write.consumerUuid,
       projectId: write.owner.projectId,
       userId: write.owner.userId,

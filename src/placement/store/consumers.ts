@@ -3,7 +3,7 @@
  * that guards concurrent replacement of a consumer's allocations (seed 002).
  */
 import { type Kysely, sql } from 'kysely';
-import type { Backend } from '../../db/index.ts';
+import { type Capabilities, insertOneOrIgnore } from '../../db/index.ts';
 import type { PlacementTables } from './tables.ts';
 
 export interface ConsumerRow {
@@ -67,7 +67,7 @@ export interface NewConsumer {
  */
 export async function insertConsumer(
   db: Db,
-  backend: Backend,
+  caps: Capabilities,
   consumer: NewConsumer,
 ): Promise<boolean> {
   const now = new Date();
@@ -80,15 +80,7 @@ export async function insertConsumer(
     created_at: now,
     updated_at: now,
   };
-  const query =
-    backend === 'mysql'
-      ? db.insertInto('consumers').ignore().values(values)
-      : db
-          .insertInto('consumers')
-          .values(values)
-          .onConflict((oc) => oc.column('uuid').doNothing());
-  const result = await query.executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  return insertOneOrIgnore(db, caps, 'consumers', values, ['uuid']);
 }
 
 /**

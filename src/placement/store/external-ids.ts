@@ -4,7 +4,7 @@
  * committed ids: these rows are never deleted, so an id once seen stays valid.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Capabilities, type Database, insertOrIgnore } from '../../db/index.ts';
 import type { PlacementTables } from './tables.ts';
 
 export type KeyedTable = 'projects' | 'users' | 'consumer_types';
@@ -43,23 +43,27 @@ async function select(db: AnyDb, table: KeyedTable, key: string): Promise<number
   return row === undefined ? undefined : Number(row.id);
 }
 
-/** Inserts the row unless it exists (another writer may be creating it at the same time). */
-async function insertIfMissing(
-  database: Database<PlacementTables>,
+/**
+ * The id of the row keyed `key`, created when missing, within `db`: the caller's transaction
+ * (then the row commits with it) or the pool (it commits on its own). Safe against concurrent
+ * creators: the insert skips a row another writer holds (waiting for it to commit under
+ * READ COMMITTED), and the select after it sees that row. Not cached: a transaction that
+ * created the row may still roll back.
+ */
+export async function ensureKeyedRowWithin(
+  db: Kysely<PlacementTables>,
+  caps: Capabilities,
   table: KeyedTable,
   key: string,
-): Promise<void> {
-  const db = database.kysely as unknown as AnyDb;
-  const values = { [KEY_COLUMN[table]]: key, created_at: new Date(), updated_at: null };
-  if (database.url.backend === 'mysql') {
-    await db.insertInto(table).ignore().values(values).execute();
-  } else {
-    await db
-      .insertInto(table)
-      .values(values)
-      .onConflict((oc) => oc.column(KEY_COLUMN[table]).doNothing())
-      .execute();
-  }
+): Promise<number> {
+  const anyDb = db as unknown as AnyDb;
+  const found = await select(anyDb, table, key);
+  if (found !== undefined) return found;
+  const row = { [KEY_COLUMN[table]]: key, created_at: new Date(), updated_at: null };
+  await insertOrIgnore(anyDb, caps, table, [row], [KEY_COLUMN[table]]);
+  const id = await select(anyDb, table, key);
+  if (id === undefined) throw new Error(`${table} row ${key} vanished after its creation`);
+  return id;
 }
 
 /**
@@ -74,13 +78,7 @@ export async function ensureKeyedRow(
   const cache = cacheOf(database, table);
   const cached = cache.byKey.get(key);
   if (cached !== undefined) return cached;
-  const db = database.kysely as unknown as AnyDb;
-  let id = await select(db, table, key);
-  if (id === undefined) {
-    await insertIfMissing(database, table, key);
-    id = await select(db, table, key);
-    if (id === undefined) throw new Error(`${table} row ${key} vanished after its creation`);
-  }
+  const id = await ensureKeyedRowWithin(database.kysely, database.caps, table, key);
   cache.byKey.set(key, id);
   cache.byId.set(id, key);
   return id;

@@ -11,11 +11,12 @@
  * next, and every caller still sees a state committed after it asked.
  */
 import { type Kysely, sql } from 'kysely';
+import type { Capabilities } from '../../db/index.ts';
+import { providerTraitOrder, providerTraitRank } from './provider-trait-order.ts';
 import { SharedLoads } from './shared-load.ts';
 import type { PlacementTables } from './tables.ts';
 
 type Db = Kysely<PlacementTables>;
-type Backend = 'sqlite' | 'postgresql' | 'mysql';
 
 export interface FlatInventory {
   readonly classId: number;
@@ -29,7 +30,7 @@ export interface FlatProvider {
   readonly uuid: string;
   /** Every inventory of the provider, in class id order. */
   readonly inventories: FlatInventory[];
-  /** Trait names, sorted (empty unless asked for). */
+  /** Trait names in the real service's order (provider-trait-order.ts; empty unless asked for). */
   readonly traits: string[];
 }
 
@@ -68,7 +69,7 @@ function ids(values: readonly number[]) {
   return sql.raw(values.join(','));
 }
 
-async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promise<FlatLoad> {
+async function queryFlat(db: Db, caps: Capabilities, request: FlatRequest): Promise<FlatLoad> {
   const classIds = ids(request.resources.map(([classId]) => classId));
   // Room for the amount, as the search checks it (min/max unit and step size exactly; the
   // capacity is re-checked in JS with the unrounded figure).
@@ -112,7 +113,7 @@ async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promis
       ? undefined
       : sql.join(request.traitNames.map((name) => sql`${name}`));
 
-  if (backend === 'postgresql') {
+  if (caps.packRowsInText) {
     // One row of three texts instead of thousands of rows: the driver's per-field parsing
     // and the bytes sent cost far more here than splitting strings (float8 prints
     // shortest-exact, so the capacities read back are the same doubles). When spread, the
@@ -135,7 +136,8 @@ async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promis
         having sum(case when ${room} then 1 else 0 end) = ${count}) p) end as providers,
       ${
         request.traits
-          ? sql`(select string_agg(concat(rpt.resource_provider_id, ' ', t.name), ';')
+          ? sql`(select string_agg(concat(rpt.resource_provider_id, ' ', t.name), ';'
+                order by ${providerTraitOrder(caps, 'rpt')})
               ${traitSource})`
           : sql`null`
       } as traits,
@@ -164,7 +166,7 @@ async function queryFlat(db: Db, backend: Backend, request: FlatRequest): Promis
       ${usage}
     ) x
     where x.fitting = ${count}
-    ${request.traits ? sql`union all select rpt.resource_provider_id, t.name, null, null, null ${traitSource}` : sql``}
+    ${request.traits ? sql`union all select rpt.resource_provider_id, t.name, null, ${providerTraitRank(caps, 'rpt')}, null ${traitSource}` : sql``}
     ${names === undefined ? sql`` : sql`union all select null, name, null, null, null from traits where name in (${names})`}
     union all
     select null, null, null, null, null
@@ -200,7 +202,7 @@ function unpack(
   return sorted(byId, knownText === null ? [] : knownText.split(' '));
 }
 
-/** A row as [id, uuid or trait name, class id, capacity, used]. */
+/** A row as [id, uuid or trait name, class id, capacity or a trait's rank, used]. */
 type Value = number | string | null;
 type Tuple = readonly [Value, Value, Value, Value, Value];
 
@@ -232,17 +234,15 @@ function toLoad(rows: readonly Tuple[]): FlatLoad {
       used: Number(used ?? 0),
     });
   }
+  traitRows.sort((a, b) => Number(a[3]) - Number(b[3]));
   for (const [id, name] of traitRows) byId.get(Number(id))?.traits.push(name as string);
   return sorted(byId, known);
 }
 
-/** Providers in id order, each with its inventories in class order and traits sorted. */
+/** Providers in id order, each with its inventories in class order. */
 function sorted(byId: ReadonlyMap<number, FlatProvider>, known: readonly string[]): FlatLoad {
   const providers = [...byId.values()].sort((a, b) => a.id - b.id);
-  for (const provider of providers) {
-    provider.inventories.sort((a, b) => a.classId - b.classId);
-    provider.traits.sort();
-  }
+  for (const provider of providers) provider.inventories.sort((a, b) => a.classId - b.classId);
   return { spread: false, providers, knownTraits: new Set(known) };
 }
 
@@ -251,7 +251,7 @@ const shared = new WeakMap<Db, SharedLoads<FlatLoad>>();
 /** The flat answer's data, or `spread` when the general search must run. */
 export function loadFlatCandidates(
   db: Db,
-  backend: Backend,
+  caps: Capabilities,
   request: FlatRequest,
 ): Promise<FlatLoad> {
   let loads = shared.get(db);
@@ -260,5 +260,5 @@ export function loadFlatCandidates(
     shared.set(db, loads);
   }
   const key = JSON.stringify([request.resources, request.traits, request.traitNames]);
-  return loads.load(key, () => queryFlat(db, backend, request));
+  return loads.load(key, () => queryFlat(db, caps, request));
 }

@@ -3,9 +3,10 @@
  * auto-created on first use. Consumers whose owner is unknown (allocations written before
  * microversion 1.8) belong to the configured "incomplete consumer" project and user.
  */
-import type { Database } from '../../db/index.ts';
+import type { Kysely } from 'kysely';
+import type { Capabilities, Database } from '../../db/index.ts';
 import type { PlacementConfig } from '../config.ts';
-import { ensureKeyedRow } from './external-ids.ts';
+import { ensureKeyedRow, ensureKeyedRowWithin } from './external-ids.ts';
 import type { PlacementTables } from './tables.ts';
 
 export interface Owner {
@@ -49,5 +50,19 @@ export async function ensureOwner(
 ): Promise<OwnerIds> {
   const projectId = await ensureProject(database, owner.projectExternalId);
   const userId = await ensureUser(database, owner.userExternalId);
+  return { projectId, userId };
+}
+
+/**
+ * Both rows' ids, created when missing inside the caller's transaction (an online
+ * migration's batch), safe when several runners create them at once.
+ */
+export async function ensureOwnerWithin(
+  db: Kysely<PlacementTables>,
+  caps: Capabilities,
+  owner: Owner,
+): Promise<OwnerIds> {
+  const projectId = await ensureKeyedRowWithin(db, caps, 'projects', owner.projectExternalId);
+  const userId = await ensureKeyedRowWithin(db, caps, 'users', owner.userExternalId);
   return { projectId, userId };
 }

@@ -4,7 +4,9 @@
  * trees at once.
  */
 import { type Kysely, sql } from 'kysely';
+import type { Capabilities } from '../../db/index.ts';
 import { idList } from './candidate-snapshot.ts';
+import { providerTraitRank } from './provider-trait-order.ts';
 import { SharedLoads } from './shared-load.ts';
 import type { PlacementTables } from './tables.ts';
 
@@ -23,6 +25,7 @@ export interface ProviderSummary {
   readonly parentUuid: string | null;
   readonly rootUuid: string;
   readonly resources: SummaryResource[];
+  /** In the order the real service lists them (provider-trait-order.ts). */
   readonly traits: string[];
 }
 
@@ -41,24 +44,29 @@ interface Row {
 /** Summaries of every provider in the trees rooted at `rootIds`, in id order. */
 export async function providerSummaries(
   db: Db,
+  caps: Capabilities,
   rootIds: Iterable<number>,
   options: { readonly traits: boolean },
 ): Promise<ProviderSummary[]> {
   const roots = [...new Set(rootIds)];
   if (roots.length === 0) return [];
   const inRoots = idList(roots);
-  // One round trip: the inventory rows, then (from 1.17) a row per trait with its name.
+  // One round trip: the inventory rows, then (from 1.17) a row per trait with its name and
+  // its rank among the provider's traits.
   const traitRows = options.traits
     ? sql`union all
-      select rpt.resource_provider_id, null, null, null, null, null, null, null, null, t.name
+      select rpt.resource_provider_id, null, null, null, null, null, null, null, null, t.name,
+        ${providerTraitRank(caps, 'rpt')}
       from resource_provider_traits rpt
       join traits t on t.id = rpt.trait_id
       join resource_providers rp on rp.id = rpt.resource_provider_id
       where rp.root_provider_id in (${inRoots})`
     : sql``;
-  const result = await sql<Row & { trait: string | null }>`select rp.id, rp.uuid,
+  const result = await sql<
+    Row & { trait: string | null; trait_rank: number | string | null }
+  >`select rp.id, rp.uuid,
         rp.root_provider_id, rp.parent_provider_id, inv.resource_class_id, inv.total,
-        inv.reserved, inv.allocation_ratio, u.used, null as trait
+        inv.reserved, inv.allocation_ratio, u.used, null as trait, null as trait_rank
       from resource_providers rp
       left join inventories inv on inv.resource_provider_id = rp.id
       left join (
@@ -72,7 +80,7 @@ export async function providerSummaries(
       where rp.root_provider_id in (${inRoots})
       ${traitRows}
       order by 1`.execute(db);
-  const traits = new Map<number, string[]>();
+  const traits = new Map<number, { name: string; rank: number }[]>();
   const inventoryRows: Row[] = [];
   for (const row of result.rows) {
     if (row.trait === null) {
@@ -80,9 +88,9 @@ export async function providerSummaries(
       continue;
     }
     const id = Number(row.id);
-    const names = traits.get(id) ?? [];
-    names.push(row.trait);
-    traits.set(id, names);
+    const named = traits.get(id) ?? [];
+    named.push({ name: row.trait, rank: Number(row.trait_rank) });
+    traits.set(id, named);
   }
   const uuidOf = new Map<number, string>();
   for (const row of inventoryRows) uuidOf.set(Number(row.id), row.uuid);
@@ -99,7 +107,7 @@ export async function providerSummaries(
         parentUuid: parentId === null ? null : (uuidOf.get(parentId) ?? null),
         rootUuid: uuidOf.get(rootId) ?? row.uuid,
         resources: [],
-        traits: (traits.get(id) ?? []).sort(),
+        traits: (traits.get(id) ?? []).sort((a, b) => a.rank - b.rank).map((t) => t.name),
       };
       byId.set(id, summary);
     }
@@ -123,6 +131,7 @@ const shared = new WeakMap<Db, SharedLoads<ProviderSummary[]>>();
  */
 export function sharedProviderSummaries(
   db: Db,
+  caps: Capabilities,
   rootIds: Iterable<number>,
   options: { readonly traits: boolean },
 ): Promise<ProviderSummary[]> {
@@ -133,6 +142,6 @@ export function sharedProviderSummaries(
     shared.set(db, loads);
   }
   return loads.load(`${options.traits}|${roots.join(',')}`, () =>
-    providerSummaries(db, roots, options),
+    providerSummaries(db, caps, roots, options),
   );
 }

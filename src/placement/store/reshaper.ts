@@ -50,10 +50,7 @@ export async function reshape(
       .select(['id', 'generation'])
       .where('id', 'in', ids)
       .orderBy('id');
-    const locked = await (database.url.backend === 'sqlite'
-      ? locking
-      : locking.forUpdate()
-    ).execute();
+    const locked = await (database.caps.singleWriter ? locking : locking.forUpdate()).execute();
     const seen = new Map(locked.map((row) => [Number(row.id), Number(row.generation)]));
     for (const { provider } of inventories) {
       if (seen.get(provider.id) !== provider.generation) {

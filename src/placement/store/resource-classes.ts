@@ -4,8 +4,7 @@
  * Standard classes (ids below the custom minimum) are never renamed or deleted.
  */
 import type { Kysely } from 'kysely';
-import { type Database, inTransaction } from '../../db/index.ts';
-import { isDuplicateKeyError } from './duplicate-key.ts';
+import { type Database, inTransaction, isDuplicateKeyError } from '../../db/index.ts';
 import { CUSTOM_RESOURCE_CLASS_MIN_ID } from './standard-data.ts';
 import type { PlacementTables } from './tables.ts';
 

@@ -4,8 +4,7 @@
  * provider moves its whole subtree, so every provider of the subtree gets the new root.
  */
 import type { Kysely } from 'kysely';
-import { type Database, inTransaction } from '../../db/index.ts';
-import { isDuplicateKeyError } from './duplicate-key.ts';
+import { type Database, inTransaction, isDuplicateKeyError } from '../../db/index.ts';
 import { isForeignKeyError } from './foreign-key.ts';
 import type { PlacementTables } from './tables.ts';
 

@@ -4,8 +4,7 @@
  * custom classes are numbered from CUSTOM_RESOURCE_CLASS_MIN_ID, as in the real service.
  */
 import { createRequire } from 'node:module';
-import { sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, insertOrIgnore, withExplicitZeroIds } from '../../db/index.ts';
 import type { PlacementTables } from './tables.ts';
 
 const require = createRequire(import.meta.url);
@@ -28,54 +27,26 @@ export const isStandardTrait = (name: string) => STANDARD_TRAIT_SET.has(name);
 /** Inserts the standard classes and traits a database lacks; safe to run from several processes. */
 export async function syncStandardData(database: Database<PlacementTables>): Promise<void> {
   const now = new Date();
-  await database.kysely.connection().execute(async (db) => {
-    if (database.url.backend === 'mysql') {
-      // VCPU's id is 0; MySQL would otherwise treat an explicit 0 as "next id".
-      await sql`SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')`.execute(db);
-    }
-    try {
-      const haveClasses = new Set(
-        (await db.selectFrom('resource_classes').select('name').execute()).map((r) => r.name),
-      );
-      const classes = STANDARD_RESOURCE_CLASSES.map((name, id) => ({
-        id,
-        name,
-        created_at: now,
-      })).filter((row) => !haveClasses.has(row.name));
-      for (const row of classes) {
-        await db.insertInto('resource_classes').values(row).execute().catch(ignoreDuplicate);
-      }
-      const haveTraits = new Set(
-        (await db.selectFrom('traits').select('name').execute()).map((r) => r.name),
-      );
-      const missing = STANDARD_TRAITS.filter((name) => !haveTraits.has(name));
-      for (let i = 0; i < missing.length; i += 100) {
-        const rows = missing.slice(i, i + 100).map((name) => ({ name, created_at: now }));
-        await db
-          .insertInto('traits')
-          .values(rows)
-          .execute()
-          .catch(async (error: unknown) => {
-            // A batch raced with another process: fall back to one row at a time.
-            ignoreDuplicate(error);
-            for (const row of rows) {
-              await db.insertInto('traits').values(row).execute().catch(ignoreDuplicate);
-            }
-          });
-      }
-    } finally {
-      if (database.url.backend === 'mysql') {
-        await sql`SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')`.execute(
-          db,
-        );
-      }
+  const { caps } = database;
+  // VCPU's id is 0: written as 0, not as "the next id".
+  await withExplicitZeroIds(database, async (db) => {
+    const haveClasses = new Set(
+      (await db.selectFrom('resource_classes').select('name').execute()).map((r) => r.name),
+    );
+    const classes = STANDARD_RESOURCE_CLASSES.map((name, id) => ({
+      id,
+      name,
+      created_at: now,
+    })).filter((row) => !haveClasses.has(row.name));
+    // Another process may be inserting the same rows: they clash on the fixed id and the name.
+    await insertOrIgnore(db, caps, 'resource_classes', classes, 'any');
+    const haveTraits = new Set(
+      (await db.selectFrom('traits').select('name').execute()).map((r) => r.name),
+    );
+    const missing = STANDARD_TRAITS.filter((name) => !haveTraits.has(name));
+    for (let i = 0; i < missing.length; i += 100) {
+      const rows = missing.slice(i, i + 100).map((name) => ({ name, created_at: now }));
+      await insertOrIgnore(db, caps, 'traits', rows, ['name']);
     }
   });
-}
-
-/** Another process inserted the same standard row first: that is the outcome we wanted. */
-function ignoreDuplicate(error: unknown): void {
-  const text = String((error as { message?: unknown })?.message ?? error);
-  if (/duplicate|unique/i.test(text)) return;
-  throw error;
 }

@@ -4,8 +4,13 @@
  * generation.
  */
 import type { Kysely } from 'kysely';
-import { bumpGeneration, type Database, inTransaction } from '../../db/index.ts';
-import { isDuplicateKeyError } from './duplicate-key.ts';
+import {
+  bumpGeneration,
+  type Database,
+  inTransaction,
+  isDuplicateKeyError,
+} from '../../db/index.ts';
+import { pythonSetDifferenceOrder } from './python-set-order.ts';
 import type { PlacementTables } from './tables.ts';
 
 export interface TraitRow {
@@ -141,7 +146,12 @@ export async function setProviderTraits(
     ).map((row) => Number(row.trait_id)),
   );
   const wanted = new Set(traitIds);
-  const toAdd = [...wanted].filter((id) => !existing.has(id));
+  // Added in the order the real service inserts them (python-set-order.ts): its set of the
+  // wanted ids is built from the traits table in id order.
+  const toAdd = pythonSetDifferenceOrder(
+    [...wanted].sort((a, b) => a - b),
+    existing,
+  );
   const toDelete = [...existing].filter((id) => !wanted.has(id));
   if (toAdd.length === 0 && toDelete.length === 0) return provider.generation;
 

@@ -140,6 +140,55 @@ forEachBackend('online data migrations', (ctx) => {
     assert.deepEqual([second.outcome, second.exitStatus, second.migrated], ['complete', 0, 3]);
   });
 
+  test('maxRunMs: no batch starts once the time is up; exit 1 with timeLimitReached, then a re-run finishes', async () => {
+    // A fake clock: each pause between batches takes 1,000 ms of it, nothing else does.
+    let clock = 0;
+    const pauses: number[] = [];
+    const options = {
+      batchSize: 2,
+      batchPauseMs: 1_000,
+      maxRunMs: 2_500,
+      now: () => clock,
+      sleep: async (ms: number) => {
+        pauses.push(ms);
+        clock += ms;
+      },
+    };
+    const first = await runOnlineMigrations(ctx.db(), registry(), options);
+    // Batches at 0, 1,000 and 2,000 ms; after the pause to 3,000 ms the time is up.
+    assert.deepEqual(
+      [first.outcome, first.exitStatus, first.migrated, first.timeLimitReached],
+      ['incomplete', 1, 6, true],
+    );
+    assert.deepEqual(pauses, [1_000, 1_000, 1_000]);
+    assert.equal(byName(first.migrations, LATEST).status, 'more');
+    const rest = await runOnlineMigrations(ctx.db(), registry(), { ...options, now: () => 0 });
+    assert.deepEqual(
+      [rest.outcome, rest.migrated, rest.timeLimitReached],
+      ['complete', 2, undefined],
+    );
+  });
+
+  test('maxRunMs: a migration not reached in time is not run', async () => {
+    let clock = 0;
+    const colour = backfillColour(T);
+    const report = await runOnlineMigrations(ctx.db(), registry(colour), {
+      maxRunMs: 5_000,
+      now: () => {
+        clock += 6_000;
+        return clock;
+      },
+    });
+    assert.equal(report.timeLimitReached, true);
+    assert.deepEqual(
+      report.migrations.map((m) => [m.name, m.status]),
+      [
+        ['backfill_colour', 'done'],
+        [LATEST, 'not-run'],
+      ],
+    );
+  });
+
   test('maxCount counts rows across migrations; the ones not reached are reported so', async () => {
     const colour = backfillColour(T);
     const report = await runOnlineMigrations(ctx.db(), registry(colour), { maxCount: 9 });

@@ -32,8 +32,9 @@ function sourceFiles(): string[] {
   ).sort();
 }
 
+// Microversions start at 1.0; a float literal such as '0.0' (python-number.ts) is no version.
 const RULES: readonly (readonly [RegExp, string])[] = [
-  [/(['"`])\d+\.\d+\1/g, 'a version literal'],
+  [/(['"`])[1-9]\d*\.\d+\1/g, 'a version literal'],
   [/\bV\d+_\d+\b/g, 'a version constant'],
   [/\b(?:parseVersion|tryParseVersion|makeVersion)\s*\(/g, 'a version built in place'],
 ];
