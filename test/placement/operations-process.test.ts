@@ -196,7 +196,10 @@ describe('placement-api processes: logs and metrics', () => {
       const status = await new Promise((resolve) => child.on('exit', resolve));
       assert.equal(status, 1);
       // Refused before the API listens: nothing was logged, the one line says why.
-      assert.equal(err, `baton: error: cannot listen for metrics on 127.0.0.1:${taken}: EADDRINUSE\n`);
+      assert.equal(
+        err,
+        `baton: error: cannot listen for metrics on 127.0.0.1:${taken}: EADDRINUSE\n`,
+      );
     } finally {
       first.child.kill('SIGTERM');
       await first.exit;
