@@ -44,9 +44,7 @@ const USE_JSON: OptionType<boolean> = {
     try {
       return toBoolean(option, text);
     } catch {
-      throw new ConfigFileError(
-        `${option}: '${text}' is neither json or text nor a boolean (true/false)`,
-      );
+      throw new ConfigFileError(`${option}: '${text}' is not json, text or a boolean (true/false)`);
     }
   },
   format: (value) => (value ? 'true' : 'false'),

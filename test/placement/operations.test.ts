@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { runCli } from '../../src/cli/main.ts';
 import { configFromIni } from '../../src/placement/config-file.ts';
 import type { PlacementServer } from '../../src/placement/server.ts';
 import { planPlacementApi, startPlacementApi } from '../../src/placement/service.ts';
@@ -167,6 +168,37 @@ describe('Placement operations', () => {
 });
 
 describe('Placement logging settings', () => {
+  it('refuses a bad level, format or log file with one line and exit 64', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'placement-log-flags-'));
+    try {
+      const aFile = join(dir, 'a-file');
+      await writeFile(aFile, '');
+      const db = `sqlite:${join(dir, 'p.sqlite')}`;
+      const cases: [string[], RegExp][] = [
+        [['--log-level', 'loud'], /^baton: error: --log-level must be one of trace, debug, info/],
+        [
+          ['--log-format', 'xml'],
+          /^baton: error: --log-format: 'xml' is not json, text or a boolean/,
+        ],
+        [['--log-file', join(aFile, 'x.log')], /^baton: error: cannot open log file .*x\.log: E/],
+      ];
+      for (const [flags, message] of cases) {
+        let err = '';
+        const status = await runCli(['placement', 'serve', '--port', '0', '--db', db, ...flags], {
+          out: () => {},
+          err: (text) => {
+            err += text;
+          },
+        });
+        assert.equal(status, 64, flags.join(' '));
+        assert.match(err, message);
+        assert.equal(err.split('\n').length, 2, 'one line');
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads oslo.log and the healthcheck and metrics options from the INI file', () => {
     const { settings } = configFromIni(
       [
