@@ -107,13 +107,27 @@ async function answerOperational(
 
 export function registerOperations(app: FastifyInstance, ops: HttpOperations): void {
   if (ops.health !== undefined || ops.metrics !== undefined) {
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback style: the common path (any other URL) costs no promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
       const url = request.url;
       const query = url.indexOf('?');
       const path = query < 0 ? url : url.slice(0, query);
-      if (path !== HEALTHCHECK_PATH && path !== METRICS_PATH) return;
-      (reply as unknown as Marked)[OPERATIONAL] = true;
-      if (await answerOperational(ops, request, reply, path)) return reply;
+      if (path !== HEALTHCHECK_PATH && path !== METRICS_PATH) {
+        done();
+        return;
+      }
+      const marked = reply as unknown as Marked;
+      marked[OPERATIONAL] = true;
+      // Answered here (done is not called: the service's hooks and routes never see it),
+      // or, for a path this process does not serve, passed on as any other URL.
+      answerOperational(ops, request, reply, path).then(
+        (answered) => {
+          if (answered) return;
+          delete marked[OPERATIONAL];
+          done();
+        },
+        (error: Error) => done(error),
+      );
     });
   }
 
