@@ -18,6 +18,7 @@ import {
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
+import type { HttpOperations } from '../service/http/fastify-operations.ts';
 import {
   checkPeerVersions,
   codeVersionsOf,
@@ -268,8 +269,8 @@ export interface BaremetalApiProcess {
 export interface StartApiOptions {
   /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
   readonly warn?: (message: string) => void;
-  /** Fastify's logger (off by default). */
-  readonly logger?: boolean | Record<string, unknown>;
+  /** The process's request log, metrics and health check (the toolkit's operations). */
+  readonly operations?: HttpOperations;
 }
 
 /**
@@ -313,7 +314,7 @@ export async function startBaremetalApi(
       host: api.hostIp,
       port: api.port,
       drainWaitMs: api.drainWait * 1000,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.operations === undefined ? {} : { operations: options.operations }),
     });
     const registration = await registerProcess(
       database as unknown as Database,

@@ -7,10 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ResolvedVersion } from '../../microversion/index.ts';
+import {
+  fastifyLoggerOptions,
+  type HttpOperations,
+  registerOperations,
+} from '../../service/http/fastify-operations.ts';
+import { HealthState } from '../../service/index.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { faultBody, webobBody } from './error-body.ts';
 import { ClientSideError, HttpAbort, Restatused } from './errors.ts';
-import { answerHealthcheck, HEALTHCHECK_PATH, HealthState } from './healthcheck.ts';
 import { registerRoutes } from './routes.ts';
 import { ironicNegotiator, resolveIronicVersion, VersionRefusal } from './version-header.ts';
 import { pathOf, rewriteIronicUrl } from './wsgi-path.ts';
@@ -22,10 +27,11 @@ export interface BaremetalAppOptions {
   readonly services: BaremetalApiServices;
   /** The API maximum of the caps in force (the served maximum when not pinned). */
   readonly apiMax?: string | undefined;
-  /** The healthcheck's state; the drain fails it. */
-  readonly health?: HealthState;
-  /** Fastify logger setting (off in tests). */
-  readonly logger?: boolean | Record<string, unknown>;
+  /**
+   * The process's request log, metrics and health check (the toolkit's operations); absent, a
+   * health check of its own, since the API always answers `/healthcheck` (its drain uses it).
+   */
+  readonly operations?: HttpOperations;
 }
 
 /** The status the real service answers an error with, and whether it is a fault. */
@@ -101,9 +107,13 @@ declare module 'fastify' {
 
 export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<FastifyInstance> {
   const negotiator = ironicNegotiator(options.apiMax);
-  const health = options.health ?? new HealthState();
+  const operations: HttpOperations =
+    options.operations?.health === undefined
+      ? { ...options.operations, health: new HealthState() }
+      : options.operations;
+  const health = operations.health as HealthState;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...fastifyLoggerOptions(operations.logger),
     genReqId: () => `req-${randomUUID()}`,
     requestIdHeader: false,
     exposeHeadRoutes: false,
@@ -119,6 +129,9 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
     rewriteUrl: rewriteIronicUrl,
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
   });
+  // First: /healthcheck and /metrics, before the version header (oslo.middleware's healthcheck
+  // sits in front of the real pipeline), and every request logged and counted.
+  registerOperations(app, operations);
   app.decorate('baremetal', options.services);
   app.decorate('baremetalVersions', negotiator);
   app.decorateRequest('microversion', null as unknown as ResolvedVersion);
@@ -130,11 +143,7 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;
     // Draining: every answer asks the client (or balancer) not to reuse the connection.
-    if (!health.healthy) reply.header('connection', 'close');
-    if (path === HEALTHCHECK_PATH) {
-      answerHealthcheck(request, reply, health);
-      return;
-    }
+    if (health.draining) reply.header('connection', 'close');
     reply.header(REQUEST_ID_HEADER, request.id);
     if (path === '/') {
       request.microversion = negotiator.defaultVersion;

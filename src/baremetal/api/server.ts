@@ -12,9 +12,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { HttpOperations } from '../../service/http/fastify-operations.ts';
+import { HealthState } from '../../service/index.ts';
 import { buildBaremetalApp } from './app.ts';
 import type { BaremetalApiServices } from './context.ts';
-import { HealthState } from './healthcheck.ts';
 
 export interface ApiListenOptions {
   readonly services: BaremetalApiServices;
@@ -24,7 +25,8 @@ export interface ApiListenOptions {
   readonly port: number;
   /** `[api] drain_wait`, in milliseconds. */
   readonly drainWaitMs: number;
-  readonly logger?: boolean | Record<string, unknown>;
+  /** The process's log, metrics and health check; a health check of its own when absent. */
+  readonly operations?: HttpOperations;
 }
 
 export interface ListeningApi {
@@ -40,12 +42,11 @@ export interface ListeningApi {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function listenBaremetalApi(options: ApiListenOptions): Promise<ListeningApi> {
-  const health = new HealthState();
+  const health = options.operations?.health ?? new HealthState();
   const app = await buildBaremetalApp({
     services: options.services,
     apiMax: options.apiMax,
-    health,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    operations: { ...options.operations, health },
   });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address() as AddressInfo;
@@ -58,7 +59,7 @@ export async function listenBaremetalApi(options: ApiListenOptions): Promise<Lis
     health,
     drain() {
       draining ??= (async () => {
-        health.fail('DRAINING');
+        health.startDraining();
         await sleep(options.drainWaitMs);
         await app.close();
       })();

@@ -13,7 +13,6 @@ import {
   type ApiHandlerSettings,
   DEFAULT_API_SETTINGS,
 } from '../../../../src/baremetal/api/context.ts';
-import { HealthState } from '../../../../src/baremetal/api/healthcheck.ts';
 import {
   type RunningConductor,
   startConductor,
@@ -60,7 +59,7 @@ import {
   objectRpcSerializer,
   RpcClient,
 } from '../../../../src/rpc/index.ts';
-import { resolveCapsInForce } from '../../../../src/service/index.ts';
+import { HealthState, resolveCapsInForce } from '../../../../src/service/index.ts';
 import { BACKENDS, backendAvailable, createScratchDatabase } from '../../../db/support/backends.ts';
 
 export interface BatonApi {
@@ -137,7 +136,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
   const app = await buildBaremetalApp({
     services: { store, conductors: new ConductorApi({ client, rings }), settings },
     apiMax: options.apiMax,
-    health,
+    operations: { health },
   });
   return {
     app,
