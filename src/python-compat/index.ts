@@ -14,5 +14,6 @@ export {
 } from './json-schema.ts';
 export { CUSTOM_TRAIT_PREFIX, STANDARD_TRAITS } from './os-traits.ts';
 export { pythonInt, pythonStrip } from './python-int.ts';
+export { type PythonJsonResult, parsePythonJson } from './python-json.ts';
 export { pythonJsonDumps } from './python-json-dumps.ts';
 export { pythonPformat, pythonRepr, pythonStr } from './python-repr.ts';

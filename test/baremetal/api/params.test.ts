@@ -188,6 +188,18 @@ describe('parameter binding', () => {
         faultOf(form.body),
         `The requested action "bogus" can not be performed on node "bound" while it is in state "None".`,
       );
+      // Not JSON: the real service answers Python's decoder message with a 500; Baton a 400.
+      const broken = await api.request({
+        method: 'POST',
+        url: '/v1/chassis',
+        headers: { 'X-OpenStack-Ironic-API-Version': '1.80', 'Content-Type': 'application/json' },
+        payload: '{bad',
+      });
+      assert.equal(broken.statusCode, 400);
+      assert.equal(
+        faultOf(broken.body),
+        'Expecting property name enclosed in double quotes: line 1 column 2 (char 1)',
+      );
       const repeated = await send('/v1/nodes?limit=1&limit=2');
       assert.equal(faultOf(repeated.body), "Expected an integer for limit: ['1', '2']");
     } finally {
