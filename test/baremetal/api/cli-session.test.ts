@@ -135,18 +135,21 @@ class Side {
         return name;
       })
       .replace(TIMESTAMP, '{time}');
-    return out
-      .split('\n')
-      .filter((line) => !/^\+[-+]+\+$/.test(line.trim()))
-      .map((line) => line.replace(/[ ]+/g, ' ').trim())
-      // The real service lists these in Python set order, which changes between runs.
-      .map((line) =>
-        line.replace(
-          /^\| (enabled_\w+_interfaces|hosts) \| (.*) \|$/,
-          (_, key: string, items: string) => `| ${key} | ${items.split(', ').sort().join(', ')} |`,
-        ),
-      )
-      .filter((line) => line !== '');
+    return (
+      out
+        .split('\n')
+        .filter((line) => !/^\+[-+]+\+$/.test(line.trim()))
+        .map((line) => line.replace(/[ ]+/g, ' ').trim())
+        // The real service lists these in Python set order, which changes between runs.
+        .map((line) =>
+          line.replace(
+            /^\| (enabled_\w+_interfaces|hosts) \| (.*) \|$/,
+            (_, key: string, items: string) =>
+              `| ${key} | ${items.split(', ').sort().join(', ')} |`,
+          ),
+        )
+        .filter((line) => line !== '')
+    );
   }
 }
 
