@@ -148,8 +148,7 @@ export async function planBaremetal(
 
 /** Opens the database; the embedded SQLite default gets its schema when empty. */
 export async function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
-  const backend = parseDatabaseUrl(url).backend;
-  return prepareBaremetalDatabase(url, { createIfEmpty: backend === 'sqlite' });
+  return prepareBaremetalDatabase(url, { createIfEmpty: 'embedded' });
 }
 
 /** The RPC transport of the plan; http finds its peers in the services table. */
