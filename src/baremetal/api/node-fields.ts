@@ -15,9 +15,18 @@ export function nodeFieldAllowed(request: FastifyRequest, field: string): boolea
   return request.microversion.atLeast(FEATURES[gate]);
 }
 
-/** The node fields hidden at the request's version. */
-export function nodeFieldsHidden(request: FastifyRequest): string[] {
-  return Object.keys(NODE_FIELD_FEATURES).filter((field) => !nodeFieldAllowed(request, field));
+// One list per version answered (the negotiator shares one ResolvedVersion per version).
+const HIDDEN = new WeakMap<object, readonly string[]>();
+
+/** The node fields hidden at the request's version (computed once per version). */
+export function nodeFieldsHidden(request: FastifyRequest): readonly string[] {
+  const version = request.microversion;
+  let hidden = HIDDEN.get(version);
+  if (hidden === undefined) {
+    hidden = Object.keys(NODE_FIELD_FEATURES).filter((field) => !nodeFieldAllowed(request, field));
+    HIDDEN.set(version, hidden);
+  }
+  return hidden;
 }
 
 /** check_allowed_fields: 406 when a field asked for is not shown at this version. */
