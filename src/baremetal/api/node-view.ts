@@ -93,6 +93,7 @@ export class NodeViewContext {
   readonly request: FastifyRequest;
   readonly base: string;
   readonly #chassis = new Map<number, Promise<string | null>>();
+  readonly #unserved = new Set<string>();
 
   constructor(request: FastifyRequest) {
     this.request = request;
@@ -114,10 +115,17 @@ export class NodeViewContext {
 
   /** The host the node maps to; null when none serves it (NoValidHost, TemporaryFailure). */
   async conductor(node: NodeObject): Promise<string | null> {
+    // A group and driver no conductor serves makes the ring cache read the conductors again;
+    // once per page is enough.
+    const ring = `${node.get('conductor_group') ?? ''}:${node.get('driver')}`;
+    if (this.#unserved.has(ring)) return null;
     try {
       return await servicesOf(this.request).conductors.conductorFor(node);
     } catch (error) {
-      if (error instanceof IronicError && (error.code === 404 || error.code === 503)) return null;
+      if (error instanceof IronicError && (error.code === 404 || error.code === 503)) {
+        this.#unserved.add(ring);
+        return null;
+      }
       throw error;
     }
   }
