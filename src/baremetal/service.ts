@@ -141,10 +141,9 @@ export async function planBaremetal(
   return { config, caps };
 }
 
-/** Opens the database; the embedded SQLite default gets its schema when empty. */
-export async function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
-  const backend = parseDatabaseUrl(url).backend;
-  return prepareBaremetalDatabase(url, { createIfEmpty: backend === 'sqlite' });
+/** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
+export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
+  return prepareBaremetalDatabase(url, { createIfEmpty: true });
 }
 
 /** The RPC transport of the plan; http finds its peers in the services table. */
