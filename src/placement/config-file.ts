@@ -26,6 +26,7 @@ import {
   STRING,
 } from '../service/config-options.ts';
 import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import { defaultPlacementConfig, type PlacementConfig } from './config.ts';
 import { PLACEMENT_RELEASES } from './releases.ts';
 
@@ -214,6 +215,9 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
     'Allocation candidates in random order.',
     boolean,
   ),
+  // Logs, health check and metrics: the toolkit's options, as every service has them
+  // (src/service/operations-options.ts, docs/operations.md).
+  ...OPERATIONS_OPTIONS,
 ];
 
 /**

@@ -1,6 +1,11 @@
 /** Placement's settings, named after the real service's options, and their defaults. */
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 
-export interface PlacementConfig {
+/**
+ * Besides its own, Placement takes the toolkit's settings for logs, the health check and
+ * metrics (`OperationsConfig`: `[DEFAULT] debug`, `log_file`, …; docs/operations.md).
+ */
+export interface PlacementConfig extends OperationsConfig {
   /** `[placement_database] connection` */
   readonly databaseUrl: string;
   /** Listen address; loopback unless told otherwise. */
@@ -67,6 +72,7 @@ export const PLACEMENT_CORS_DEFAULTS = {
 
 export function defaultPlacementConfig(databaseUrl: string): PlacementConfig {
   return {
+    ...DEFAULT_OPERATIONS,
     databaseUrl,
     host: '127.0.0.1',
     port: DEFAULT_PORT,
