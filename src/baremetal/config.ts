@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import type { RpcSettings } from '../rpc/index.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 import {
   type ConductorSettings,
   defaultConductorSettings,
@@ -22,6 +23,8 @@ export interface BaremetalApiSettings {
 }
 
 export interface BaremetalConfig {
+  /** Logs, health check and metrics (`[DEFAULT]` log options, `[healthcheck]`, `[metrics]`). */
+  readonly operations: OperationsConfig;
   /** `[database] connection`. */
   readonly databaseUrl: string;
   /** `[DEFAULT] rpc_transport` (http | amqp | local), `rpc_transport_url`, `rpc_shared_secret`, `rpc_exchange`. */
@@ -35,6 +38,7 @@ export const DEFAULT_API_PORT = 6385;
 
 export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
   return {
+    operations: DEFAULT_OPERATIONS,
     databaseUrl,
     rpc: { rpc_transport: 'http' },
     api: { hostIp: '127.0.0.1', port: DEFAULT_API_PORT, apiWorkers: 1 },

@@ -13,6 +13,7 @@ import {
   createTransport,
   objectRpcSerializer,
   RpcClient,
+  type RpcLogger,
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
@@ -150,6 +151,7 @@ export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTa
 export function baremetalTransport(
   database: Database<BaremetalTables>,
   plan: BaremetalPlan,
+  logger?: RpcLogger,
 ): RpcTransport {
   const heartbeat = plan.config.conductor.heartbeatInterval;
   return createTransport(readRpcConfig(plan.config.rpc), {
@@ -158,6 +160,7 @@ export function baremetalTransport(
       heartbeatSeconds: heartbeat,
       liveWithinSeconds: plan.config.conductor.heartbeatTimeout,
     }),
+    ...(logger === undefined ? {} : { logger }),
   });
 }
 
@@ -200,46 +203,93 @@ export function connectToConductors(
 
 export interface BaremetalConductorProcess {
   readonly conductor: RunningConductor;
-  /** The shutdown sequence (conductor-process.ts), then the transport and the database. */
+  /** Where `/metrics` and `/healthcheck` answer (`[metrics] bind_port`), if opened. */
+  readonly metricsUrl: string | undefined;
+  /** The shutdown sequence (conductor-process.ts), then the transport, the operations and the database. */
   stop(): Promise<boolean>;
 }
 
-/** Starts a conductor process as planned. */
+/**
+ * Starts a conductor process as planned: its logs, health check and metrics (the toolkit's
+ * process operations: pino logs, `/metrics` and `/healthcheck` on `[metrics] bind_port` when
+ * set, RPC metrics), the transport, then the conductor. `log` overrides where the conductor's
+ * own lines go (tests); by default they are the process's log lines.
+ */
 export async function startBaremetalConductor(
   plan: BaremetalPlan,
   options: { readonly log?: ConductorLog } = {},
 ): Promise<BaremetalConductorProcess> {
-  const database = await openBaremetalDatabase(plan.config.databaseUrl);
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const ops = createProcessOperations({
+    service: BAREMETAL_SERVICE,
+    binary: BAREMETAL_CONDUCTOR_BINARY,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config.operations,
+  });
+  const logger = ops.log.logger;
+  const log: ConductorLog = options.log ?? {
+    info: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error(message),
+  };
+  let database: Database<BaremetalTables> | undefined;
   let transport: RpcTransport | undefined;
   try {
+    database = await openBaremetalDatabase(plan.config.databaseUrl);
+    const shared = database as unknown as Database;
     await checkPeerVersions(
-      database as unknown as Database,
+      shared,
       {
         binary: BAREMETAL_CONDUCTOR_BINARY,
         version: BAREMETAL_SERVICE_VERSION,
         supportedSpan: BAREMETAL_SUPPORTED_SPAN,
       },
-      (message) => options.log?.warn(message),
+      (message) => log.warn(message),
     );
-    transport = baremetalTransport(database, plan);
+    const listener = await ops.listenForMetrics();
+    transport = baremetalTransport(database, plan, ops.rpc.logger);
     const conductor = await startConductor({
       settings: plan.config.conductor,
       database,
       caps: plan.caps,
       transport,
-      ...(options.log === undefined ? {} : { log: options.log }),
+      log,
+      rpcObserver: ops.rpc.observer,
+      rpcLogger: ops.rpc.logger,
     });
-    const used = transport;
+    await ops.watchServices(shared);
+    const store = conductor.store;
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_nodes',
+      help: 'Nodes by provision state.',
+      labelNames: ['provision_state'],
+      collect: async () =>
+        (await store.nodes.countByProvisionState()).map(({ state, count }) => ({
+          labels: { provision_state: state },
+          value: count,
+        })),
+    });
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_conductor_workers_busy',
+      help: "Background operations running in this conductor's worker pool.",
+      labelNames: [],
+      collect: async () => [{ labels: {}, value: conductor.context.pool.busy }],
+    });
+    const used = { database, transport };
     let stopping: Promise<boolean> | undefined;
     return {
       conductor,
+      metricsUrl: listener?.url,
       stop() {
         stopping ??= (async () => {
+          ops.health.startDraining();
           try {
             return await conductor.stop();
           } finally {
-            await used.close();
-            await database.close();
+            await used.transport.close();
+            await ops.close();
+            await used.database.close();
           }
         })();
         return stopping;
@@ -247,7 +297,8 @@ export async function startBaremetalConductor(
     };
   } catch (error) {
     await transport?.close();
-    await database.close();
+    await ops.close();
+    await database?.close();
     throw error;
   }
 }
