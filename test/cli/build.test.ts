@@ -54,7 +54,7 @@ describe('the compiled build', () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'placement', 'data', 'standard-traits.json')));
   });
 
-  it('baton --version prints the release, the services\' releases and the commit', () => {
+  it("baton --version prints the release, the services' releases and the commit", () => {
     const result = run(ROOT, process.execPath, 'bin/baton.mjs', '--version');
     assert.equal(result.status, 0, result.stderr);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
