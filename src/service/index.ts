@@ -83,6 +83,7 @@ export {
   compatibilityOf,
   defineService,
   NO_CONFIG,
+  type OperatorDialect,
   type ServiceConfig,
   type ServiceDefinition,
   type ServiceDefinitionInput,
