@@ -24,6 +24,8 @@ import {
   STRING,
 } from '../service/config-options.ts';
 import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
+import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import type { FakeDelays } from './conductor/conductor-settings.ts';
 import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
 import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
@@ -361,6 +363,8 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
       DELAY,
     ),
   ),
+  // Logs, health check and metrics ([DEFAULT], [healthcheck], [metrics]): the toolkit's.
+  ...OPERATIONS_OPTIONS,
 ];
 
 /** The defaults by field, as the sample and `--help` show them. */
@@ -406,7 +410,7 @@ function defaultValues(): Record<string, unknown> {
     values[field] = c[field];
   }
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
-  return values;
+  return { ...values, ...DEFAULT_OPERATIONS };
 }
 
 export const BAREMETAL_CONFIG: ConfigSchema = {
@@ -446,6 +450,9 @@ export function baremetalConfigOf(
   }
   const base = defaultBaremetalConfig(defaultDatabaseUrl);
   const c = base.conductor;
+  const operations = Object.fromEntries(
+    Object.entries(DEFAULT_OPERATIONS).map(([field, value]) => [field, v[field] ?? value]),
+  ) as unknown as OperationsConfig;
   const pick = <T>(field: string, fallback: T): T =>
     v[field] === undefined ? fallback : (v[field] as T);
   const enabledInterfaces = Object.fromEntries(
@@ -466,6 +473,7 @@ export function baremetalConfigOf(
   const rpcSharedSecret = pick<string>('rpcSharedSecret', '');
   const rpcExchange = pick<string | undefined>('rpcExchange', undefined);
   return {
+    operations,
     databaseUrl: pick('databaseUrl', base.databaseUrl),
     rpc: {
       rpc_transport: pick('rpcTransport', base.rpc.rpc_transport ?? 'http'),

@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import type { RpcSettings } from '../rpc/index.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 import {
   type ConductorSettings,
   defaultConductorSettings,
@@ -33,6 +34,8 @@ export interface BaremetalApiSettings {
 }
 
 export interface BaremetalConfig {
+  /** Logs, health check and metrics (`[DEFAULT]` log options, `[healthcheck]`, `[metrics]`). */
+  readonly operations: OperationsConfig;
   /** `[database] connection`. */
   readonly databaseUrl: string;
   /** `[DEFAULT] rpc_transport` (http | amqp | local), `rpc_transport_url`, `rpc_shared_secret`, `rpc_exchange`. */
@@ -48,6 +51,7 @@ export const DEFAULT_DRAIN_WAIT = 5;
 
 export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
   return {
+    operations: DEFAULT_OPERATIONS,
     databaseUrl,
     rpc: { rpc_transport: 'http' },
     api: {

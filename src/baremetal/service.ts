@@ -15,10 +15,11 @@ import {
   createTransport,
   objectRpcSerializer,
   RpcClient,
+  type RpcLogger,
+  type RpcObserver,
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
-import type { HttpOperations } from '../service/http/fastify-operations.ts';
 import {
   checkPeerVersions,
   codeVersionsOf,
@@ -146,15 +147,16 @@ export async function planBaremetal(
   return { config, caps };
 }
 
-/** Opens the database; the embedded SQLite default gets its schema when empty. */
-export async function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
-  return prepareBaremetalDatabase(url, { createIfEmpty: 'embedded' });
+/** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
+export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
+  return prepareBaremetalDatabase(url, { createIfEmpty: true });
 }
 
 /** The RPC transport of the plan; http finds its peers in the services table. */
 export function baremetalTransport(
   database: Database<BaremetalTables>,
   plan: BaremetalPlan,
+  logger?: RpcLogger,
 ): RpcTransport {
   const heartbeat = plan.config.conductor.heartbeatInterval;
   return createTransport(readRpcConfig(plan.config.rpc), {
@@ -163,6 +165,7 @@ export function baremetalTransport(
       heartbeatSeconds: heartbeat,
       liveWithinSeconds: plan.config.conductor.heartbeatTimeout,
     }),
+    ...(logger === undefined ? {} : { logger }),
   });
 }
 
@@ -177,6 +180,7 @@ export function connectToConductors(
   database: Database<BaremetalTables>,
   transport: RpcTransport,
   plan: BaremetalPlan,
+  observer?: RpcObserver,
 ): ConductorConnection {
   const { caps, config } = plan;
   const store = createBaremetalStore(database, { targets: caps.objectTargets });
@@ -187,6 +191,7 @@ export function connectToConductors(
     ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
     remoteErrors: BAREMETAL_REMOTE_ERRORS,
+    ...(observer === undefined ? {} : { observer }),
   });
   const rings = new ConductorRingCache(
     async () =>
@@ -205,46 +210,93 @@ export function connectToConductors(
 
 export interface BaremetalConductorProcess {
   readonly conductor: RunningConductor;
-  /** The shutdown sequence (conductor-process.ts), then the transport and the database. */
+  /** Where `/metrics` and `/healthcheck` answer (`[metrics] bind_port`), if opened. */
+  readonly metricsUrl: string | undefined;
+  /** The shutdown sequence (conductor-process.ts), then the transport, the operations and the database. */
   stop(): Promise<boolean>;
 }
 
-/** Starts a conductor process as planned. */
+/**
+ * Starts a conductor process as planned: its logs, health check and metrics (the toolkit's
+ * process operations: pino logs, `/metrics` and `/healthcheck` on `[metrics] bind_port` when
+ * set, RPC metrics), the transport, then the conductor. `log` overrides where the conductor's
+ * own lines go (tests); by default they are the process's log lines.
+ */
 export async function startBaremetalConductor(
   plan: BaremetalPlan,
   options: { readonly log?: ConductorLog } = {},
 ): Promise<BaremetalConductorProcess> {
-  const database = await openBaremetalDatabase(plan.config.databaseUrl);
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const ops = createProcessOperations({
+    service: BAREMETAL_SERVICE,
+    binary: BAREMETAL_CONDUCTOR_BINARY,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config.operations,
+  });
+  const logger = ops.log.logger;
+  const log: ConductorLog = options.log ?? {
+    info: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error(message),
+  };
+  let database: Database<BaremetalTables> | undefined;
   let transport: RpcTransport | undefined;
   try {
+    database = await openBaremetalDatabase(plan.config.databaseUrl);
+    const shared = database as unknown as Database;
     await checkPeerVersions(
-      database as unknown as Database,
+      shared,
       {
         binary: BAREMETAL_CONDUCTOR_BINARY,
         version: BAREMETAL_SERVICE_VERSION,
         supportedSpan: BAREMETAL_SUPPORTED_SPAN,
       },
-      (message) => options.log?.warn(message),
+      (message) => log.warn(message),
     );
-    transport = baremetalTransport(database, plan);
+    const listener = await ops.listenForMetrics();
+    transport = baremetalTransport(database, plan, ops.rpc.logger);
     const conductor = await startConductor({
       settings: plan.config.conductor,
       database,
       caps: plan.caps,
       transport,
-      ...(options.log === undefined ? {} : { log: options.log }),
+      log,
+      rpcObserver: ops.rpc.observer,
+      rpcLogger: ops.rpc.logger,
     });
-    const used = transport;
+    await ops.watchServices(shared);
+    const store = conductor.store;
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_nodes',
+      help: 'Nodes by provision state.',
+      labelNames: ['provision_state'],
+      collect: async () =>
+        (await store.nodes.countByProvisionState()).map(({ state, count }) => ({
+          labels: { provision_state: state },
+          value: count,
+        })),
+    });
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_conductor_workers_busy',
+      help: "Background operations running in this conductor's worker pool.",
+      labelNames: [],
+      collect: async () => [{ labels: {}, value: conductor.context.pool.busy }],
+    });
+    const used = { database, transport };
     let stopping: Promise<boolean> | undefined;
     return {
       conductor,
+      metricsUrl: listener?.url,
       stop() {
         stopping ??= (async () => {
+          ops.health.startDraining();
           try {
             return await conductor.stop();
           } finally {
-            await used.close();
-            await database.close();
+            await used.transport.close();
+            await ops.close();
+            await used.database.close();
           }
         })();
         return stopping;
@@ -252,7 +304,8 @@ export async function startBaremetalConductor(
     };
   } catch (error) {
     await transport?.close();
-    await database.close();
+    await ops.close();
+    await database?.close();
     throw error;
   }
 }
@@ -261,33 +314,46 @@ export interface BaremetalApiProcess {
   /** `http://host:port` as listening. */
   readonly url: string;
   readonly address: AddressInfo;
-  /** The drain (api/server.ts), then the services table, the transport and the database. */
+  /** Where `/metrics` and `/healthcheck` also answer (`[metrics] bind_port`), if opened. */
+  readonly metricsUrl: string | undefined;
+  /** The drain (api/server.ts), then the services table, the transport, the operations, the database. */
   stop(): Promise<void>;
 }
 
 export interface StartApiOptions {
-  /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
+  /** Warnings worth an operator's eye (an older peer, a failed heartbeat); the log by default. */
   readonly warn?: (message: string) => void;
-  /** The process's request log, metrics and health check (the toolkit's operations). */
-  readonly operations?: HttpOperations;
 }
 
 /**
- * Starts an API process as planned: the database, the RPC client to the conductors at the
- * caps in force, the app listening, the process in the services table (one row per process:
- * the port tells several on one machine apart).
+ * Starts an API process as planned: its logs, health check and metrics (the toolkit's process
+ * operations: a request line per answer, `/healthcheck`, `/metrics` on the API's port and on
+ * `[metrics] bind_port` when set, RPC metrics), the database, the RPC client to the conductors
+ * at the caps in force, the app listening, the process in the services table (one row per
+ * process: the port tells several on one machine apart). Stopping drains for the longer of
+ * `[api] drain_wait` and `[healthcheck] drain_delay`.
  */
 export async function startBaremetalApi(
   plan: BaremetalPlan,
   options: StartApiOptions = {},
 ): Promise<BaremetalApiProcess> {
-  const warn = options.warn ?? (() => {});
-  const database = await openBaremetalDatabase(plan.config.databaseUrl);
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const ops = createProcessOperations({
+    service: BAREMETAL_SERVICE,
+    binary: BAREMETAL_API_BINARY,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config.operations,
+  });
+  const warn = options.warn ?? ((message: string) => ops.log.logger.warn(message));
+  let database: Database<BaremetalTables> | undefined;
   let transport: RpcTransport | undefined;
   let listening: ListeningApi | undefined;
   try {
+    database = await openBaremetalDatabase(plan.config.databaseUrl);
+    const shared = database as unknown as Database;
     await checkPeerVersions(
-      database as unknown as Database,
+      shared,
       {
         binary: BAREMETAL_API_BINARY,
         version: BAREMETAL_SERVICE_VERSION,
@@ -295,9 +361,10 @@ export async function startBaremetalApi(
       },
       warn,
     );
-    transport = baremetalTransport(database, plan);
-    const { store, conductors } = connectToConductors(database, transport, plan);
-    const { api, conductor } = plan.config;
+    const metrics = await ops.listenForMetrics();
+    transport = baremetalTransport(database, plan, ops.rpc.logger);
+    const { store, conductors } = connectToConductors(database, transport, plan, ops.rpc.observer);
+    const { api, conductor, operations } = plan.config;
     listening = await listenBaremetalApi({
       services: {
         store,
@@ -312,11 +379,11 @@ export async function startBaremetalApi(
       apiMax: plan.caps.apiMax,
       host: api.hostIp,
       port: api.port,
-      drainWaitMs: api.drainWait * 1000,
-      ...(options.operations === undefined ? {} : { operations: options.operations }),
+      drainWaitMs: Math.max(api.drainWait, operations.drainDelaySeconds) * 1000,
+      operations: ops.http,
     });
     const registration = await registerProcess(
-      database as unknown as Database,
+      shared,
       {
         binary: BAREMETAL_API_BINARY,
         host: `${hostname()}:${listening.address.port}`,
@@ -324,20 +391,23 @@ export async function startBaremetalApi(
       },
       { heartbeatSeconds: conductor.heartbeatInterval, warn },
     );
+    await ops.watchServices(shared);
     const running = listening;
-    const used = transport;
+    const used = { database, transport };
     let stopping: Promise<void> | undefined;
     return {
       url: running.url,
       address: running.address,
+      metricsUrl: metrics?.url,
       stop() {
         stopping ??= (async () => {
           try {
             await running.drain();
             await registration.leave();
           } finally {
-            await used.close();
-            await database.close();
+            await used.transport.close();
+            await ops.close();
+            await used.database.close();
           }
         })();
         return stopping;
@@ -346,7 +416,8 @@ export async function startBaremetalApi(
   } catch (error) {
     await listening?.app.close();
     await transport?.close();
-    await database.close();
+    await ops.close();
+    await database?.close();
     throw error;
   }
 }

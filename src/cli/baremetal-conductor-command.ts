@@ -64,14 +64,10 @@ export async function baremetalConductor(
 ): Promise<number> {
   const planned = await plan(options, service);
   const name = BAREMETAL_CONDUCTOR_BINARY;
-  const log = {
-    info: (message: string) => io.out(`${name}: ${message}`),
-    warn: (message: string) => io.err(`baton: warning: ${message}\n`),
-    error: (message: string) => io.err(`baton: error: ${message}\n`),
-  };
   let running: Awaited<ReturnType<typeof startBaremetalConductor>>;
   try {
-    running = await startBaremetalConductor(planned, { log });
+    // The conductor's own lines go to the process's log ([DEFAULT] log options).
+    running = await startBaremetalConductor(planned);
   } catch (error) {
     if (
       error instanceof SchemaNotCurrentError ||
@@ -85,7 +81,10 @@ export async function baremetalConductor(
   const { config, caps } = planned;
   io.out(
     `${name} ${config.conductor.host} serving topic ironic.conductor_manager over ${config.rpc.rpc_transport ?? 'http'} ` +
-      `(service version ${BAREMETAL_SERVICE_VERSION}, pinned to ${caps.release ?? 'nothing'}, RPC cap ${caps.rpcCap ?? 'none'})`,
+      `(service version ${BAREMETAL_SERVICE_VERSION}, pinned to ${caps.release ?? 'nothing'}, RPC cap ${caps.rpcCap ?? 'none'})` +
+      (running.metricsUrl === undefined
+        ? ''
+        : `; metrics and health check on ${running.metricsUrl}`),
   );
   const stopped = io.stopped ?? waitForStopSignal;
   const signal = await stopped();

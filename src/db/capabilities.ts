@@ -22,12 +22,6 @@ export interface Capabilities {
    * so reads need no `SELECT … FOR UPDATE` (which SQLite does not have).
    */
   readonly singleWriter: boolean;
-  /**
-   * The database is a file of this machine that a process may create on first use (SQLite,
-   * the embedded default): a service may give an empty one its schema at start, where a
-   * server's database waits for `db upgrade`.
-   */
-  readonly embedded: boolean;
   /** `ALTER TABLE … DROP COLUMN` is supported in place. */
   readonly dropColumn: boolean;
   /** `WITH x AS (DELETE …) INSERT …`: several writes in one statement (one round trip). */
@@ -69,7 +63,6 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     foreignKeyLocksTable: false,
     lockKind: 'table',
     singleWriter: true,
-    embedded: true,
     dropColumn: true,
     writableCte: false,
     skipDuplicate: 'on-conflict',
@@ -85,7 +78,6 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     foreignKeyLocksTable: true,
     lockKind: 'advisory',
     singleWriter: false,
-    embedded: false,
     dropColumn: true,
     writableCte: true,
     skipDuplicate: 'on-conflict',
@@ -101,7 +93,6 @@ const CAPABILITIES: Record<Backend, Capabilities> = {
     foreignKeyLocksTable: true, // ADD FOREIGN KEY needs ALGORITHM=COPY with checks on
     lockKind: 'named',
     singleWriter: false,
-    embedded: false,
     dropColumn: true,
     writableCte: false,
     skipDuplicate: 'on-duplicate-key',

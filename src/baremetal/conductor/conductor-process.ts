@@ -28,7 +28,13 @@
 
 import type { Database } from '../../db/index.ts';
 import type { CapsInForce } from '../../releases/index.ts';
-import { objectRpcSerializer, RpcServer, type RpcTransport } from '../../rpc/index.ts';
+import {
+  objectRpcSerializer,
+  type RpcLogger,
+  type RpcObserver,
+  RpcServer,
+  type RpcTransport,
+} from '../../rpc/index.ts';
 import { type ProcessRegistration, registerProcess } from '../../service/index.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
 import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
@@ -54,6 +60,9 @@ export interface StartConductorOptions {
   readonly log?: ConductorLog;
   /** Skip the services table (tests of the manager alone). */
   readonly registerService?: boolean;
+  /** RPC metrics and logs (the process's operations). */
+  readonly rpcObserver?: RpcObserver;
+  readonly rpcLogger?: RpcLogger;
 }
 
 export interface RunningConductor {
@@ -100,6 +109,8 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
     server: host,
     endpoints: [conductorEndpoint(ctx)],
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
+    ...(options.rpcObserver === undefined ? {} : { observer: options.rpcObserver }),
+    ...(options.rpcLogger === undefined ? {} : { logger: options.rpcLogger }),
     onCastFailure: (method, reply) =>
       log.error(`cast ${method} failed: ${reply.ok ? '' : reply.failure.message}`),
   });

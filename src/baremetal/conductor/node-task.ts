@@ -163,6 +163,9 @@ export class NodeTask {
       this.node.set('last_error', options.lastError);
     }
     await this.save();
+    this.ctx.log.info(
+      `Node ${this.uuid} moved to provision state "${after.provisionState}" from state "${before.provisionState}"; target provision state is "${after.targetProvisionState ?? 'None'}"`,
+    );
   }
 
   /**

@@ -7,8 +7,8 @@ import { BAREMETAL_MIGRATIONS } from '../migrations/index.ts';
 import type { BaremetalTables } from './tables.ts';
 
 export interface PrepareOptions {
-  /** Create the schema on an empty database; `embedded`: only on an embedded one (SQLite). */
-  readonly createIfEmpty?: boolean | 'embedded';
+  /** Create the schema on an empty database (the embedded SQLite default). */
+  readonly createIfEmpty?: boolean;
   readonly poolSize?: number;
 }
 
@@ -22,10 +22,7 @@ export async function prepareBaremetalDatabase(
   });
   try {
     await assertSchemaCurrent(database, BAREMETAL_MIGRATIONS, {
-      createIfEmpty:
-        options.createIfEmpty === 'embedded'
-          ? database.caps.embedded
-          : (options.createIfEmpty ?? false),
+      createIfEmpty: options.createIfEmpty ?? false,
     });
     return database;
   } catch (error) {

@@ -264,3 +264,6 @@ export async function httpTransport(
     },
   };
 }
+
+/** A conductor log that says nothing (tests that start a process through the root). */
+export const SILENT = { info: () => {}, warn: () => {}, error: () => {} };
