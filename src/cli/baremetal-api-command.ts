@@ -23,6 +23,7 @@ import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/ind
 import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
+  HealthState,
   isWorkerProcess,
   leaveCluster,
   type ServiceDefinition,
@@ -30,6 +31,7 @@ import {
   superviseWorkers,
   waitForStopSignal,
 } from '../service/index.ts';
+import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
 import type { ServeIo } from './placement-serve-command.ts';
@@ -70,7 +72,8 @@ async function start(planned: BaremetalPlan, io: ServeIo): Promise<BaremetalApiP
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||
-      error instanceof ServiceTooOldError
+      error instanceof ServiceTooOldError ||
+      error instanceof MetricsListenError
     ) {
       throw new CliExit(error.message, EXIT.failure);
     }
@@ -79,6 +82,44 @@ async function start(planned: BaremetalPlan, io: ServeIo): Promise<BaremetalApiP
       throw new CliExit(`cannot listen on ${api.hostIp}:${api.port}: ${code}`, EXIT.failure);
     }
     throw error;
+  }
+}
+
+/**
+ * The primary of a pool (`[api] api_workers` above 1) serves nothing itself; with `[metrics]
+ * bind_port` it answers one scrape for all its workers, and its health check turns to
+ * DRAINING when it is asked to stop (as Placement's pool does).
+ */
+async function superviseWithPoolMetrics(
+  planned: BaremetalPlan,
+  io: ServeIo,
+  stopped: () => Promise<string>,
+): Promise<number> {
+  const config = planned.config.operations;
+  const health = new HealthState(config);
+  let listener: MetricsListener | undefined;
+  if (config.metricsEnabled && config.metricsPort !== undefined) {
+    const { listenForPoolMetrics } = await import('../service/process-operations.ts');
+    try {
+      listener = await listenForPoolMetrics(config, health);
+    } catch (error) {
+      if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
+      throw error;
+    }
+    if (listener !== undefined) {
+      io.out(`${BAREMETAL_API_BINARY} pool metrics on ${listener.url}/metrics`);
+    }
+  }
+  try {
+    const workers = planned.config.api.apiWorkers;
+    const clean = await superviseWorkers(BAREMETAL_API_BINARY, workers, io, async () => {
+      const signal = await stopped();
+      health.startDraining();
+      return signal;
+    });
+    return clean ? EXIT.ok : EXIT.failure;
+  } finally {
+    await listener?.close();
   }
 }
 
@@ -91,18 +132,17 @@ export async function baremetalApi(
   const planned = await plan(options, service);
   const stopped = io.stopped ?? waitForStopSignal;
   const workers = planned.config.api.apiWorkers;
-  if (workers > 1 && !isWorkerProcess()) {
-    const clean = await superviseWorkers(BAREMETAL_API_BINARY, workers, io, stopped);
-    return clean ? EXIT.ok : EXIT.failure;
-  }
+  if (workers > 1 && !isWorkerProcess()) return superviseWithPoolMetrics(planned, io, stopped);
   const server = await start(planned, io);
   const { caps, config } = planned;
   io.out(
-    `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, pinned to ${caps.release ?? 'nothing'})`,
+    `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, pinned to ${caps.release ?? 'nothing'})` +
+      (server.metricsUrl === undefined ? '' : `; metrics and health check on ${server.metricsUrl}`),
   );
+  const drainSeconds = Math.max(config.api.drainWait, config.operations.drainDelaySeconds);
   const signal = await stopped();
   io.out(
-    `${BAREMETAL_API_BINARY} stopping (${signal}): health check failed for ${config.api.drainWait} s, then finishing requests in flight`,
+    `${BAREMETAL_API_BINARY} stopping (${signal}): health check failed for ${drainSeconds} s, then finishing requests in flight`,
   );
   await server.stop();
   io.out(`${BAREMETAL_API_BINARY} stopped`);

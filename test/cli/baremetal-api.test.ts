@@ -151,6 +151,41 @@ describe('baton baremetal api', () => {
     }
   });
 
+  it('a pool of two with --metrics-port: one scrape counts both workers, SIGTERM exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baremetal-api-pool-'));
+    const db = `sqlite:${join(dir, 'baremetal.sqlite')}`;
+    const args = ['api', '--db', db, '--port', '0', '--api-workers', '2', '--drain-wait', '0'];
+    // Both workers print their line; the pool's metrics line comes first.
+    const api = await start(
+      [...args, '--metrics-port', '0', '--log-file', join(dir, 'api.log')],
+      /listening on (http:\/\/\S+)[\s\S]*listening on/,
+    );
+    try {
+      const url = api.match[1] as string;
+      const metricsUrl = /pool metrics on (http:\/\/\S+)\/metrics/.exec(api.output().out)?.[1];
+      assert.ok(metricsUrl, api.output().out);
+      for (let i = 0; i < 8; i++) {
+        // A connection each, so the two workers share the requests.
+        const answer = await fetch(`${url}/v1/chassis`, { headers: { Connection: 'close' } });
+        assert.equal(answer.status, 200);
+      }
+      const scrape = await (await fetch(`${metricsUrl}/metrics`)).text();
+      const counted = [...scrape.matchAll(/^baton_http_requests_total\{([^}]*)\} (\d+)$/gm)].filter(
+        (m) => m[1]?.includes('route="/v1/chassis"'),
+      );
+      const workers = new Set(counted.map((m) => /worker="(\d+)"/.exec(m[1] ?? '')?.[1]));
+      assert.deepEqual([...workers].sort(), ['1', '2'], scrape);
+      assert.equal(
+        counted.reduce((sum, m) => sum + Number(m[2]), 0),
+        8,
+      );
+      api.child.kill('SIGTERM');
+      assert.equal(await api.exit, 0, api.output().err);
+    } finally {
+      api.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses bad flags and an unknown pin with status 64 and one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baremetal-api-'));
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
