@@ -127,12 +127,15 @@ export async function placementServe(
     const clean = await superviseWorkers(PLACEMENT_API_BINARY, planned.workers, io, stopped);
     return clean ? EXIT.ok : EXIT.failure;
   }
+  // Listening for the stop signal before starting: a supervisor may signal as soon as it
+  // reads the line below (or during the start), and must get a clean stop, not a killed process.
+  const stopping = stopped();
   const server = await start(planned, io);
   const database = redactUrl(planned.config.databaseUrl);
   io.out(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
   );
-  const signal = await stopped();
+  const signal = await stopping;
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();
   io.out('placement-api stopped');
