@@ -6,6 +6,7 @@
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
  * invalid release mapping exits 1.
  */
+import { UnsafeListenError } from '../auth/errors.ts';
 import {
   DatabaseConnectionError,
   DatabaseUrlError,
@@ -81,7 +82,8 @@ export async function planServe(
     if (
       error instanceof ConfigFileError ||
       error instanceof UnknownReleaseError ||
-      error instanceof DatabaseUrlError
+      error instanceof DatabaseUrlError ||
+      error instanceof UnsafeListenError
     ) {
       throw usageError(error.message);
     }

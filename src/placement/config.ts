@@ -1,13 +1,22 @@
 /** Placement's settings, named after the real service's options, and their defaults. */
+import {
+  KEYSTONE_AUTHTOKEN_DEFAULTS,
+  type KeystoneAuthtokenSettings,
+} from '../auth/keystone-options.ts';
 
-export interface PlacementConfig {
+export type AuthStrategy = 'noauth2' | 'keystone';
+
+/** `[keystone_authtoken]`'s settings are the toolkit's (src/auth/keystone-options.ts). */
+export interface PlacementConfig extends KeystoneAuthtokenSettings {
   /** `[placement_database] connection` */
   readonly databaseUrl: string;
   /** Listen address; loopback unless told otherwise. */
   readonly host: string;
   readonly port: number;
-  /** `[api] auth_strategy`: only `noauth2` (the real service's development mode) is built. */
-  readonly authStrategy: 'noauth2';
+  /** `[api] auth_strategy`: `keystone` (tokens validated), or `noauth2` (development, loopback). */
+  readonly authStrategy: AuthStrategy;
+  /** `[api] insecure_noauth_on_any_address`: noauth2 may listen beyond loopback. */
+  readonly insecureNoauthOnAnyAddress: boolean;
   /** `[oslo_policy] enforce_scope` */
   readonly enforceScope: boolean;
   /** `[oslo_policy] enforce_new_defaults` */
@@ -67,10 +76,12 @@ export const PLACEMENT_CORS_DEFAULTS = {
 
 export function defaultPlacementConfig(databaseUrl: string): PlacementConfig {
   return {
+    ...KEYSTONE_AUTHTOKEN_DEFAULTS,
     databaseUrl,
     host: '127.0.0.1',
     port: DEFAULT_PORT,
     authStrategy: 'noauth2',
+    insecureNoauthOnAnyAddress: false,
     enforceScope: false,
     enforceNewDefaults: false,
     policyFile: undefined,

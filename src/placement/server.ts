@@ -9,10 +9,12 @@
 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
 import { buildPlacementApp } from './api/app.ts';
+import { checkPlacementAuth } from './auth-settings.ts';
 import type { PlacementConfig } from './config.ts';
 import { createPolicyEnforcer } from './policy/index.ts';
 import {
@@ -49,6 +51,10 @@ export async function startPlacementServer(
   options: StartOptions = {},
 ): Promise<PlacementServer> {
   const warn = options.warn ?? (() => {});
+  const keystone = checkPlacementAuth(config);
+  // Keystone is first asked at the first request: while it is down, requests get 503s.
+  const authenticator =
+    keystone === undefined ? undefined : await KeystoneAuthenticator.create(keystone);
   const db = await preparePlacementDatabase(config.databaseUrl, { poolSize: options.poolSize });
   let closeDb: Database<PlacementTables> | undefined = db;
   // The services table is not one of Placement's; its module takes any database.
@@ -68,6 +74,7 @@ export async function startPlacementServer(
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
       pinnedMax: caps?.apiMax,
+      authenticator,
     });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address() as AddressInfo;

@@ -21,6 +21,7 @@ import {
   type ServiceDefinition,
 } from '../service/index.ts';
 import { PLACEMENT_VERSIONS } from './api/versions.ts';
+import { checkPlacementAuth } from './auth-settings.ts';
 import {
   defaultPlacementConfig,
   INCOMPLETE_CONSUMER_DEFAULTS,
@@ -101,9 +102,10 @@ export interface PlacementApiPlan {
 /**
  * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
  * anything is opened. The database is the flag's, else the file's, else the embedded SQLite
- * file in the data directory (src/service/data-dir.ts). Throws ConfigFileError,
- * DatabaseUrlError, InvalidReleaseMappingError (naming the entry) or UnknownReleaseError
- * (listing the known releases).
+ * file in the data directory (src/service/data-dir.ts). Throws ConfigFileError (also for an
+ * incomplete [keystone_authtoken]), DatabaseUrlError, UnsafeListenError (noauth2 beyond
+ * loopback), InvalidReleaseMappingError (naming the entry) or UnknownReleaseError (listing
+ * the known releases).
  */
 export async function planPlacementApi(
   settings: PlacementApiSettings,
@@ -120,6 +122,7 @@ export async function planPlacementApi(
     settings.flags,
   );
   parseDatabaseUrl(config.databaseUrl);
+  checkPlacementAuth(config);
   const caps = resolveCapsInForce(service, {
     flag: settings.pinReleaseVersion,
     file: file.pinReleaseVersion,
