@@ -53,5 +53,8 @@ export function answerAuthenticationRequired(
 ): FastifyReply {
   reply.code(401);
   if (error.wwwAuthenticate !== undefined) reply.header('www-authenticate', error.wwwAuthenticate);
-  return reply.header('content-type', 'application/json').send(KEYSTONE_UNAUTHORIZED_BODY);
+  // A Buffer, so the framework adds no charset to the type.
+  return reply
+    .header('content-type', 'application/json')
+    .send(Buffer.from(KEYSTONE_UNAUTHORIZED_BODY));
 }
