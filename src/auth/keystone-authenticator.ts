@@ -179,6 +179,8 @@ export class KeystoneAuthenticator implements RequestAuthenticator {
 
   /** The token when Keystone (or the cache) accepts it and it has not expired, else undefined. */
   async #valid(token: string, allowExpired: boolean): Promise<KeystoneToken | undefined> {
+    // Keystone's tokens are printable ASCII; anything else is not one (and is not sent on).
+    if (!/^[\x21-\x7e]+$/.test(token)) return undefined;
     let found: KeystoneToken;
     try {
       found = await this.#cache.getOrValidate(

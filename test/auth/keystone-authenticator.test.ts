@@ -194,6 +194,8 @@ describe('KeystoneAuthenticator against a real Keystone', { skip }, () => {
       { 'x-auth-token': '' },
       { 'x-auth-token': 'not-a-token' },
       { 'x-auth-token': `${member}x` },
+      { 'x-auth-token': `${member}\u00e9` },
+      { 'x-auth-token': 'two words' },
       { 'x-auth-token': member, 'x-service-token': 'not-a-token' },
       { 'x-service-token': await tokenOf(USERS.service.name, { project: 'service' }) },
     ]) {
@@ -248,6 +250,37 @@ describe('KeystoneAuthenticator against a real Keystone', { skip }, () => {
       (await refusal(auth.authenticate(request({ 'x-auth-token': token })))) instanceof
         AuthenticationRequiredError,
     );
+  });
+
+  test("an application credential's access rules: what they allow, nothing else", async () => {
+    const restricted = await keystone.applicationCredentialToken(USERS.member.name, 'demo', [
+      { service: 'placement', method: 'GET', path: '/resource_providers' },
+      { service: 'placement', method: 'GET', path: '/resource_providers/*/inventories' },
+    ]);
+    const auth = await authenticator({ service_type: 'placement' });
+    const asked = (method: string, path: string) =>
+      auth.authenticate({ method, path, headers: { 'x-auth-token': restricted } });
+    assert.equal(
+      (await asked('GET', '/resource_providers')).credentials.userId,
+      keystone.ids.users.alice,
+    );
+    await asked('GET', '/resource_providers/4e061c03/inventories');
+    for (const [method, path] of [
+      ['POST', '/resource_providers'],
+      ['GET', '/traits'],
+      ['GET', '/resource_providers/4e061c03/inventories/VCPU'],
+    ] as const) {
+      assert.ok(
+        (await refusal(asked(method, path))) instanceof AuthenticationRequiredError,
+        `${method} ${path}`,
+      );
+    }
+    // another service's type, or none configured: refused, as keystonemiddleware refuses
+    for (const extra of [{ service_type: 'baremetal' }, {}] as Record<string, string>[]) {
+      const other = await authenticator(extra);
+      const error = await refusal(other.authenticate(request({ 'x-auth-token': restricted })));
+      assert.ok(error instanceof AuthenticationRequiredError);
+    }
   });
 
   test('the service authenticating with a wrong password: 503, never a pass', async () => {

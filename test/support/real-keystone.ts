@@ -74,6 +74,15 @@ export interface RealKeystone {
   token(user: string, scope: Scope): Promise<string>;
   /** The admin's system-scoped token (cached). */
   adminToken(): Promise<string>;
+  /**
+   * A token from a new application credential of the user (scoped to the project) restricted
+   * to `accessRules` (`{service, method, path}`).
+   */
+  applicationCredentialToken(
+    user: string,
+    project: string,
+    accessRules: readonly { service: string; method: string; path: string }[],
+  ): Promise<string>;
   /** Revokes a token (`DELETE /v3/auth/tokens`). */
   revoke(token: string): Promise<void>;
   /** Takes Keystone down (its port refuses connections until restart). */
@@ -376,6 +385,41 @@ export async function startRealKeystone(
     startSeconds: (performance.now() - started) / 1000,
     token,
     adminToken,
+    async applicationCredentialToken(user, project, accessRules) {
+      const own = await token(user, { project });
+      const created = await call(
+        `${v3}/users/${ids.users[user]}/application_credentials`,
+        'POST',
+        own,
+        {
+          application_credential: {
+            name: `restricted-${Math.random().toString(16).slice(2)}`,
+            access_rules: accessRules,
+          },
+        },
+      );
+      const credential = created.body?.application_credential as
+        | { id: string; secret: string }
+        | undefined;
+      if (created.status !== 201 || credential === undefined) {
+        throw new Error(
+          `application credential: ${created.status} ${JSON.stringify(created.body)}`,
+        );
+      }
+      const answer = await call(`${v3}/auth/tokens`, 'POST', undefined, {
+        auth: {
+          identity: {
+            methods: ['application_credential'],
+            application_credential: { id: credential.id, secret: credential.secret },
+          },
+        },
+      });
+      const subject = answer.headers.get('x-subject-token');
+      if (answer.status !== 201 || subject === null) {
+        throw new Error(`application credential token: ${answer.status}`);
+      }
+      return subject;
+    },
     async revoke(subject) {
       const answer = await call(`${v3}/auth/tokens`, 'DELETE', await adminToken(), undefined, {
         'x-subject-token': subject,
