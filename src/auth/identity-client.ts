@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdentityServiceUnavailableError } from './errors.ts';
 import { ConnectionFailedError, type JsonAnswer, JsonHttpClient } from './json-http.ts';
-import { identityV3Url, type KeystoneAuthConfig } from './keystone-options.ts';
+import { identityV3Url, type KeystoneAuthConfig } from './keystone-auth-config.ts';
 import { parseKeystoneTime } from './keystone-token.ts';
 
 /** Keystone does not know the token (unknown, expired, revoked): the caller answers 401. */

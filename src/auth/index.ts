@@ -10,6 +10,7 @@ export {
   UnsafeListenError,
 } from './errors.ts';
 export { answerAuthenticationRequired, registerAuthHook } from './fastify-auth.ts';
+export { type KeystoneAuthConfig, keystoneAuthConfigOf } from './keystone-auth-config.ts';
 export {
   type AuthOutcome,
   type AuthRequest,
@@ -20,9 +21,7 @@ export {
 export {
   KEYSTONE_AUTHTOKEN_DEFAULTS,
   KEYSTONE_AUTHTOKEN_OPTIONS,
-  type KeystoneAuthConfig,
   type KeystoneAuthtokenSettings,
-  keystoneAuthConfigOf,
 } from './keystone-options.ts';
 export {
   checkListenSafety,

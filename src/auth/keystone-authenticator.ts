@@ -14,7 +14,7 @@ import {
   type IdentityClientOptions,
   TokenNotFoundError,
 } from './identity-client.ts';
-import type { KeystoneAuthConfig } from './keystone-options.ts';
+import type { KeystoneAuthConfig } from './keystone-auth-config.ts';
 import {
   type AccessRule,
   AUTH_HEADERS,

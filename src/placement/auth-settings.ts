@@ -4,7 +4,7 @@
  * insecure_noauth_on_any_address` says otherwise (src/auth/listen-safety.ts, the toolkit's
  * check the bare metal service makes too). Throws ConfigFileError or UnsafeListenError.
  */
-import { type KeystoneAuthConfig, keystoneAuthConfigOf } from '../auth/keystone-options.ts';
+import { type KeystoneAuthConfig, keystoneAuthConfigOf } from '../auth/keystone-auth-config.ts';
 import { checkListenSafety } from '../auth/listen-safety.ts';
 import type { PlacementConfig } from './config.ts';
 import { PLACEMENT_API_BINARY } from './service-version.ts';

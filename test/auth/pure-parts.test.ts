@@ -13,8 +13,8 @@ import {
   tokenScopeOf,
   UnsafeListenError,
 } from '../../src/auth/index.ts';
+import { identityV3Url } from '../../src/auth/keystone-auth-config.ts';
 import { accessRulePathMatches } from '../../src/auth/keystone-authenticator.ts';
-import { identityV3Url } from '../../src/auth/keystone-options.ts';
 import {
   isExpired,
   MalformedTokenError,
