@@ -9,12 +9,12 @@
  * 1.0 with this first release, and yoga gets the same, since no Baton release spoke an older
  * one.
  *
- * `master` (the code as it is) is not written here: `withMaster` derives it from the object
- * types' latest versions, the last API microversion and the last RPC version, so it cannot
- * drift from the code.
+ * `master` (the code as it is) is not written here: the service definition (service.ts,
+ * `defineService` with `codeVersionsOf`) derives it from the served microversions, the
+ * conductor RPC versions table and the object types' versions, so it cannot drift from the
+ * code.
  */
-import { MASTER, type Release, type ReleaseMapping } from '../releases/index.ts';
-import { latestObjectVersions } from './objects/registry.ts';
+import type { Release, ReleaseMapping } from '../releases/index.ts';
 
 const YOGA: Release = {
   api: '1.78',
@@ -54,24 +54,3 @@ export const BAREMETAL_RELEASES: ReleaseMapping = {
 
 /** The release this code is: the service definition's `release`. */
 export const CURRENT_RELEASE = 'zed';
-
-/** What `master` is made of, each taken from the table that defines it. */
-export interface CodeVersions {
-  /** The last API microversion (the microversion list's last entry). */
-  readonly api: string;
-  /** The last RPC API version (the RPC versions table's last entry). */
-  readonly rpc: string;
-  /** Each object type's latest version, by name (default: the service's types). */
-  readonly objects?: Readonly<Record<string, string>>;
-}
-
-/** The mapping with `master` derived from the code's own versions. */
-export function withMaster(releases: ReleaseMapping, code: CodeVersions): ReleaseMapping {
-  const objects = code.objects ?? latestObjectVersions();
-  const master: Release = {
-    api: code.api,
-    rpc: code.rpc,
-    objects: Object.fromEntries(Object.entries(objects).map(([name, v]) => [name, [v]])),
-  };
-  return { ...releases, [MASTER]: master };
-}

@@ -16,7 +16,8 @@ import {
 import { compatibilityOf } from '../service/index.ts';
 import { batchReporter } from './batch-progress.ts';
 import { usageError } from './cli-error.ts';
-import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { type DatabaseOptions, resolveService, withServiceDatabase } from './command-context.ts';
+import { dbsyncOnlineMigrations } from './ironic-dbsync-dialect.ts';
 import { type ProgressEnv, processProgressEnv } from './progress-env.ts';
 
 export interface OnlineMigrationOptions extends DatabaseOptions {
@@ -37,11 +38,29 @@ function seconds(flag: string, text: string | undefined, allowZero: boolean): nu
   return Math.round(value * 1_000);
 }
 
+/** `--max-count` as `ironic-dbsync` reads it: any integer (below 1 is refused later, 127). */
+function dbsyncMaxCount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\s*-?\d+\s*$/.test(text)) {
+    throw usageError(`argument --max-count: invalid int value: '${text}'`);
+  }
+  return Number(text.trim());
+}
+
 export async function dbOnlineMigrations(
   options: OnlineMigrationOptions,
   out: (line: string) => void,
   env: ProgressEnv = processProgressEnv(),
+  err: (line: string) => void = out,
 ): Promise<number> {
+  const dialect = (await resolveService(options.service)).operatorDialect;
+  if (dialect !== undefined) {
+    // The service's own tool's lines and statuses (cli/ironic-dbsync-dialect.ts).
+    const maxCount = dbsyncMaxCount(options.maxCount);
+    return withServiceDatabase(options, 'existing', (service, db, config) =>
+      dbsyncOnlineMigrations(db, service, dialect, config, maxCount, { out, err }),
+    );
+  }
   let maxCount: number | undefined;
   let batchSize: number | undefined;
   try {

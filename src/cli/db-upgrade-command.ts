@@ -13,6 +13,7 @@ import {
 import { compatibilityOf, type ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { incompatibleDatabaseMessage, incompatibleRows } from './ironic-dbsync-dialect.ts';
 import { type ProgressEnv, processProgressEnv } from './progress-env.ts';
 import { stepReporter } from './step-progress.ts';
 
@@ -28,7 +29,17 @@ export async function dbUpgrade(
     'create',
     async (service, db) => {
       out(`${service.name}: database ${db.url.redacted}`);
-      const compatibility = compatibilityOf(service);
+      const dialect = service.operatorDialect;
+      if (dialect !== undefined) {
+        const rows = await incompatibleRows(db, service);
+        if (rows.length > 0) {
+          throw new CliExit(
+            incompatibleDatabaseMessage(rows, dialect, service.name),
+            EXIT.incompatible,
+          );
+        }
+      }
+      const compatibility = dialect === undefined ? compatibilityOf(service) : undefined;
       if (compatibility !== undefined) {
         const incompatible = await findIncompatibleObjectVersions(db, compatibility);
         if (incompatible.length > 0) {

@@ -4,7 +4,7 @@
  * when the service has no schema there yet. `--verbose` lists every migration with its
  * state. Reads only: a missing database is an error (exit 1) and nothing is created.
  */
-import { readSchemaHistory } from '../db/index.ts';
+import { schemaHistoryOf } from '../db/index.ts';
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
 import { EXIT } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
@@ -18,11 +18,7 @@ export async function dbVersion(
   out: (line: string) => void,
 ): Promise<number> {
   return withServiceDatabase(options, 'existing', async (service, db) => {
-    const history = await readSchemaHistory(
-      db.kysely as Parameters<typeof readSchemaHistory>[0],
-      db.caps.backend,
-      service.name,
-    );
+    const history = await schemaHistoryOf(db, service.name);
     const applied = history.filter((row) => row.appliedAt !== undefined);
     out(applied.at(-1)?.id ?? 'None');
     if (options.verbose) {

@@ -7,6 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import { BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
 import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
@@ -123,7 +124,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
-      setStatus(await dbOnlineMigrations(options, out, io.progress));
+      setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
     });
   databaseOptions(db.command('version'))
     .description('print the schema version: the last migration applied, or None')
@@ -187,6 +188,27 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     const { placementServe } = await import('./placement-serve-command.ts');
     setStatus(await placementServe(options, io));
   });
+
+  const conductor = program
+    .command('baremetal')
+    .description('the bare metal (Ironic) service')
+    .command('conductor')
+    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
+    .option(
+      '--config-file <path>',
+      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
+    );
+  const conductorHere = {
+    ...BAREMETAL_CONFIG.defaults,
+    databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
+    dataDir: defaultDataDir().path,
+  };
+  addConfigFlags(conductor, { ...BAREMETAL_CONFIG, defaults: conductorHere }).action(
+    async (options) => {
+      const { baremetalConductor } = await import('./baremetal-conductor-command.ts');
+      setStatus(await baremetalConductor(options, io));
+    },
+  );
   return program;
 }
 

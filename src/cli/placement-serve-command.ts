@@ -13,6 +13,7 @@ import {
   redactUrl,
   SchemaNotCurrentError,
 } from '../db/index.ts';
+import type { PlacementConfig } from '../placement/config.ts';
 import {
   ConfigFileError,
   PLACEMENT_OPTIONS,
@@ -30,13 +31,17 @@ import {
 import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
 import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
 import {
+  HealthState,
   isWorkerProcess,
+  LogSettingsError,
   leaveCluster,
   type ServiceDefinition,
   ServiceTooOldError,
   superviseWorkers,
   waitForStopSignal,
 } from '../service/index.ts';
+import type { LogSink } from '../service/logging/service-logger.ts';
+import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
 
@@ -54,6 +59,8 @@ export interface ServeIo {
   readonly err: (text: string) => void;
   /** Resolves when the process is asked to stop (SIGTERM / SIGINT by default). */
   readonly stopped?: () => Promise<string>;
+  /** Where the process's log lines go instead of stderr or the log file (tests). */
+  readonly logSink?: LogSink;
 }
 
 /** What the flags set: Placement's settings, and the process's own (pin, data dir, workers). */
@@ -93,14 +100,20 @@ export async function planServe(
   }
 }
 
-async function start(planned: PlacementApiPlan, io: ServeIo): Promise<PlacementServer> {
+async function start(
+  planned: PlacementApiPlan,
+  service: ServiceDefinition,
+  logSink: LogSink | undefined,
+): Promise<PlacementServer> {
   const { config } = planned;
   try {
-    return await startPlacementApi(planned, {
-      warn: (message) => io.err(`baton: warning: ${message}\n`),
-    });
+    // Warnings (an older peer, a failed heartbeat) go to the process's log.
+    return await startPlacementApi(planned, logSink === undefined ? {} : { logSink }, service);
   } catch (error) {
-    if (error instanceof PolicyFileError) throw usageError(error.message);
+    if (error instanceof PolicyFileError || error instanceof LogSettingsError) {
+      throw usageError(error.message);
+    }
+    if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||
@@ -116,6 +129,43 @@ async function start(planned: PlacementApiPlan, io: ServeIo): Promise<PlacementS
   }
 }
 
+/**
+ * The primary of a pool serves nothing itself; with `[metrics] bind_port` (`--metrics-port`)
+ * it answers one scrape for all its workers, and its health check turns to DRAINING when it
+ * is asked to stop.
+ */
+async function superviseWithPoolMetrics(
+  config: PlacementConfig,
+  workers: number,
+  io: ServeIo,
+  stopped: () => Promise<string>,
+): Promise<number> {
+  const health = new HealthState(config);
+  let listener: MetricsListener | undefined;
+  if (config.metricsEnabled && config.metricsPort !== undefined) {
+    const { listenForPoolMetrics } = await import('../service/process-operations.ts');
+    try {
+      listener = await listenForPoolMetrics(config, health);
+    } catch (error) {
+      if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
+      throw error;
+    }
+    if (listener !== undefined) {
+      io.out(`${PLACEMENT_API_BINARY} pool metrics on ${listener.url}/metrics`);
+    }
+  }
+  try {
+    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, async () => {
+      const signal = await stopped();
+      health.startDraining();
+      return signal;
+    });
+    return clean ? EXIT.ok : EXIT.failure;
+  } finally {
+    await listener?.close();
+  }
+}
+
 /** `service` is Placement's definition; a test may hand a broken one to see start refuse it. */
 export async function placementServe(
   options: PlacementServeOptions,
@@ -126,13 +176,12 @@ export async function placementServe(
   // Checked once here (in the primary too), so a mistake is one message and not one per worker.
   const planned = await planServe(options, service);
   if (planned.workers > 1 && !isWorkerProcess()) {
-    const clean = await superviseWorkers(PLACEMENT_API_BINARY, planned.workers, io, stopped);
-    return clean ? EXIT.ok : EXIT.failure;
+    return superviseWithPoolMetrics(planned.config, planned.workers, io, stopped);
   }
   // Listening for the stop signal before starting: a supervisor may signal as soon as it
   // reads the line below (or during the start), and must get a clean stop, not a killed process.
   const stopping = stopped();
-  const server = await start(planned, io);
+  const server = await start(planned, service, io.logSink);
   const database = redactUrl(planned.config.databaseUrl);
   io.out(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,

@@ -3,12 +3,14 @@
  * definition is loaded by the command that needs it, so `--help` and `--version` load none
  * (a service's module pulls in its whole server and the database drivers).
  */
+import { BAREMETAL_RELEASES } from '../baremetal/releases.ts';
 import { PLACEMENT_RELEASES } from '../placement/releases.ts';
 import { MASTER } from '../releases/release-mapping.ts';
 import type { ServiceDefinition } from '../service/index.ts';
 
 const CATALOG: Readonly<Record<string, () => Promise<ServiceDefinition>>> = {
   placement: async () => (await import('../placement/service.ts')).PLACEMENT_SERVICE,
+  baremetal: async () => (await import('../baremetal/service.ts')).BAREMETAL_SERVICE,
 };
 
 export const SERVICE_NAMES: readonly string[] = Object.keys(CATALOG);
@@ -20,6 +22,7 @@ export const SERVICE_NAMES: readonly string[] = Object.keys(CATALOG);
  */
 export const SERVICE_RELEASES: Readonly<Record<string, readonly string[]>> = {
   placement: [...Object.keys(PLACEMENT_RELEASES), MASTER],
+  baremetal: [...Object.keys(BAREMETAL_RELEASES), MASTER],
 };
 
 /** The service named `name`; UnknownServiceError lists the known ones. */

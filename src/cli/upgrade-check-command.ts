@@ -24,6 +24,7 @@ import {
 import { compatibilityOf, resolveCapsInForce } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
+import { incompatibleDatabaseMessage, incompatibleRows } from './ironic-dbsync-dialect.ts';
 
 export interface UpgradeCheckOptions extends DatabaseOptions {
   readonly pinReleaseVersion?: string;
@@ -83,7 +84,19 @@ export async function upgradeCheck(
       releasePinCheck(caps),
     ];
     const compatibility = compatibilityOf(service);
-    if (compatibility !== undefined) {
+    const dialect = service.operatorDialect;
+    if (dialect !== undefined) {
+      // ironic-status's check: its name and, on failure, dbsync's message.
+      checks.splice(2, 0, {
+        name: 'Object versions',
+        async run() {
+          const rows = await incompatibleRows(db, service);
+          return rows.length === 0
+            ? checkSuccess()
+            : checkFailure(incompatibleDatabaseMessage(rows, dialect, service.name));
+        },
+      });
+    } else if (compatibility !== undefined) {
       checks.splice(
         2,
         0,

@@ -28,6 +28,7 @@ import {
   STRING,
 } from '../service/config-options.ts';
 import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import { type AuthStrategy, defaultPlacementConfig, type PlacementConfig } from './config.ts';
 import { PLACEMENT_RELEASES } from './releases.ts';
 
@@ -230,6 +231,10 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
     'Allocation candidates in random order.',
     boolean,
   ),
+  // Logs, health check and metrics: the toolkit's options, as every service has them
+  // (src/service/operations-options.ts, docs/operations.md).
+  ...OPERATIONS_OPTIONS,
+  // Keystone: the toolkit's [keystone_authtoken] (src/auth/keystone-options.ts, docs/security.md).
   ...KEYSTONE_AUTHTOKEN_OPTIONS,
 ];
 

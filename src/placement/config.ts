@@ -3,11 +3,16 @@ import {
   KEYSTONE_AUTHTOKEN_DEFAULTS,
   type KeystoneAuthtokenSettings,
 } from '../auth/keystone-options.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 
 export type AuthStrategy = 'noauth2' | 'keystone';
 
-/** `[keystone_authtoken]`'s settings are the toolkit's (src/auth/keystone-options.ts). */
-export interface PlacementConfig extends KeystoneAuthtokenSettings {
+/**
+ * Besides its own, Placement takes the toolkit's settings for logs, the health check and
+ * metrics (`OperationsConfig`: `[DEFAULT] debug`, `log_file`, …; docs/operations.md) and for
+ * Keystone (`[keystone_authtoken]`: src/auth/keystone-options.ts, docs/security.md).
+ */
+export interface PlacementConfig extends OperationsConfig, KeystoneAuthtokenSettings {
   /** `[placement_database] connection` */
   readonly databaseUrl: string;
   /** Listen address; loopback unless told otherwise. */
@@ -76,6 +81,7 @@ export const PLACEMENT_CORS_DEFAULTS = {
 
 export function defaultPlacementConfig(databaseUrl: string): PlacementConfig {
   return {
+    ...DEFAULT_OPERATIONS,
     ...KEYSTONE_AUTHTOKEN_DEFAULTS,
     databaseUrl,
     host: '127.0.0.1',

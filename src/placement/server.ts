@@ -13,6 +13,7 @@ import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
+import type { ProcessOperations } from '../service/process-operations.ts';
 import { buildPlacementApp } from './api/app.ts';
 import { checkPlacementAuth } from './auth-settings.ts';
 import type { PlacementConfig } from './config.ts';
@@ -29,9 +30,14 @@ import type { PlacementTables } from './store/tables.ts';
 export interface StartOptions {
   /** Seconds between heartbeats (default: the services module's). */
   readonly heartbeatSeconds?: number;
-  /** Warnings worth an operator's eye (an older peer, a failed heartbeat). */
+  /** Warnings worth an operator's eye (an older peer, a failed heartbeat); default: the log. */
   readonly warn?: (message: string) => void;
   readonly poolSize?: number;
+  /**
+   * The process's logs, health check and metrics (service.ts builds them from the settings);
+   * absent, the server logs and counts nothing (tests that start one of their own).
+   */
+  readonly operations?: ProcessOperations;
 }
 
 export interface PlacementServer {
@@ -50,7 +56,10 @@ export async function startPlacementServer(
   caps?: CapsInForce,
   options: StartOptions = {},
 ): Promise<PlacementServer> {
-  const warn = options.warn ?? (() => {});
+  const operations = options.operations;
+  const logger = operations?.log.logger;
+  const warn =
+    options.warn ?? (logger === undefined ? () => {} : (message: string) => logger.warn(message));
   const keystone = checkPlacementAuth(config);
   // Keystone is first asked at the first request: while it is down, requests get 503s.
   const authenticator =
@@ -74,9 +83,22 @@ export async function startPlacementServer(
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
       pinnedMax: caps?.apiMax,
+      ...(operations === undefined ? {} : { operations: operations.http }),
       authenticator,
     });
-    await app.listen({ host: config.host, port: config.port });
+    try {
+      // The metrics port first: a port in use refuses the start before anything is served.
+      await operations?.listenForMetrics();
+      await app.listen({
+        host: config.host,
+        port: config.port,
+        // Fastify logs this line when it has a logger (the process's).
+        listenTextResolver: (address) => `${PLACEMENT_API_BINARY} listening on ${address}`,
+      });
+    } catch (error) {
+      await operations?.close();
+      throw error;
+    }
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
@@ -93,11 +115,22 @@ export async function startPlacementServer(
         },
         { heartbeatSeconds: options.heartbeatSeconds, warn },
       );
+      // After registering, so the first read counts this process.
+      await operations?.watchServices(shared);
     } catch (error) {
       await app.close();
+      await operations?.close();
       throw error;
     }
     closeDb = undefined;
+    logger?.info(
+      {
+        service_version: PLACEMENT_SERVICE_VERSION,
+        release: caps?.release ?? 'master',
+        api_max: caps?.apiMax,
+      },
+      `${PLACEMENT_API_BINARY} serving: caps in force`,
+    );
 
     let closing: Promise<void> | undefined;
     return {
@@ -105,13 +138,19 @@ export async function startPlacementServer(
       address,
       close() {
         closing ??= (async () => {
-          // Stops accepting and waits for the requests in flight (the row stays fresh meanwhile).
+          // /healthcheck answers DRAINING (for the drain delay, if any, before new
+          // connections are refused), then the listener stops accepting and the requests in
+          // flight finish (the row stays fresh meanwhile).
+          await operations?.drain();
           await app.close();
           try {
             await registration.leave();
           } finally {
+            await operations?.close();
             await db.close();
           }
+          logger?.info(`${PLACEMENT_API_BINARY} stopped`);
+          operations?.log.flush();
         })();
         return closing;
       },

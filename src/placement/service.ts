@@ -4,7 +4,9 @@
  * history, online data migrations, object tables, config file, releases); its `master`
  * release is derived from the microversion list. The root reads the settings, resolves
  * the pin into the caps in force once, and hands them to the server (the negotiator's
- * max). Placement has no RPC and no versioned objects, so its caps cap only the API.
+ * max). Placement has no RPC and no versioned objects, so its caps cap only the API. It
+ * also builds the process's logs, health check and metrics (src/service/process-operations.ts)
+ * and hands them to the server (docs/operations.md).
  */
 import {
   createOnlineMigrationRegistry,
@@ -20,6 +22,7 @@ import {
   resolveDataDir,
   type ServiceDefinition,
 } from '../service/index.ts';
+import type { LogSink } from '../service/logging/service-logger.ts';
 import { PLACEMENT_VERSIONS } from './api/versions.ts';
 import { checkPlacementAuth } from './auth-settings.ts';
 import {
@@ -38,7 +41,7 @@ import { PLACEMENT_MIGRATIONS } from './migrations/index.ts';
 import { createIncompleteConsumers } from './online-migrations/create-incomplete-consumers.ts';
 import { PLACEMENT_RELEASE, PLACEMENT_RELEASES } from './releases.ts';
 import { type PlacementServer, type StartOptions, startPlacementServer } from './server.ts';
-import { PLACEMENT_API_BINARY } from './service-version.ts';
+import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from './service-version.ts';
 
 export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
   name: 'placement',
@@ -130,10 +133,38 @@ export async function planPlacementApi(
   return { config, caps, workers: settings.workers ?? file.workers ?? 1 };
 }
 
-/** Starts a placement-api process as planned; `close()` stops it. */
-export function startPlacementApi(
+/** How a placement-api process is started, besides its plan. */
+export interface PlacementApiStart extends Omit<StartOptions, 'operations'> {
+  /** Where the log lines go instead of stderr or the log file (tests). */
+  readonly logSink?: LogSink;
+}
+
+/**
+ * Starts a placement-api process as planned, with its logs, health check and metrics;
+ * `close()` drains and stops it. The logger and the metrics (pino, prom-client) are loaded
+ * here, when a process serves, not by every command that reads the service's definition.
+ * Throws LogSettingsError for a log file that cannot be opened, MetricsListenError for a
+ * metrics port that cannot be bound.
+ */
+export async function startPlacementApi(
   plan: PlacementApiPlan,
-  options: StartOptions = {},
+  options: PlacementApiStart = {},
+  service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<PlacementServer> {
-  return startPlacementServer(plan.config, plan.caps, options);
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const { logSink, ...start } = options;
+  const operations = createProcessOperations({
+    service,
+    binary: PLACEMENT_API_BINARY,
+    serviceVersion: PLACEMENT_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config,
+    ...(logSink === undefined ? {} : { logSink }),
+  });
+  try {
+    return await startPlacementServer(plan.config, plan.caps, { ...start, operations });
+  } catch (error) {
+    await operations.close();
+    throw error;
+  }
 }

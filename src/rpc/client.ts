@@ -5,8 +5,9 @@
  * Sending above the cap fails before anything is sent; method code asks
  * `canSendVersion` and builds a request an older server understands.
  */
-import { type RpcDestination, RpcError, RpcVersionCapError } from './errors.ts';
+import { RemoteError, type RpcDestination, RpcError, RpcVersionCapError } from './errors.ts';
 import type { RpcContext, RpcRequest } from './message.ts';
+import { outcomeOfClientError, type RpcObserver } from './observer.ts';
 import { assertRpcVersion, rpcVersionWithin } from './rpc-version.ts';
 import { PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
 import type { RpcTransport } from './transports/transport.ts';
@@ -32,6 +33,8 @@ export interface RpcClientOptions {
   readonly fanout?: boolean;
   /** Sent with every request (oslo's `ctxt`: request id, user, …). */
   readonly context?: RpcContext;
+  /** Told of every call and cast when it ends (metrics, debug logs); kept by `prepare`. */
+  readonly observer?: RpcObserver;
 }
 
 export interface PrepareOptions {
@@ -57,6 +60,7 @@ interface ClientState {
   readonly timeoutMs: number;
   readonly serializer: RpcSerializer;
   readonly remoteErrors: RemoteErrorTypes;
+  readonly observer: RpcObserver | undefined;
 }
 
 export class RpcClient {
@@ -77,6 +81,7 @@ export class RpcClient {
       timeoutMs: options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
       serializer: options.serializer ?? PLAIN_SERIALIZER,
       remoteErrors: { ...options.remoteErrors, ...BUILT_IN_REMOTE_ERRORS },
+      observer: options.observer,
     };
   }
 
@@ -112,17 +117,68 @@ export class RpcClient {
   /** Request/response; the result arrives deserialized (objects at their latest version). */
   async call(method: string, args: Record<string, unknown> = {}): Promise<unknown> {
     const s = this.#s;
-    if (s.fanout) throw new RpcError(`RPC call '${method}': a fanout client can only cast`);
-    const request = this.#request(method, args);
-    const reply = await s.transport.call(this.#destination(), request, s.timeoutMs);
-    if (!reply.ok) throw errorFromFailure(reply.failure, s.remoteErrors);
-    return s.serializer.deserializeEntity(reply.result);
+    const started = performance.now();
+    let remote = false;
+    try {
+      if (s.fanout) throw new RpcError(`RPC call '${method}': a fanout client can only cast`);
+      const request = this.#request(method, args);
+      const reply = await s.transport.call(this.#destination(), request, s.timeoutMs);
+      if (!reply.ok) {
+        remote = true;
+        throw errorFromFailure(reply.failure, s.remoteErrors);
+      }
+      const result = s.serializer.deserializeEntity(reply.result);
+      this.#observe('call', method, started);
+      return result;
+    } catch (error) {
+      this.#observe('call', method, started, error, remote);
+      throw error;
+    }
   }
 
   /** One-way; resolves once the transport has accepted the message, rejects if it could not. */
   async cast(method: string, args: Record<string, unknown> = {}): Promise<void> {
-    const request = this.#request(method, args);
-    await this.#s.transport.cast(this.#destination(), request, this.#s.timeoutMs);
+    const started = performance.now();
+    try {
+      const request = this.#request(method, args);
+      await this.#s.transport.cast(this.#destination(), request, this.#s.timeoutMs);
+      this.#observe('cast', method, started);
+    } catch (error) {
+      this.#observe('cast', method, started, error, false);
+      throw error;
+    }
+  }
+
+  #observe(
+    kind: 'call' | 'cast',
+    method: string,
+    started: number,
+    error?: unknown,
+    remote = false,
+  ): void {
+    const s = this.#s;
+    if (s.observer === undefined) return;
+    const failed = error !== undefined;
+    s.observer.rpcEnded({
+      side: 'client',
+      kind,
+      topic: s.topic,
+      method,
+      version: s.version,
+      outcome: failed ? outcomeOfClientError(error, remote) : 'ok',
+      seconds: (performance.now() - started) / 1000,
+      ...(failed
+        ? {
+            errorType:
+              error instanceof RemoteError
+                ? error.remoteType
+                : error instanceof Error
+                  ? error.name
+                  : 'Error',
+            errorMessage: error instanceof Error ? error.message : String(error),
+          }
+        : {}),
+    });
   }
 
   #destination(): RpcDestination {

@@ -9,6 +9,7 @@
  *   amqp_durable_queues and amqp_auto_delete (amqp, oslo.messaging's, default false)
  */
 import { RpcConfigError } from './errors.ts';
+import type { RpcLogger } from './observer.ts';
 import { AmqpTransport } from './transports/amqp-transport.ts';
 import { HttpTransport } from './transports/http-transport.ts';
 import { LocalBus, LocalTransport } from './transports/local-transport.ts';
@@ -94,6 +95,8 @@ export interface TransportDeps {
   readonly peers?: RpcPeerDirectory;
   /** The local transport's bus (one per process by default). */
   readonly bus?: LocalBus;
+  /** The service's logger, for what a transport reports (default: warnings on stderr). */
+  readonly logger?: RpcLogger;
 }
 
 let processBus: LocalBus | undefined;
@@ -122,6 +125,7 @@ export function createTransport(config: RpcConfig, deps: TransportDeps = {}): Rp
         ...(config.exchange === undefined ? {} : { exchange: config.exchange }),
         ...(config.durable === undefined ? {} : { durable: config.durable }),
         ...(config.autoDelete === undefined ? {} : { autoDelete: config.autoDelete }),
+        ...(deps.logger === undefined ? {} : { logger: deps.logger }),
       });
   }
 }

@@ -23,6 +23,15 @@ export {
 } from './dispatcher.ts';
 export * from './errors.ts';
 export type { RpcContext, RpcReply, RpcRequest } from './message.ts';
+export {
+  outcomeOfClientError,
+  outcomeOfReply,
+  type RpcCallEvent,
+  type RpcLogger,
+  type RpcObserver,
+  type RpcOutcome,
+  stderrRpcLogger,
+} from './observer.ts';
 export { compareRpcVersions, isRpcVersion, rpcVersionWithin } from './rpc-version.ts';
 export {
   defineRpcVersions,

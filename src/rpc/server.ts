@@ -5,6 +5,7 @@
  */
 import { RpcDispatcher, type RpcEndpoint } from './dispatcher.ts';
 import type { RpcReply } from './message.ts';
+import { outcomeOfReply, type RpcLogger, type RpcObserver } from './observer.ts';
 import { PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
 import type { IncomingRpc, RpcListener, RpcTransport } from './transports/transport.ts';
 
@@ -17,6 +18,10 @@ export interface RpcServerOptions {
   readonly serializer?: RpcSerializer;
   /** A cast's failure has no caller to go to: it is reported here. */
   readonly onCastFailure?: (method: string, reply: RpcReply) => void;
+  /** Told of every request handled, when its reply is ready (metrics, debug logs). */
+  readonly observer?: RpcObserver;
+  /** Where a failed cast is logged (a warning), besides `onCastFailure`. */
+  readonly logger?: RpcLogger;
 }
 
 export class RpcServer {
@@ -25,6 +30,8 @@ export class RpcServer {
   readonly #transport: RpcTransport;
   readonly #dispatcher: RpcDispatcher;
   readonly #onCastFailure: RpcServerOptions['onCastFailure'];
+  readonly #observer: RpcObserver | undefined;
+  readonly #logger: RpcLogger | undefined;
   #listener: RpcListener | undefined;
 
   constructor(options: RpcServerOptions) {
@@ -33,6 +40,8 @@ export class RpcServer {
     this.#transport = options.transport;
     this.#dispatcher = new RpcDispatcher(options.endpoints, options.serializer ?? PLAIN_SERIALIZER);
     this.#onCastFailure = options.onCastFailure;
+    this.#observer = options.observer;
+    this.#logger = options.logger;
   }
 
   async start(): Promise<void> {
@@ -50,8 +59,31 @@ export class RpcServer {
   }
 
   async #handle(incoming: IncomingRpc): Promise<RpcReply> {
-    const reply = await this.#dispatcher.dispatch(incoming.request);
-    if (!incoming.expectsReply && !reply.ok) this.#onCastFailure?.(incoming.request.method, reply);
+    const started = performance.now();
+    const { request } = incoming;
+    const reply = await this.#dispatcher.dispatch(request);
+    this.#observer?.rpcEnded({
+      side: 'server',
+      kind: incoming.expectsReply ? 'call' : 'cast',
+      topic: this.topic,
+      method: request.method,
+      version: String(request.version),
+      outcome: outcomeOfReply(reply),
+      seconds: (performance.now() - started) / 1000,
+      ...(reply.ok ? {} : { errorType: reply.failure.type, errorMessage: reply.failure.message }),
+    });
+    if (!incoming.expectsReply && !reply.ok) {
+      this.#logger?.warn(
+        {
+          topic: this.topic,
+          method: request.method,
+          version: request.version,
+          error_type: reply.failure.type,
+        },
+        `RPC cast '${request.method}' failed: ${reply.failure.type}: ${reply.failure.message}`,
+      );
+      this.#onCastFailure?.(request.method, reply);
+    }
     return reply;
   }
 }

@@ -45,6 +45,33 @@ export {
   resolveDataDir,
 } from './data-dir.ts';
 export {
+  DISABLED_BY_FILE_REASON,
+  DRAINING_REASON,
+  HEALTHY_REASON,
+  type HealthAnswer,
+  type HealthcheckConfig,
+  HealthState,
+  healthAnswer,
+} from './healthcheck.ts';
+// Logs and metrics: only the settings here. The logger, the metrics and the HTTP hooks load
+// pino and prom-client (~0.1 s), so serving commands import them by path, when they serve:
+// process-operations.ts, http/fastify-operations.ts (docs/operations.md).
+export {
+  DEFAULT_LOGGING,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  type LoggingConfig,
+  type LogLevel,
+  type LogSettings,
+  LogSettingsError,
+  logSettingsOf,
+  parseLogFormat,
+  parseLogLevel,
+} from './logging/log-settings.ts';
+export { DEFAULT_OPERATIONS, type OperationsConfig } from './operations-config.ts';
+export { OPERATIONS_OPTIONS } from './operations-options.ts';
+export {
   checkPeerVersions,
   type ProcessIdentity,
   type ProcessRegistration,
@@ -56,6 +83,7 @@ export {
   compatibilityOf,
   defineService,
   NO_CONFIG,
+  type OperatorDialect,
   type ServiceConfig,
   type ServiceDefinition,
   type ServiceDefinitionInput,
@@ -63,5 +91,19 @@ export {
   UnknownServiceError,
 } from './service-definition.ts';
 export { type ServicesTablePeersOptions, servicesTablePeers } from './services-table-peers.ts';
+export {
+  type BinaryState,
+  DEFAULT_SERVICES_WATCH_SECONDS,
+  type ServicesSnapshot,
+  type ServicesWatch,
+  type ServicesWatchOptions,
+  watchServices,
+} from './services-watch.ts';
 export { STOP_SIGNALS, waitForStopSignal } from './stop-signal.ts';
-export { isWorkerProcess, leaveCluster, superviseWorkers, type WorkersIo } from './workers.ts';
+export {
+  isWorkerProcess,
+  leaveCluster,
+  superviseWorkers,
+  type WorkersIo,
+  workerNumber,
+} from './workers.ts';

@@ -28,8 +28,23 @@ export interface ServiceConfig {
 
 export const NO_CONFIG: ServiceConfig = { settings: undefined };
 
+/**
+ * A service whose operators know the real service's own database tools: the `baton db`
+ * commands then word their output as those tools do (`ironic-dbsync`, `ironic-status`),
+ * with Baton's command names in the advice they give.
+ */
+export interface OperatorDialect {
+  readonly tool: 'ironic-dbsync';
+  /** The product name the real messages use (`ironic`). */
+  readonly product: string;
+  /** The release as those messages show it (the real prints its version, e.g. `21.1`). */
+  readonly releaseString: string;
+}
+
 export interface ServiceDefinition {
   readonly name: string;
+  /** Word the database commands as the real service's tools do; Baton's own wording when absent. */
+  readonly operatorDialect?: OperatorDialect;
   /** The name of the release this code is (a key of `releases`, besides master). */
   readonly release: string;
   /** The binaries that register in the services table. */
@@ -69,13 +84,23 @@ export function defineService(input: ServiceDefinitionInput): ServiceDefinition 
 }
 
 /**
- * What the object-version checks compare: the service's object tables against
- * this release's supported versions. Undefined when there is nothing to check.
+ * What the object-version checks compare: the service's object tables against the object
+ * versions this code supports, that is every version any release of its mapping lists (as
+ * Ironic's `get_object_versions()` gathers them): rows written by the previous release, or by a
+ * process pinned to it, are supported; a version no release knows is not. Undefined when
+ * there is nothing to check.
  */
 export function compatibilityOf(service: ServiceDefinition): FindIncompatibleOptions | undefined {
-  const supported = service.releases[MASTER];
-  if (supported === undefined || service.objectTables.length === 0) return undefined;
-  return { tables: service.objectTables, supported, newModels: service.newModels };
+  if (service.releases[MASTER] === undefined || service.objectTables.length === 0) return undefined;
+  const objects: Record<string, string[]> = {};
+  for (const release of Object.values(service.releases)) {
+    for (const [name, versions] of Object.entries(release.objects)) {
+      const known = objects[name] ?? [];
+      for (const version of versions) if (!known.includes(version)) known.push(version);
+      objects[name] = known;
+    }
+  }
+  return { tables: service.objectTables, supported: { objects }, newModels: service.newModels };
 }
 
 export class UnknownServiceError extends Error {

@@ -12,6 +12,11 @@ export function isWorkerProcess(): boolean {
   return cluster.isWorker;
 }
 
+/** K in worker K of a pool (`--workers N`, 1 to N); undefined in a process serving alone. */
+export function workerNumber(): number | undefined {
+  return cluster.isWorker ? cluster.worker?.id : undefined;
+}
+
 /**
  * The services-table host of this process: `host` itself, or `host/worker-K` in worker K of
  * a pool (`--workers N`). Each worker is its own row, heartbeating for itself, so a hung
@@ -19,7 +24,7 @@ export function isWorkerProcess(): boolean {
  * keeps the key stable, so a restarted pool replaces its rows instead of adding new ones.
  */
 export function workerQualifiedHost(host: string): string {
-  const id = cluster.isWorker ? cluster.worker?.id : undefined;
+  const id = workerNumber();
   return id === undefined ? host : `${host}/worker-${id}`;
 }
 

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BAREMETAL_OBJECT_TYPES, Node } from '../../src/baremetal/objects/index.ts';
-import { BAREMETAL_RELEASES, CURRENT_RELEASE, withMaster } from '../../src/baremetal/releases.ts';
+import { BAREMETAL_RELEASES, CURRENT_RELEASE } from '../../src/baremetal/releases.ts';
+import { BAREMETAL_SERVICE } from '../../src/baremetal/service.ts';
 import { convertForDb, convertForWire } from '../../src/objects/index.ts';
 import {
   InvalidReleaseMappingError,
@@ -25,8 +26,10 @@ describe('bare metal release mapping', () => {
     assert.ok(Object.hasOwn(BAREMETAL_RELEASES, CURRENT_RELEASE));
   });
 
-  test('master is derived from the code and passes the mapping check', () => {
-    const mapping = withMaster(BAREMETAL_RELEASES, CODE);
+  test('master is derived from the code (served API 1.80, RPC 1.0) and passes the mapping check', () => {
+    const mapping = BAREMETAL_SERVICE.releases;
+    assert.equal(mapping[MASTER]?.api, '1.80');
+    assert.equal(mapping[MASTER]?.rpc, '1.0');
     validateReleaseMapping(mapping, { objects: objectsOfCode, ...CODE });
     assert.deepEqual(mapping[MASTER]?.objects.Node, ['1.36']);
     // A type bumped without the mapping knowing it is caught by the same check.
@@ -37,7 +40,7 @@ describe('bare metal release mapping', () => {
   });
 
   test("pinned to zed or yoga, the caps are that release's; an unknown pin names the known ones", () => {
-    const mapping = withMaster(BAREMETAL_RELEASES, CODE);
+    const mapping = BAREMETAL_SERVICE.releases;
     const yoga = ReleasePin.resolve(mapping, 'yoga');
     assert.equal(yoga.apiMaxVersion('1.80'), '1.78');
     assert.equal(yoga.rpcVersionCap('1.0'), '1.0');

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION_LINE =
-  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+); commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
+  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+); baremetal zed; commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
 
 /** npm's own variables would tell a nested npm what the outer one runs. */
 const cleanEnv = Object.fromEntries(
@@ -54,7 +54,7 @@ describe('the compiled build', () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'placement', 'data', 'standard-traits.json')));
   });
 
-  it('baton --version prints the release, the placement release and the commit', () => {
+  it("baton --version prints the release, the services' releases and the commit", () => {
     const result = run(ROOT, process.execPath, 'bin/baton.mjs', '--version');
     assert.equal(result.status, 0, result.stderr);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -41,6 +41,17 @@ const VALUES: Record<string, [string, string]> = {
   incomplete_consumer_project_id: ['file-project', 'flag-project'],
   incomplete_consumer_user_id: ['file-user', 'flag-user'],
   randomize_allocation_candidates: ['true', 'false'],
+  // Logs, health check and metrics (src/service/operations-options.ts); [metrics] bind_host and
+  // bind_port take the values of [DEFAULT]'s above.
+  debug: ['true', 'false'],
+  log_level: ['warn', 'error'],
+  use_json: ['true', 'text'],
+  log_file: [join(scratch, 'file.log'), join(scratch, 'flag.log')],
+  log_dir: [join(scratch, 'file-logs'), join(scratch, 'flag-logs')],
+  disable_by_file_path: [join(scratch, 'file-disable'), join(scratch, 'flag-disable')],
+  drain_delay: ['5', '0'],
+  enabled: ['false', 'true'],
+  refresh_interval: ['30', '5'],
   www_authenticate_uri: ['https://file.example/identity', 'https://flag.example/identity'],
   auth_uri: ['https://file.example/old', 'https://flag.example/old'],
   auth_url: ['http://file.example:5000', 'http://flag.example:5000/v3'],

@@ -27,6 +27,7 @@ import {
   encodeRequest,
 } from '../../src/rpc/transports/amqp-wire.ts';
 import { BUILT_IN_REMOTE_ERRORS, errorFromFailure } from '../../src/rpc/wire-errors.ts';
+import { type CapturedRecord, capturedRpcLogger } from './support/captured-logger.ts';
 import { AMQP_URL, brokerAvailable, cleanBroker } from './support/transports.ts';
 
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -287,6 +288,7 @@ describe('amqp wire on the broker', async () => {
   const topics: string[] = [];
   const transports: AmqpTransport[] = [];
   const logged: string[] = [];
+  const logRecords: CapturedRecord[] = [];
   let raw: ChannelModel | undefined;
   after(async () => {
     await Promise.all(transports.map((t) => t.close()));
@@ -298,7 +300,7 @@ describe('amqp wire on the broker', async () => {
       url: AMQP_URL,
       exchange,
       connectTimeoutMs: 1500,
-      log: (line) => logged.push(line),
+      logger: capturedRpcLogger(logged, logRecords),
       ...options,
     });
     transports.push(t);
@@ -399,6 +401,11 @@ describe('amqp wire on the broker', async () => {
     );
     assert.match(logged.join('\n'), /args must be an object; answered with a failure/);
     assert.match(logged.join('\n'), /duplicate RPC message u-dup \('echo'\)/);
+    // The service's logger gets fields it can index, not only the sentence.
+    const duplicate = logRecords.find((r) => r.fields.unique_id === 'u-dup');
+    assert.equal(duplicate?.level, 'warn');
+    assert.equal(duplicate?.fields.origin, `${exchange}/${t}`);
+    assert.equal(duplicate?.fields.method, 'echo');
   });
 
   test('a client takes keep-alives, oslo’s older two-message replies and failures, and logs unreadable replies', async () => {

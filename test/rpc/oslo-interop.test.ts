@@ -30,6 +30,7 @@ import {
   UnknownMethodError,
   UnsupportedVersionError,
 } from '../../src/rpc/index.ts';
+import { type CapturedRecord, capturedRpcLogger } from './support/captured-logger.ts';
 import { OsloPeer, osloAvailable, type PythonError } from './support/oslo-peer.ts';
 import { AMQP_URL, brokerAvailable, cleanBroker } from './support/transports.ts';
 
@@ -58,6 +59,7 @@ describe('amqp transport and oslo.messaging', async () => {
   const topics: string[] = [];
   const transports: AmqpTransport[] = [];
   const logged: string[] = [];
+  const logRecords: CapturedRecord[] = [];
   let python: OsloPeer;
 
   before(async () => {
@@ -75,7 +77,11 @@ describe('amqp transport and oslo.messaging', async () => {
     return t;
   };
   const transport = () => {
-    const t = new AmqpTransport({ url: AMQP_URL, exchange, log: (line) => logged.push(line) });
+    const t = new AmqpTransport({
+      url: AMQP_URL,
+      exchange,
+      logger: capturedRpcLogger(logged, logRecords),
+    });
     transports.push(t);
     return t;
   };

@@ -29,7 +29,7 @@ export const REAL_IRONIC_INSTALL =
 const PACKAGE_DIR = '/usr/lib/python3/dist-packages/ironic';
 const API = '/usr/bin/ironic-api';
 const CONDUCTOR = '/usr/bin/ironic-conductor';
-const DBSYNC = '/usr/bin/ironic-dbsync';
+export const DBSYNC = '/usr/bin/ironic-dbsync';
 export const BAREMETAL_CLI = '/usr/bin/baremetal';
 
 export interface RealIronicOptions {
@@ -152,7 +152,8 @@ function merge(
 
 // Python processes must not pick up a pyenv or virtualenv of the caller, nor OS_* client
 // settings that would send the CLI elsewhere.
-function pythonEnv(): NodeJS.ProcessEnv {
+/** The environment for the real Ironic's commands (no virtualenv or OpenStack credentials). */
+export function pythonEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('OS_') || key === 'PYTHONPATH' || key === 'PYTHONHOME') continue;

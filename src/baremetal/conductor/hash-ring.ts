@@ -14,6 +14,7 @@
  * exactly one host; `replicas` is kept on the ring for tooz parity only.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { IronicError } from '../ironic-error.ts';
 
 /** Ironic's `[DEFAULT] hash_partition_exponent` default: 32 points per host. */
 export const DEFAULT_PARTITION_EXPONENT = 5;
@@ -104,22 +105,29 @@ export interface RingNode {
 }
 
 /** No live conductor has the node's driver in the node's group (the real NoValidHost). */
-export class NoValidHostError extends Error {
+export class NoValidHostError extends IronicError {
+  override name = 'NoValidHostError';
+  /** Ironic's NotFound; the API answers 400 where the real one converts it (create, PATCH). */
+  override get code() {
+    return 404;
+  }
   readonly reason: string;
 
   constructor(driver: string, conductorGroup: string) {
     const reason = `No conductor service registered which supports driver ${driver} for conductor group "${conductorGroup}".`;
     super(`No valid host was found. Reason: ${reason}`);
-    this.name = 'NoValidHostError';
     this.reason = reason;
   }
 }
 
 /** No live conductor at all (the real TemporaryFailure, 503). */
-export class NoConductorsError extends Error {
+export class NoConductorsError extends IronicError {
+  override name = 'NoConductorsError';
+  override get code() {
+    return 503;
+  }
   constructor() {
     super('Resource temporarily unavailable, please retry.');
-    this.name = 'NoConductorsError';
   }
 }
 

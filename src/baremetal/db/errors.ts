@@ -1,11 +1,13 @@
 /**
  * The store's errors: classes with the fields the API needs, worded as Ironic words them
- * (`ironic/common/exception.py`). The API maps them to its error format in one place; the
- * Ironic class each corresponds to is named in a comment (it decides the HTTP status there:
- * NotFound 404, Conflict 409, Invalid 400).
+ * (`ironic/common/exception.py`). Each has the HTTP status of the Ironic class it stands for
+ * as `code` (NotFound 404, Conflict 409, Invalid 400); the service's catalogue
+ * (`../errors.ts`) lists them beside the conductor's, and they cross the RPC wire as
+ * themselves.
  */
+import { IronicError } from '../ironic-error.ts';
 
-export class BaremetalStoreError extends Error {
+export class BaremetalStoreError extends IronicError {
   override name = 'BaremetalStoreError';
 }
 
@@ -23,6 +25,9 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
 /** NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound, InstanceNotFound. */
 export class NotFoundError extends BaremetalStoreError {
   override name = 'NotFoundError';
+  override get code() {
+    return 404;
+  }
   readonly kind: ResourceKind;
   /** The id, uuid, name or address that was looked up. */
   readonly identifier: string | number;
@@ -36,9 +41,13 @@ export class NotFoundError extends BaremetalStoreError {
 /** NodeTraitNotFound. */
 export class NodeTraitNotFoundError extends BaremetalStoreError {
   override name = 'NodeTraitNotFoundError';
-  readonly nodeId: number;
+  override get code() {
+    return 404;
+  }
+  /** The node as the caller named it (its id, or its UUID as the conductor reports it). */
+  readonly nodeId: number | string;
   readonly trait: string;
-  constructor(nodeId: number, trait: string) {
+  constructor(nodeId: number | string, trait: string) {
     super(`Node ${nodeId} doesn't have a trait '${trait}'`);
     this.nodeId = nodeId;
     this.trait = trait;
@@ -54,6 +63,9 @@ export type DuplicateField = 'uuid' | 'name' | 'address' | 'instance_uuid' | 'ha
  */
 export class DuplicateError extends BaremetalStoreError {
   override name = 'DuplicateError';
+  override get code() {
+    return 409;
+  }
   readonly kind: ResourceKind | 'conductor_hardware_interface';
   readonly field: DuplicateField;
   /** The value another row already holds. */
@@ -107,6 +119,9 @@ export class InstanceAssociatedError extends DuplicateError {
 /** NodeLocked: another host holds the node's reservation. */
 export class NodeLockedError extends BaremetalStoreError {
   override name = 'NodeLockedError';
+  override get code() {
+    return 409;
+  }
   /** The node's uuid. */
   readonly node: string;
   /** The holder of the reservation. */
@@ -123,6 +138,9 @@ export class NodeLockedError extends BaremetalStoreError {
 /** NodeNotLocked: a release of a node that nobody holds. */
 export class NodeNotLockedError extends BaremetalStoreError {
   override name = 'NodeNotLockedError';
+  override get code() {
+    return 400;
+  }
   readonly node: string;
   constructor(node: string) {
     super(`Node ${node} found not to be locked on release`);
@@ -133,6 +151,9 @@ export class NodeNotLockedError extends BaremetalStoreError {
 /** InvalidParameterValue: a value the store cannot accept (the message says which and why). */
 export class InvalidParameterError extends BaremetalStoreError {
   override name = 'InvalidParameterError';
+  override get code() {
+    return 400;
+  }
   /** The parameter concerned, when there is one (`sort_key`, `limit`, `uuid`...). */
   readonly parameter: string | undefined;
   constructor(message: string, parameter?: string) {
@@ -164,6 +185,9 @@ export class InvalidConductorGroupError extends InvalidParameterError {
 /** ChassisNotEmpty, PortgroupNotEmpty: the resource still holds others. */
 export class NotEmptyError extends BaremetalStoreError {
   override name = 'NotEmptyError';
+  override get code() {
+    return 400;
+  }
   readonly kind: 'chassis' | 'portgroup';
   readonly identifier: string | number;
   constructor(kind: 'chassis' | 'portgroup', identifier: string | number) {

@@ -190,3 +190,16 @@ function listColumns(fields: readonly string[]): string[] {
   }
   return [...new Set([...ALWAYS_READ, ...fields.filter((f) => f !== 'traits')])];
 }
+
+/** How many nodes are in each provision state (for the conductor's gauges). */
+export async function countNodesByProvisionState(
+  ctx: StoreContext,
+): Promise<{ state: string; count: number }[]> {
+  const rows = await ctx.database.kysely
+    .selectFrom('nodes')
+    .select(['provision_state', ctx.database.kysely.fn.countAll<number | string>().as('count')])
+    .groupBy('provision_state')
+    .orderBy('provision_state')
+    .execute();
+  return rows.map((row) => ({ state: String(row.provision_state), count: Number(row.count) }));
+}

@@ -36,6 +36,7 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       save: bind(ctx, nodeWrites.saveNode),
       destroy: bind(ctx, nodeWrites.destroyNode),
       touchProvisioning: bind(ctx, nodeWrites.touchNodeProvisioning),
+      countByProvisionState: bind(ctx, nodeReads.countNodesByProvisionState),
     },
     reservations: {
       reserve: bind(ctx, reservations.reserveNode),

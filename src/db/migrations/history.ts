@@ -5,6 +5,7 @@
  * through; `steps_done` then counts the operations already applied.
  */
 import { type Kysely, sql } from 'kysely';
+import type { Database } from '../connect.ts';
 import type { Backend } from '../database-url.ts';
 import { sqlTypeOf } from './column-types.ts';
 import { HISTORY_TABLE } from './definition-checks.ts';
@@ -98,4 +99,12 @@ export async function recordProgress(db: AnyKysely, progress: Progress, rowExist
       steps_done: progress.stepsDone,
     })
     .execute();
+}
+
+/** A service's schema history read through an open database (reads only, creates nothing). */
+export function schemaHistoryOf<DB>(
+  database: Database<DB>,
+  service: string,
+): Promise<SchemaHistoryRow[]> {
+  return readSchemaHistory(database.kysely as unknown as AnyKysely, database.caps.backend, service);
 }

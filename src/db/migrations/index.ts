@@ -14,7 +14,7 @@ export {
   MigrationStepError,
   schemaUpgradeCommand,
 } from './errors.ts';
-export { readSchemaHistory, type SchemaHistoryRow } from './history.ts';
+export { readSchemaHistory, type SchemaHistoryRow, schemaHistoryOf } from './history.ts';
 export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
 export type {
   AddColumn,

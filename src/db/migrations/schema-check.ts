@@ -9,7 +9,7 @@
 import type { Database } from '../connect.ts';
 import { expectedChecksum } from './checksum.ts';
 import { MigrationError, schemaUpgradeCommand } from './errors.ts';
-import { readSchemaHistory } from './history.ts';
+import { schemaHistoryOf } from './history.ts';
 import type { MigrationSet } from './migration.ts';
 import { migrateToLatest } from './runner.ts';
 
@@ -47,11 +47,7 @@ export async function checkSchema<DB>(
   set: MigrationSet,
 ): Promise<SchemaReport> {
   const { service } = set;
-  const rows = await readSchemaHistory(
-    database.kysely as Parameters<typeof readSchemaHistory>[0],
-    database.caps.backend,
-    service,
-  );
+  const rows = await schemaHistoryOf(database, service);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const known = new Set(set.migrations.map((m) => m.id));
   const applied: string[] = [];

@@ -18,6 +18,12 @@ import {
 } from '../../auth/index.ts';
 import { ConcurrentUpdateError } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
+import {
+  fastifyLoggerOptions,
+  type HttpOperations,
+  markErrorCode,
+  registerOperations,
+} from '../../service/http/fastify-operations.ts';
 import { effectiveAccept } from './accept.ts';
 import { answerClientError, isBodyUnread } from './client-errors.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
@@ -42,8 +48,11 @@ export interface PlacementAppOptions {
   readonly services: PlacementServices;
   /** Max microversion lowered by a release pin during a rolling upgrade. */
   readonly pinnedMax?: string;
-  /** Fastify logger setting (off in tests). */
-  readonly logger?: boolean | Record<string, unknown>;
+  /**
+   * The process's request log, metrics and health check (service.ts builds them); absent,
+   * nothing is logged or counted and `/healthcheck` and `/metrics` are unknown URLs.
+   */
+  readonly operations?: HttpOperations;
   /** `auth_strategy = keystone`'s authenticator (server.ts builds it); absent: noauth2. */
   readonly authenticator?: RequestAuthenticator;
 }
@@ -74,6 +83,7 @@ export function sendPlacementError(
     version === null;
   if (noVersion) reply.removeHeader('openstack-api-version');
   if (noVersion || answer.escapesHandler === true) reply.removeHeader('vary');
+  if (answer.status === 409) markErrorCode(reply, answer.code ?? ErrorCodes.DEFAULT);
   reply.code(answer.status);
   if (request.method === 'HEAD') {
     // WebOb skips rendering for HEAD: its bare response type and no body.
@@ -105,7 +115,7 @@ export function sendPlacementError(
 
 export async function buildPlacementApp(options: PlacementAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...fastifyLoggerOptions(options.operations?.logger),
     genReqId: () => `req-${randomUUID()}`,
     requestIdHeader: false,
     exposeHeadRoutes: false,
@@ -116,7 +126,10 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
       ignoreDuplicateSlashes: false,
       maxParamLength: 8192,
     },
-    return503OnClosing: true,
+    // While the server drains after SIGTERM, a request that still arrives on an open connection
+    // is answered (then the connection closes) rather than refused with Fastify's own 503
+    // body; `/healthcheck` answers 503 DRAINING meanwhile, so a balancer sends no new ones.
+    return503OnClosing: false,
     // The real service reads bodies of any size; a reshape or a POST /allocations of a big
     // deployment can pass Fastify's 1 MiB default. Larger ones get a 413 (docs/placement.md).
     bodyLimit: MAX_BODY_BYTES,
@@ -136,6 +149,9 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     },
   });
   app.decorate('placement', options.services);
+  // First: /healthcheck and /metrics come before CORS, auth and versions (oslo.middleware's
+  // healthcheck sits in front of the real pipeline), and every request is logged and counted.
+  if (options.operations !== undefined) registerOperations(app, options.operations);
 
   // Bodies are read as text and parsed by the handler, so content-type and JSON errors are
   // answered in Placement's words (415 / 400) rather than by the framework.
@@ -236,7 +252,8 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendPlacementError(request, reply, { status, message: error.message });
     }
-    request.log.error({ err: error }, 'unexpected error');
+    // The id bound to request.log is the body's request_id and the x-openstack-request-id.
+    request.log.error({ err: error }, 'unexpected error answered with 500');
     return sendPlacementError(request, reply, {
       status: 500,
       message: 'An unexpected error occurred; it has been logged with this request id.',

@@ -19,6 +19,7 @@
  */
 import type { ConsumeMessage } from 'amqplib';
 import type { RpcReply } from '../message.ts';
+import type { RpcLogger } from '../observer.ts';
 import { failureOf } from '../wire-errors.ts';
 import type { AmqpConnection, AmqpSession } from './amqp-connection.ts';
 import {
@@ -53,7 +54,7 @@ export interface AmqpServingOptions {
   readonly connection: AmqpConnection;
   readonly exchange: string;
   readonly durability: AmqpDurability;
-  readonly log: (line: string) => void;
+  readonly logger: RpcLogger;
 }
 
 interface ServerState {
@@ -153,7 +154,10 @@ export class AmqpServing {
     if (!decoded.ok) {
       settle();
       const answer = decoded.reply === undefined ? 'dropped' : 'answered with a failure';
-      this.#o.log(`unreadable RPC message on ${where(msg)}: ${decoded.problem}; ${answer}`);
+      this.#o.logger.warn(
+        { transport: 'amqp', origin: where(msg), problem: decoded.problem },
+        `unreadable RPC message on ${where(msg)}: ${decoded.problem}; ${answer}`,
+      );
       if (decoded.reply !== undefined)
         void this.#reply(
           decoded.reply,
@@ -166,7 +170,8 @@ export class AmqpServing {
     if (uniqueId !== undefined) {
       if (state.recent.includes(uniqueId)) {
         settle();
-        this.#o.log(
+        this.#o.logger.warn(
+          { transport: 'amqp', origin: where(msg), unique_id: uniqueId, method: request.method },
           `duplicate RPC message ${uniqueId} ('${request.method}') on ${where(msg)} dropped`,
         );
         return;

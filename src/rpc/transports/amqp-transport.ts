@@ -25,6 +25,7 @@ import {
   RpcTimeoutError,
 } from '../errors.ts';
 import type { RpcReply, RpcRequest } from '../message.ts';
+import { type RpcLogger, stderrRpcLogger } from '../observer.ts';
 import { AmqpConnection, type AmqpSession } from './amqp-connection.ts';
 import { wireFailureOfOslo } from './amqp-failures.ts';
 import { AmqpServing } from './amqp-listener.ts';
@@ -61,8 +62,8 @@ export interface AmqpTransportOptions {
   readonly prefetch?: number;
   /** How long `listen` waits for the first connection (default 10 s). */
   readonly connectTimeoutMs?: number;
-  /** Where unreadable and duplicate messages are reported (default: stderr). */
-  readonly log?: (line: string) => void;
+  /** Where unreadable and duplicate messages are reported (default: warnings on stderr). */
+  readonly logger?: RpcLogger;
 }
 
 interface PendingCall {
@@ -77,15 +78,13 @@ interface PendingCall {
 
 type CastOutcome = 'confirmed' | 'returned' | 'nacked' | 'dropped' | 'timeout';
 
-const logToStderr = (line: string) => process.stderr.write(`baton rpc amqp: ${line}\n`);
-
 export class AmqpTransport implements RpcTransport {
   readonly kind = 'amqp';
   readonly exchange: string;
   readonly durability: AmqpDurability;
   readonly #prefetch: number;
   readonly #connectTimeoutMs: number;
-  readonly #log: (line: string) => void;
+  readonly #logger: RpcLogger;
   readonly #connection: AmqpConnection;
   readonly #serving: AmqpServing;
   /** Calls awaiting their answer, by `_msg_id`. */
@@ -103,7 +102,7 @@ export class AmqpTransport implements RpcTransport {
     };
     this.#prefetch = options.prefetch ?? 128;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-    this.#log = options.log ?? logToStderr;
+    this.#logger = options.logger ?? stderrRpcLogger('baton rpc amqp');
     this.#connection = new AmqpConnection(withHeartbeat(options.url), {
       setup: (session) => this.#setup(session),
       lost: (reason) => this.#lost(reason),
@@ -112,7 +111,7 @@ export class AmqpTransport implements RpcTransport {
       connection: this.#connection,
       exchange: this.exchange,
       durability: this.durability,
-      log: this.#log,
+      logger: this.#logger,
     });
   }
 
@@ -152,7 +151,10 @@ export class AmqpTransport implements RpcTransport {
     if (msg === null) return;
     const decoded = decodeReply(msg.content, msg.properties.contentType);
     if (!decoded.ok) {
-      this.#log(`unreadable RPC reply on ${this.#replyQueue}: ${decoded.problem}; dropped`);
+      this.#logger.warn(
+        { transport: 'amqp', origin: this.#replyQueue, problem: decoded.problem },
+        `unreadable RPC reply on ${this.#replyQueue}: ${decoded.problem}; dropped`,
+      );
       return;
     }
     const call = this.#calls.get(decoded.msgId);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Node, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
-import { BAREMETAL_RELEASES, withMaster } from '../../../src/baremetal/releases.ts';
+import { BAREMETAL_SERVICE } from '../../../src/baremetal/service.ts';
 import { IncompatibleObjectVersionError, type VersionTargets } from '../../../src/objects/index.ts';
 import { ReleasePin } from '../../../src/releases/index.ts';
 import { createNode, forEachStoreBackend } from '../support/store-fixtures.ts';
@@ -29,10 +29,7 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     ).version;
 
   test('a node saved by a store pinned to zed has version 1.36 and reads back at the latest', async () => {
-    const pin = ReleasePin.resolve(
-      withMaster(BAREMETAL_RELEASES, { api: '1.80', rpc: '1.0' }),
-      'zed',
-    );
+    const pin = ReleasePin.resolve(BAREMETAL_SERVICE.releases, 'zed');
     const pinned = ctx.storeWith({ targets: pin });
     const node = await createNode(pinned);
     assert.equal(await versionOf('nodes', node.get('id')), '1.36');

@@ -1,0 +1,29 @@
+/**
+ * What every part of a conductor shares: its settings, the store (writing at the caps in
+ * force), the worker pool, the rings it checks its nodes against, its log, and its row id
+ * once registered. Built once by the conductor process (conductor-process.ts).
+ */
+import type { BaremetalStore } from '../db/index.ts';
+import type { ConductorRingCache } from '../rpcapi/ring-cache.ts';
+import type { ConductorSettings } from './conductor-settings.ts';
+import type { WorkerPool } from './worker-pool.ts';
+
+export interface ConductorLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const SILENT_LOG: ConductorLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+export interface ConductorContext {
+  readonly settings: ConductorSettings;
+  readonly store: BaremetalStore;
+  readonly pool: WorkerPool;
+  readonly rings: ConductorRingCache;
+  readonly log: ConductorLog;
+  /** This conductor's row in the conductors table (the nodes' `conductor_affinity`). */
+  conductorId: number | undefined;
+  /** Set when the conductor stops: periodic tasks stop walking nodes. */
+  stopping: boolean;
+}

@@ -1,0 +1,169 @@
+/**
+ * The conductor's RPC endpoint: every method of the conductor RPC API (rpcapi/versions.ts),
+ * its named arguments, and the manager function that serves it. Objects arrive at their
+ * latest version (the server's serializer converts them) and leave at the caps in force.
+ */
+import { InvalidArgumentsError, type RpcEndpoint, type RpcMethod } from '../../rpc/index.ts';
+import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
+import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
+import type { ConductorContext } from './conductor-context.ts';
+import * as management from './manager-management.ts';
+import * as nodes from './manager-nodes.ts';
+import * as ports from './manager-ports.ts';
+import * as provision from './manager-provision.ts';
+
+type Args = Record<string, unknown>;
+
+function text(method: string, args: Args, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidArgumentsError(method, `argument ${name} must be a non-empty string`);
+  }
+  return value;
+}
+
+function optionalBoolean(args: Args, name: string): boolean | undefined {
+  const value = args[name];
+  return value === undefined || value === null ? undefined : Boolean(value);
+}
+
+function list<T>(method: string, args: Args, name: string): T[] {
+  const value = args[name];
+  if (!Array.isArray(value))
+    throw new InvalidArgumentsError(method, `argument ${name} must be a list`);
+  return value as T[];
+}
+
+export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
+  const m = (params: RpcMethod['params'], handle: (args: Args) => unknown): RpcMethod => ({
+    params,
+    handle,
+  });
+  const methods: Record<string, RpcMethod> = {
+    create_node: m({ node: 'required' }, (a) => nodes.createNode(ctx, a.node as NodeObject)),
+    update_node: m({ node: 'required', reset_interfaces: 'optional' }, (a) =>
+      nodes.updateNode(ctx, a.node as NodeObject, optionalBoolean(a, 'reset_interfaces')),
+    ),
+    destroy_node: m({ node_id: 'required' }, (a) =>
+      nodes.destroyNode(ctx, text('destroy_node', a, 'node_id')),
+    ),
+    change_node_power_state: m(
+      { node_id: 'required', new_state: 'required', timeout: 'optional' },
+      (a) =>
+        provision.changeNodePowerState(
+          ctx,
+          text('change_node_power_state', a, 'node_id'),
+          text('change_node_power_state', a, 'new_state'),
+          typeof a.timeout === 'number' ? a.timeout : undefined,
+        ),
+    ),
+    do_node_deploy: m(
+      {
+        node_id: 'required',
+        rebuild: 'optional',
+        configdrive: 'optional',
+        deploy_steps: 'optional',
+      },
+      (a) =>
+        provision.doNodeDeploy(ctx, text('do_node_deploy', a, 'node_id'), {
+          rebuild: optionalBoolean(a, 'rebuild') ?? false,
+          ...(a.configdrive === undefined || a.configdrive === null
+            ? {}
+            : { configdrive: a.configdrive }),
+          ...(Array.isArray(a.deploy_steps) ? { deploySteps: a.deploy_steps as Args[] } : {}),
+        }),
+    ),
+    do_node_tear_down: m({ node_id: 'required' }, (a) =>
+      provision.doNodeTearDown(ctx, text('do_node_tear_down', a, 'node_id')),
+    ),
+    do_provisioning_action: m({ node_id: 'required', action: 'required' }, (a) =>
+      provision.doProvisioningAction(
+        ctx,
+        text('do_provisioning_action', a, 'node_id'),
+        text('do_provisioning_action', a, 'action'),
+      ),
+    ),
+    do_node_clean: m(
+      { node_id: 'required', clean_steps: 'required', disable_ramdisk: 'optional' },
+      (a) =>
+        provision.doNodeClean(
+          ctx,
+          text('do_node_clean', a, 'node_id'),
+          list<Args>('do_node_clean', a, 'clean_steps'),
+          optionalBoolean(a, 'disable_ramdisk') ?? false,
+        ),
+    ),
+    inspect_hardware: m({ node_id: 'required' }, (a) =>
+      provision.inspectHardware(ctx, text('inspect_hardware', a, 'node_id')),
+    ),
+    do_node_rescue: m({ node_id: 'required', rescue_password: 'required' }, (a) =>
+      provision.doNodeRescue(
+        ctx,
+        text('do_node_rescue', a, 'node_id'),
+        text('do_node_rescue', a, 'rescue_password'),
+      ),
+    ),
+    do_node_unrescue: m({ node_id: 'required' }, (a) =>
+      provision.doNodeUnrescue(ctx, text('do_node_unrescue', a, 'node_id')),
+    ),
+    validate_driver_interfaces: m({ node_id: 'required' }, (a) =>
+      nodes.validateDriverInterfaces(ctx, text('validate_driver_interfaces', a, 'node_id')),
+    ),
+    set_boot_device: m({ node_id: 'required', device: 'required', persistent: 'optional' }, (a) =>
+      management.setBootDevice(
+        ctx,
+        text('set_boot_device', a, 'node_id'),
+        text('set_boot_device', a, 'device'),
+        optionalBoolean(a, 'persistent') ?? false,
+      ),
+    ),
+    get_boot_device: m({ node_id: 'required' }, (a) =>
+      management.getBootDevice(ctx, text('get_boot_device', a, 'node_id')),
+    ),
+    get_supported_boot_devices: m({ node_id: 'required' }, (a) =>
+      management.getSupportedBootDevices(ctx, text('get_supported_boot_devices', a, 'node_id')),
+    ),
+    vif_attach: m({ node_id: 'required', vif_info: 'required' }, (a) =>
+      management.vifAttach(ctx, text('vif_attach', a, 'node_id'), (a.vif_info ?? {}) as Args),
+    ),
+    vif_detach: m({ node_id: 'required', vif_id: 'required' }, (a) =>
+      management.vifDetach(ctx, text('vif_detach', a, 'node_id'), text('vif_detach', a, 'vif_id')),
+    ),
+    vif_list: m({ node_id: 'required' }, (a) =>
+      management.vifList(ctx, text('vif_list', a, 'node_id')),
+    ),
+    add_node_traits: m({ node_id: 'required', traits: 'required', replace: 'optional' }, (a) =>
+      nodes.addNodeTraits(
+        ctx,
+        text('add_node_traits', a, 'node_id'),
+        list<string>('add_node_traits', a, 'traits'),
+        optionalBoolean(a, 'replace') ?? false,
+      ),
+    ),
+    remove_node_traits: m({ node_id: 'required', traits: 'optional' }, (a) =>
+      nodes.removeNodeTraits(
+        ctx,
+        text('remove_node_traits', a, 'node_id'),
+        a.traits === undefined || a.traits === null
+          ? undefined
+          : list<string>('remove_node_traits', a, 'traits'),
+      ),
+    ),
+    create_port: m({ port_obj: 'required' }, (a) =>
+      ports.createPort(ctx, a.port_obj as PortObject),
+    ),
+    update_port: m({ port_obj: 'required' }, (a) =>
+      ports.updatePort(ctx, a.port_obj as PortObject),
+    ),
+    destroy_port: m({ port_obj: 'required' }, (a) =>
+      ports.destroyPort(ctx, a.port_obj as PortObject),
+    ),
+    update_portgroup: m({ portgroup_obj: 'required' }, (a) =>
+      ports.updatePortgroup(ctx, a.portgroup_obj as PortgroupObject),
+    ),
+    destroy_portgroup: m({ portgroup_obj: 'required' }, (a) =>
+      ports.destroyPortgroup(ctx, a.portgroup_obj as PortgroupObject),
+    ),
+  };
+  return { version: CONDUCTOR_RPC.latest, methods };
+}

@@ -1,0 +1,213 @@
+/**
+ * A conductor process from start to stop (Ironic's RPCService and BaseConductorManager).
+ *
+ * Start: its own stale reservations and power targets are cleared (it may have died), the
+ * RPC server listens on the conductor topic as server `[DEFAULT] host`, the conductor
+ * registers in the conductors table (online, its hardware types and group; a row left online
+ * by a crash is taken over) with its hardware interfaces, and in the services table; nodes
+ * mapped here that a dead conductor left in a state nobody can resume are failed; the
+ * periodic tasks start.
+ *
+ * Stop (SIGTERM), so that no API request fails while conductors restart one at a time:
+ *   1. the periodic tasks stop (the heartbeat first of all: a late heartbeat would put the
+ *      row back online);
+ *   2. the conductor goes offline in the conductors table: every API's hash ring drops it at
+ *      its next rebuild (at most `[DEFAULT] hash_ring_reset_interval` later, at once on a
+ *      miss), and its nodes map to the other conductors;
+ *   3. while another conductor is alive, it keeps serving RPC for hash_ring_reset_interval
+ *      more (+1 s), so calls routed by a ring built before step 2 are still answered, on
+ *      both transports (amqp would otherwise leave them waiting in its queue);
+ *   4. the RPC server stops (calls in hand finish; http peers then find it gone and the API
+ *      retries on the node's new conductor);
+ *   5. work in the pool finishes, within `[DEFAULT] graceful_shutdown_timeout` from the
+ *      signal; the reservations of finished work are released by the work itself, and any
+ *      work still running keeps its node reserved, so that the conductor taking the node
+ *      over fails it properly (a clean stop never leaves a node reserved otherwise);
+ *   6. it leaves the services table and closes the database.
+ */
+
+import type { Database } from '../../db/index.ts';
+import type { CapsInForce } from '../../releases/index.ts';
+import {
+  objectRpcSerializer,
+  type RpcLogger,
+  type RpcObserver,
+  RpcServer,
+  type RpcTransport,
+} from '../../rpc/index.ts';
+import { type ProcessRegistration, registerProcess } from '../../service/index.ts';
+import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
+import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
+import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
+import { ConductorAlreadyRegisteredError, NotFoundError } from '../errors.ts';
+import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
+import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
+import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';
+import { BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_SERVICE_VERSION } from '../service-version.ts';
+import { type ConductorContext, type ConductorLog, SILENT_LOG } from './conductor-context.ts';
+import { conductorEndpoint } from './conductor-endpoint.ts';
+import type { ConductorSettings } from './conductor-settings.ts';
+import { conductorPeriodicTasks, PeriodicRunner } from './periodic-tasks.ts';
+import { failTransientStates } from './takeover.ts';
+import { WorkerPool } from './worker-pool.ts';
+
+export interface StartConductorOptions {
+  readonly settings: ConductorSettings;
+  readonly database: Database<BaremetalTables>;
+  /** The caps in force (the composition root resolved them): object versions written and sent. */
+  readonly caps: CapsInForce;
+  readonly transport: RpcTransport;
+  readonly log?: ConductorLog;
+  /** Skip the services table (tests of the manager alone). */
+  readonly registerService?: boolean;
+  /** RPC metrics and logs (the process's operations). */
+  readonly rpcObserver?: RpcObserver;
+  readonly rpcLogger?: RpcLogger;
+}
+
+export interface RunningConductor {
+  readonly context: ConductorContext;
+  readonly store: BaremetalStore;
+  /** The shutdown sequence above; resolves true when no work was left behind. */
+  stop(): Promise<boolean>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startConductor(options: StartConductorOptions): Promise<RunningConductor> {
+  const { settings, database, caps, transport } = options;
+  const log = options.log ?? SILENT_LOG;
+  const store = createBaremetalStore(database, { targets: caps.objectTargets });
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(settings.heartbeatTimeout, { useGroups: true }),
+      ),
+    {
+      resetIntervalMs: settings.hashRingResetInterval * 1000,
+      ring: { partitionExponent: settings.hashPartitionExponent },
+    },
+  );
+  const ctx: ConductorContext = {
+    settings,
+    store,
+    pool: new WorkerPool(settings.workersPoolSize),
+    rings,
+    log,
+    conductorId: undefined,
+    stopping: false,
+  };
+  const host = settings.host;
+
+  // prepare_host: what a previous life of this conductor left.
+  await store.reservations.clearTargetPowerState(host);
+  await store.reservations.clearForHosts([host]);
+
+  const server = new RpcServer({
+    transport,
+    topic: CONDUCTOR_TOPIC,
+    server: host,
+    endpoints: [conductorEndpoint(ctx)],
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
+    ...(options.rpcObserver === undefined ? {} : { observer: options.rpcObserver }),
+    ...(options.rpcLogger === undefined ? {} : { logger: options.rpcLogger }),
+    onCastFailure: (method, reply) =>
+      log.error(`cast ${method} failed: ${reply.ok ? '' : reply.failure.message}`),
+  });
+  await server.start();
+
+  let registration: ProcessRegistration | undefined;
+  try {
+    const registered = {
+      hostname: host,
+      drivers: settings.enabledHardwareTypes,
+      conductor_group: settings.conductorGroup,
+    };
+    let conductor: ConductorObject;
+    try {
+      conductor = await store.conductors.register(registered);
+    } catch (error) {
+      if (!(error instanceof ConductorAlreadyRegisteredError)) throw error;
+      log.warn(
+        `A conductor with hostname ${host} was previously registered. Updating registration`,
+      );
+      conductor = await store.conductors.register(registered, { updateExisting: true });
+    }
+    const conductorId = Number(conductor.get('id'));
+    ctx.conductorId = conductorId;
+    await store.conductors.unregisterHardwareInterfaces(conductorId);
+    await store.conductors.registerHardwareInterfaces(
+      conductorId,
+      settings.enabledHardwareTypes.flatMap((type) =>
+        hardwareInterfaceRows(type, FAKE_HARDWARE_SUPPORTED, settings.enabledInterfaces).map(
+          (row) => ({
+            hardware_type: row.hardwareType,
+            interface_type: row.interfaceType,
+            interface_name: row.interfaceName,
+            default: row.default,
+          }),
+        ),
+      ),
+    );
+    if (options.registerService !== false) {
+      registration = await registerProcess(
+        database as unknown as Database,
+        { binary: BAREMETAL_CONDUCTOR_BINARY, host, version: BAREMETAL_SERVICE_VERSION },
+        { heartbeatSeconds: settings.heartbeatInterval, warn: (m) => log.warn(m) },
+      );
+    }
+    await failTransientStates(ctx);
+  } catch (error) {
+    await server.stop();
+    await registration?.leave();
+    throw error;
+  }
+
+  const heartbeat = async () => {
+    try {
+      await store.conductors.touch(host);
+    } catch (error) {
+      log.warn(`Error while heartbeating: ${(error as Error).message}`);
+    }
+  };
+  const periodic = new PeriodicRunner(conductorPeriodicTasks(ctx, heartbeat), (task, error) =>
+    log.error(`periodic task ${task} failed: ${(error as Error).message}`),
+  );
+  periodic.start();
+
+  let stopping: Promise<boolean> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      const started = Date.now();
+      ctx.stopping = true;
+      await periodic.stop();
+      try {
+        await store.conductors.unregister(host);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      const offlineAt = Date.now();
+      log.info(`conductor ${host} is offline; draining`);
+      const others = (await store.conductors.active(settings.heartbeatTimeout)).filter(
+        (name) => name !== host,
+      );
+      if (others.length > 0) {
+        const grace = (settings.hashRingResetInterval + 1) * 1000 - (Date.now() - offlineAt);
+        if (grace > 0) await sleep(grace);
+      }
+      await server.stop();
+      ctx.pool.close();
+      const left = settings.gracefulShutdownTimeout * 1000 - (Date.now() - started);
+      const drained = await ctx.pool.drain(Math.max(0, left));
+      if (!drained) {
+        log.warn(
+          `work still running after graceful_shutdown_timeout (${settings.gracefulShutdownTimeout} s): its nodes stay reserved for the conductor taking them over`,
+        );
+      }
+      await registration?.leave();
+      return drained;
+    })();
+    return stopping;
+  };
+  return { context: ctx, store, stop };
+}

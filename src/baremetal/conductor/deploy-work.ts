@@ -1,0 +1,180 @@
+/**
+ * Deploying and tearing down, as the real `conductor/deployments.py` and the manager's
+ * `_do_node_tear_down` do them on fake hardware: a deploy prepares, gathers its deploy steps
+ * (the fake deploy interface's one `deploy` step), runs them (each done at once), records the
+ * conductor as the node's affinity and ends `active`; a tear-down cleans up, forgets the
+ * instance (instance_info, instance_uuid, the image bookkeeping) and goes on to cleaning.
+ */
+import {
+  InstanceDeployFailureError,
+  InvalidStateRequestedError,
+  NodeInMaintenanceError,
+  NodeProtectedError,
+} from '../errors.ts';
+import { doNodeClean } from './clean-work.ts';
+import { deployingErrorHandler } from './error-handlers.ts';
+import {
+  deleteInstanceInfo,
+  deleteInternalInfo,
+  internalInfo,
+  recordError,
+  setInstanceInfo,
+  setInternalInfo,
+  updateImageType,
+  wipeDeployInternalInfo,
+} from './node-info.ts';
+import type { NodeTask } from './node-task.ts';
+import { ProvisionState as S } from './provision-states.ts';
+
+const GLANCE_ID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+export interface DeployRequest {
+  readonly event: 'deploy' | 'rebuild';
+  readonly configdrive?: unknown;
+  readonly deploySteps?: readonly Record<string, unknown>[];
+}
+
+/** deployments.validate_node: maintenance, protection, the state machine. */
+export function validateNodeForDeploy(task: NodeTask, event: 'deploy' | 'rebuild'): void {
+  if (task.node.get('maintenance')) throw new NodeInMaintenanceError('provisioning', task.uuid);
+  if (event === 'rebuild' && task.node.get('protected')) throw new NodeProtectedError(task.uuid);
+  if (!task.isActionable(event)) {
+    throw new InvalidStateRequestedError(event, task.uuid, task.provisionState);
+  }
+}
+
+/** deployments.start_deploy: validates, moves the node on, the deploy continues in the pool. */
+export async function startDeploy(task: NodeTask, request: DeployRequest): Promise<void> {
+  const node = task.node;
+  if (request.event === 'rebuild') {
+    const source = (node.get('instance_info') as Record<string, unknown> | null)?.image_source;
+    // A Glance image may have changed its kernel and ramdisk since the last deploy.
+    if (typeof source === 'string' && (GLANCE_ID.test(source) || source.startsWith('glance://'))) {
+      deleteInstanceInfo(node, 'kernel', 'ramdisk');
+    }
+  }
+  if (updateImageType(node)) await task.save();
+  try {
+    task.driver.validate('power');
+    task.driver.validate('deploy');
+  } catch (error) {
+    throw new InstanceDeployFailureError(
+      `Failed to validate deploy or power info for node ${task.uuid}: ${(error as Error).message}`,
+    );
+  }
+  await task.requestEvent(request.event, request.event, {
+    revertOnNoWorker: true,
+    work: { name: 'do_node_deploy', run: (t) => doNodeDeploy(t, request) },
+  });
+}
+
+/** The deploy steps to run: the driver's enabled ones, highest priority first. */
+function deploymentSteps(task: NodeTask): Record<string, unknown>[] {
+  return task.driver
+    .deploySteps()
+    .filter((step) => step.priority > 0)
+    .sort((a, b) => b.priority - a.priority)
+    .map((step) => ({
+      step: step.step,
+      priority: step.priority,
+      argsinfo: null,
+      interface: step.interface,
+    }));
+}
+
+/** deployments.do_node_deploy. */
+export async function doNodeDeploy(task: NodeTask, request: DeployRequest): Promise<void> {
+  const node = task.node;
+  wipeDeployInternalInfo(node);
+  if (request.configdrive !== undefined && request.configdrive !== null) {
+    // Kept in instance_info, as the real one does without an object store.
+    setInstanceInfo(node, 'configdrive', request.configdrive);
+  }
+  try {
+    await task.driver.prepare();
+  } catch (error) {
+    await deployingErrorHandler(task, `Failed to prepare to deploy: ${(error as Error).message}`, {
+      cleanUp: false,
+    });
+    return;
+  }
+  if (request.deploySteps !== undefined && request.deploySteps.length > 0) {
+    setInternalInfo(node, 'user_deploy_steps', request.deploySteps);
+    await task.save();
+  }
+  const steps = deploymentSteps(task);
+  setInternalInfo(task.node, 'deploy_steps', steps);
+  task.node.set('deploy_step', {});
+  setInternalInfo(task.node, 'deploy_step_index', null);
+  await task.save();
+  if (steps.length === 0) {
+    await deployingErrorHandler(task, 'No deploy steps returned by the driver');
+    return;
+  }
+  const conductorId = task.ctx.conductorId;
+  if (conductorId !== undefined) {
+    task.node.set('conductor_affinity', conductorId);
+    await task.save();
+  }
+  await doNextDeployStep(task, 0);
+}
+
+/** deployments.do_next_deploy_step. */
+async function doNextDeployStep(task: NodeTask, index: number): Promise<void> {
+  const steps = (internalInfo(task.node).deploy_steps as Record<string, unknown>[] | null) ?? [];
+  for (let i = index; i < steps.length; i++) {
+    const step = steps[i] as Record<string, unknown>;
+    task.node.set('deploy_step', step);
+    setInternalInfo(task.node, 'deploy_step_index', i);
+    await task.save();
+    try {
+      await task.driver.deploy();
+    } catch (error) {
+      await deployingErrorHandler(
+        task,
+        `Deploy step ${String(step.interface)}.${String(step.step)} failed: ${(error as Error).message}.`,
+      );
+      return;
+    }
+  }
+  task.node.set('deploy_step', {});
+  wipeDeployInternalInfo(task.node);
+  await task.save();
+  await task.processEvent('done');
+}
+
+const RESCUE_STATES: readonly string[] = [S.RESCUEWAIT, S.RESCUE, S.UNRESCUEFAIL, S.RESCUEFAIL];
+
+/** The manager's _do_node_tear_down: tear down, forget the instance, then clean. */
+export async function doNodeTearDown(task: NodeTask, initialState: string): Promise<void> {
+  let failure: unknown;
+  try {
+    if (RESCUE_STATES.includes(initialState)) await task.driver.rescueCleanUp();
+    await task.driver.cleanUp();
+    await task.driver.tearDown();
+  } catch (error) {
+    failure = error;
+    recordError(task.node, `Failed to tear down: ${(error as Error).message}`);
+    await task.processEvent('fail');
+  }
+  const node = task.node;
+  node.set('instance_info', {});
+  node.set('instance_uuid', null);
+  wipeDeployInternalInfo(node);
+  deleteInternalInfo(
+    node,
+    'instance',
+    'root_uuid_or_disk_id',
+    'is_whole_disk_image',
+    'is_source_a_path',
+    'deploy_boot_mode',
+  );
+  if (internalInfo(node).automatic_lessee) {
+    node.set('lessee', null);
+    deleteInternalInfo(node, 'automatic_lessee');
+  }
+  await task.save();
+  if (failure !== undefined) throw failure;
+  await task.processEvent('clean');
+  await doNodeClean(task);
+}

@@ -1,0 +1,219 @@
+/**
+ * The RPC methods on the node record itself, as the real manager has them: create (the
+ * interfaces checked and defaulted for the hardware type), update (the real checks on
+ * protection, retirement, interfaces and resource class by state, under the node's
+ * reservation), destroy (refused where the real one refuses), validate, and traits.
+ */
+import type { EnabledInterfaces } from '../drivers/enabled-interfaces.ts';
+import { resolveNodeInterfaces } from '../drivers/enabled-interfaces.ts';
+import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
+import { INTERFACE_KINDS, interfaceField } from '../drivers/interface-kinds.ts';
+import { validationResults } from '../drivers/node-validation.ts';
+import {
+  DriverNotFoundError,
+  InvalidParameterError,
+  InvalidStateError,
+  NodeAssociatedError,
+  NodeProtectedError,
+  NodeTraitNotFoundError,
+} from '../errors.ts';
+import type { NodeObject } from '../objects/index.ts';
+import type { ConductorContext } from './conductor-context.ts';
+import { pythonRepr } from './node-info.ts';
+import { withNodeTask } from './node-task.ts';
+import { ProvisionState as S, STATE_GROUPS } from './provision-states.ts';
+
+/** The states in which a node's interfaces (and resource class) may change. */
+const UPDATE_ALLOWED_STATES = [S.ENROLL, S.INSPECTING, S.INSPECTWAIT, S.MANAGEABLE, S.AVAILABLE];
+
+/** driver_factory.check_and_update_node_interfaces: each interface enabled, defaults filled. */
+function checkAndUpdateInterfaces(
+  node: NodeObject,
+  enabledHardwareTypes: readonly string[],
+  enabled: EnabledInterfaces,
+): void {
+  const driver = String(node.peek('driver'));
+  if (!enabledHardwareTypes.includes(driver)) throw new DriverNotFoundError(driver);
+  const requested: Record<string, string | null> = {};
+  for (const kind of INTERFACE_KINDS) {
+    requested[interfaceField(kind)] = (node.peek(interfaceField(kind)) ?? null) as string | null;
+  }
+  const resolved = resolveNodeInterfaces(
+    driver,
+    requested,
+    FAKE_HARDWARE_SUPPORTED,
+    enabled,
+    node.peek('uuid') ?? undefined,
+  );
+  if ('error' in resolved) throw new InvalidParameterError(resolved.error);
+  for (const kind of INTERFACE_KINDS) {
+    const field = interfaceField(kind);
+    if ((node.peek(field) ?? null) === null) node.set(field, resolved.interfaces[field]);
+  }
+}
+
+export async function createNode(ctx: ConductorContext, node: NodeObject): Promise<NodeObject> {
+  checkAndUpdateInterfaces(node, ctx.settings.enabledHardwareTypes, ctx.settings.enabledInterfaces);
+  return ctx.store.nodes.create(node);
+}
+
+function checkUpdateProtected(node: NodeObject, delta: ReadonlySet<string>): void {
+  if (delta.has('protected')) {
+    if (!node.get('protected')) {
+      node.set('protected_reason', null);
+    } else if (![S.ACTIVE, S.RESCUE].includes(node.get('provision_state') as never)) {
+      throw new InvalidStateError(
+        `Node ${node.get('uuid')} can only be made protected in provision states 'active' or 'rescue', the current state is '${node.get('provision_state')}'`,
+      );
+    }
+  }
+  if (delta.has('protected_reason') && node.get('protected_reason') && !node.get('protected')) {
+    throw new InvalidParameterError(
+      'The protected_reason field can only be set when protected is True',
+    );
+  }
+}
+
+function checkUpdateRetired(node: NodeObject, delta: ReadonlySet<string>): void {
+  if (delta.has('retired')) {
+    if (!node.get('retired')) {
+      node.set('retired_reason', null);
+    } else if (node.get('provision_state') === S.AVAILABLE) {
+      throw new InvalidStateError(
+        `Node ${node.get('uuid')} can not have 'retired' set in provision state 'available', the current state is '${node.get('provision_state')}'`,
+      );
+    }
+  }
+  if (delta.has('retired_reason') && node.get('retired_reason') && !node.get('retired')) {
+    throw new InvalidParameterError(
+      'The retired_reason field can only be set when retired is True',
+    );
+  }
+}
+
+export async function updateNode(
+  ctx: ConductorContext,
+  node: NodeObject,
+  resetInterfaces = false,
+): Promise<NodeObject> {
+  const uuid = String(node.get('uuid'));
+  const delta = new Set<string>(node.changedFields());
+  if (delta.has('maintenance') && !node.get('maintenance')) {
+    node.set('maintenance_reason', null);
+    node.set('fault', null);
+  }
+  checkUpdateProtected(node, delta);
+  checkUpdateRetired(node, delta);
+  const allowed = UPDATE_ALLOWED_STATES as readonly string[];
+  const updatingDriver = delta.has('driver');
+  let checkInterfaces = updatingDriver;
+  for (const kind of INTERFACE_KINDS) {
+    const field = interfaceField(kind);
+    if (!delta.has(field)) {
+      if (updatingDriver && resetInterfaces) node.set(field, null);
+      continue;
+    }
+    if (!(allowed.includes(String(node.get('provision_state'))) || node.get('maintenance'))) {
+      throw new InvalidStateError(
+        `Node ${uuid} can not have ${field} updated unless it is in one of allowed (${allowed.join(', ')}) states or in maintenance mode.`,
+      );
+    }
+    checkInterfaces = true;
+  }
+  if (checkInterfaces) {
+    checkAndUpdateInterfaces(
+      node,
+      ctx.settings.enabledHardwareTypes,
+      ctx.settings.enabledInterfaces,
+    );
+  }
+  return withNodeTask(ctx, uuid, { purpose: 'node update' }, async (task) => {
+    const current = task.node;
+    if (delta.has('instance_uuid') && node.get('instance_uuid') && current.get('instance_uuid')) {
+      throw new NodeAssociatedError(uuid, String(current.get('instance_uuid')));
+    }
+    if (
+      delta.has('resource_class') &&
+      current.get('resource_class') &&
+      !allowed.includes(String(current.get('provision_state')))
+    ) {
+      throw new InvalidStateError(
+        `Node ${uuid} can not have resource_class updated unless it is in one of allowed (${allowed.join(', ')}) states.`,
+      );
+    }
+    return ctx.store.nodes.save(node);
+  });
+}
+
+export async function destroyNode(ctx: ConductorContext, nodeId: string): Promise<void> {
+  await withNodeTask(ctx, nodeId, { purpose: 'node deletion' }, async (task) => {
+    const node = task.node;
+    const maintenance = Boolean(node.get('maintenance'));
+    if (!maintenance && node.get('instance_uuid') !== null) {
+      throw new NodeAssociatedError(task.uuid, String(node.get('instance_uuid')));
+    }
+    if (node.get('protected')) throw new NodeProtectedError(task.uuid);
+    const allowed: string[] = [...STATE_GROUPS.deleteAllowed];
+    if (ctx.settings.allowDeletingAvailableNodes) allowed.push(S.AVAILABLE);
+    if (!maintenance && !allowed.includes(task.provisionState)) {
+      // The real message prints the states as a Python tuple.
+      const tuple = pythonRepr(allowed).replace(/^\[/, '(').replace(/\]$/, ')');
+      throw new InvalidStateError(
+        `Can not delete node "${task.uuid}" while it is in provision state "${task.provisionState}". Valid provision states to perform deletion are: "${tuple}", or set the node into maintenance mode`,
+      );
+    }
+    if (node.get('console_enabled')) node.set('console_enabled', false);
+    await ctx.store.nodes.destroy(task.uuid);
+  });
+}
+
+export async function validateDriverInterfaces(
+  ctx: ConductorContext,
+  nodeId: string,
+): Promise<Record<string, { result: boolean; reason?: string }>> {
+  const node = await ctx.store.nodes.get(nodeId);
+  const interfaces = Object.fromEntries(
+    INTERFACE_KINDS.map((kind) => [interfaceField(kind), String(node.get(interfaceField(kind)))]),
+  );
+  return validationResults(String(node.get('driver')), interfaces as never);
+}
+
+export async function addNodeTraits(
+  ctx: ConductorContext,
+  nodeId: string,
+  traits: readonly string[],
+  replace = false,
+): Promise<void> {
+  await withNodeTask(ctx, nodeId, { purpose: 'add node traits' }, async (task) => {
+    const id = task.node.get('id');
+    if (replace) {
+      await ctx.store.traits.set(id, traits);
+      return;
+    }
+    for (const trait of traits) await ctx.store.traits.add(id, trait);
+  });
+}
+
+export async function removeNodeTraits(
+  ctx: ConductorContext,
+  nodeId: string,
+  traits?: readonly string[] | null,
+): Promise<void> {
+  await withNodeTask(ctx, nodeId, { purpose: 'remove node traits' }, async (task) => {
+    const id = task.node.get('id');
+    if (traits === undefined || traits === null) {
+      await ctx.store.traits.unset(id);
+      return;
+    }
+    for (const trait of traits) {
+      try {
+        await ctx.store.traits.remove(id, trait);
+      } catch (error) {
+        // Reported with the node's UUID, as the API named it.
+        if (error instanceof NodeTraitNotFoundError)
+          throw new NodeTraitNotFoundError(task.uuid, trait);
+        throw error;
+      }
+    }
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * A unit of work on one node (Ironic's TaskManager). An exclusive task holds the node's
+ * reservation (`nodes.reservation = <host>`, taken atomically by the store), retrying
+ * `[conductor] node_locked_retry_attempts` times `node_locked_retry_interval` apart before
+ * NodeLocked (409) reaches the caller; a shared task takes no reservation and only reads.
+ *
+ * A task may hand the rest of its work to the worker pool (`spawnAfter`): when the RPC method
+ * ends, the work starts in the background holding the reservation, and the reservation is
+ * released when it finishes. If the pool is full, the spawn-error hook puts the node back as
+ * it was and NoFreeConductorWorker (503) goes to the caller. A background failure that set
+ * no last_error is recorded as the real "Async execution of … failed" message.
+ */
+import { InvalidStateRequestedError, NodeLockedError, NotFoundError } from '../errors.ts';
+import type { NodeObject } from '../objects/index.ts';
+import type { ConductorContext } from './conductor-context.ts';
+import { FakeHardwareDriver } from './fake-driver.ts';
+import {
+  applyProvisionEvent,
+  InvalidTransitionError,
+  type ProvisionEvent,
+  type ProvisionState,
+} from './provision-states.ts';
+
+export interface AcquireOptions {
+  /** A shared task takes no reservation (read-only or harmless operations). */
+  readonly shared?: boolean;
+  /** Why the node is taken (for logs). */
+  readonly purpose: string;
+  /** Retry a locked node (default true); false: one attempt. */
+  readonly retry?: boolean;
+}
+
+/** Background work of a task, named as the real function for the last_error it may write. */
+export interface SpawnedWork {
+  readonly name: string;
+  readonly run: (task: NodeTask) => Promise<void>;
+}
+
+export interface ProcessEventOptions {
+  /** The stable state to head for instead of the machine's (a manual clean: manageable). */
+  readonly target?: ProvisionState | null;
+  /** last_error to set with the transition (cleared when work follows, unless given). */
+  readonly lastError?: string | null;
+  /** Work that continues in the background after the method returns. */
+  readonly work?: SpawnedWork;
+  /** On a full pool, put the node back where it was (Ironic's provisioning_error_handler). */
+  readonly revertOnNoWorker?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class NodeTask {
+  readonly ctx: ConductorContext;
+  readonly shared: boolean;
+  readonly purpose: string;
+  readonly driver: FakeHardwareDriver;
+  node: NodeObject;
+  #work: SpawnedWork | undefined;
+  #onSpawnError: (() => Promise<void>) | undefined;
+
+  private constructor(ctx: ConductorContext, node: NodeObject, shared: boolean, purpose: string) {
+    this.ctx = ctx;
+    this.node = node;
+    this.shared = shared;
+    this.purpose = purpose;
+    this.driver = new FakeHardwareDriver(() => this.node, ctx.settings.fakeDelays);
+  }
+
+  get uuid(): string {
+    return String(this.node.get('uuid'));
+  }
+
+  get provisionState(): ProvisionState {
+    return this.node.get('provision_state') as ProvisionState;
+  }
+
+  /** Takes the node (by id or uuid): reserved unless shared. NodeNotFound, NodeLocked. */
+  static async acquire(
+    ctx: ConductorContext,
+    nodeId: string | number,
+    options: AcquireOptions,
+  ): Promise<NodeTask> {
+    if (options.shared) {
+      return new NodeTask(ctx, await ctx.store.nodes.get(nodeId), true, options.purpose);
+    }
+    const attempts =
+      options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const node = await ctx.store.reservations.reserve(ctx.settings.host, nodeId);
+        return new NodeTask(ctx, node, false, options.purpose);
+      } catch (error) {
+        if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
+        await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+      }
+    }
+  }
+
+  /**
+   * Writes the node's changes (Node.save); the same object then holds the row as stored,
+   * as Ironic's does, so code holding `task.node` never works on a stale copy.
+   */
+  async save(): Promise<void> {
+    this.#takeValues(await this.ctx.store.nodes.save(this.node));
+  }
+
+  /** Reads the node again (Node.refresh), into the same object. */
+  async refresh(): Promise<void> {
+    this.#takeValues(await this.ctx.store.nodes.get(this.uuid));
+  }
+
+  #takeValues(stored: NodeObject): void {
+    stored.forEachSet((name, value) => {
+      this.node.assign(name, value);
+    });
+    this.node.resetChanges();
+  }
+
+  /** Upgrades a shared task to an exclusive one (the node is read again). */
+  async upgradeLock(): Promise<void> {
+    if (!this.shared) return;
+    const exclusive = await NodeTask.acquire(this.ctx, this.uuid, { purpose: this.purpose });
+    (this as { shared: boolean }).shared = false;
+    this.node = exclusive.node;
+  }
+
+  /** Whether the state machine accepts `event` from the node's state. */
+  isActionable(event: string): boolean {
+    try {
+      applyProvisionEvent(this.#position(), event as ProvisionEvent);
+      return true;
+    } catch (error) {
+      if (error instanceof InvalidTransitionError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Moves the node through the state machine (TaskManager.process_event): the new state and
+   * target are saved at once; with `work`, the work is spawned when the method ends.
+   * Throws InvalidTransitionError when the machine has no such transition.
+   */
+  async processEvent(event: ProvisionEvent, options: ProcessEventOptions = {}): Promise<void> {
+    const before = this.#position();
+    const after = applyProvisionEvent(before, event, {
+      ...(options.target ? { target: options.target } : {}),
+      followUp: options.work !== undefined,
+    });
+    if (options.work !== undefined && options.revertOnNoWorker) {
+      this.#onSpawnError = async () => {
+        this.node.set('provision_state', before.provisionState);
+        this.node.set('target_provision_state', before.targetProvisionState);
+        this.node.set('last_error', 'No free conductor workers available');
+        await this.save();
+      };
+    }
+    this.node.set('provision_state', after.provisionState);
+    this.node.set('target_provision_state', after.targetProvisionState);
+    if (options.work !== undefined) {
+      this.node.set('last_error', options.lastError ?? null);
+      this.#work = options.work;
+    } else if (options.lastError !== undefined) {
+      this.node.set('last_error', options.lastError);
+    }
+    await this.save();
+    this.ctx.log.info(
+      `Node ${this.uuid} moved to provision state "${after.provisionState}" from state "${before.provisionState}"; target provision state is "${after.targetProvisionState ?? 'None'}"`,
+    );
+  }
+
+  /**
+   * processEvent for a user's request: a transition the machine refuses is the real
+   * InvalidStateRequested naming `action`.
+   */
+  async requestEvent(
+    event: ProvisionEvent,
+    action: string,
+    options: ProcessEventOptions = {},
+  ): Promise<void> {
+    try {
+      await this.processEvent(event, options);
+    } catch (error) {
+      if (error instanceof InvalidTransitionError) {
+        throw new InvalidStateRequestedError(action, this.uuid, this.provisionState);
+      }
+      throw error;
+    }
+  }
+
+  /** Work to start in the background when the method ends (TaskManager.spawn_after). */
+  spawnAfter(work: SpawnedWork, onSpawnError?: () => Promise<void>): void {
+    this.#work = work;
+    if (onSpawnError !== undefined) this.#onSpawnError = onSpawnError;
+  }
+
+  #position() {
+    return {
+      provisionState: this.node.get('provision_state') as ProvisionState,
+      targetProvisionState: this.node.get('target_provision_state') as ProvisionState | null,
+    };
+  }
+
+  /** Frees the reservation (a node deleted meanwhile is fine). */
+  async release(): Promise<void> {
+    if (this.shared) return;
+    try {
+      await this.ctx.store.reservations.release(this.ctx.settings.host, this.node.get('id'));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+
+  /** Ends the method: spawns the work if any (the reservation goes with it), else releases. */
+  async finish(): Promise<void> {
+    const work = this.#work;
+    if (work === undefined) return this.release();
+    this.#work = undefined;
+    try {
+      this.ctx.pool.spawn(
+        async () => {
+          try {
+            await work.run(this);
+          } finally {
+            await this.release();
+          }
+        },
+        (error) => void this.#recordFailure(work.name, error),
+      );
+    } catch (error) {
+      try {
+        await this.#onSpawnError?.();
+      } finally {
+        await this.release();
+      }
+      throw error;
+    }
+  }
+
+  async #recordFailure(method: string, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.ctx.log.error(`${method} on node ${this.uuid} failed: ${reason}`);
+    try {
+      const node = await this.ctx.store.nodes.get(this.uuid);
+      if (node.get('last_error') !== null) return;
+      node.set('last_error', `Async execution of ${method} failed with error: ${reason}`);
+      await this.ctx.store.nodes.save(node);
+    } catch (saveError) {
+      if (!(saveError instanceof NotFoundError)) {
+        this.ctx.log.error(`could not record the failure on node ${this.uuid}: ${saveError}`);
+      }
+    }
+  }
+}
+
+/** Runs `body` with the node taken, then spawns its work or releases it (`with acquire(...)`). */
+export async function withNodeTask<T>(
+  ctx: ConductorContext,
+  nodeId: string | number,
+  options: AcquireOptions,
+  body: (task: NodeTask) => Promise<T>,
+): Promise<T> {
+  const task = await NodeTask.acquire(ctx, nodeId, options);
+  let result: T;
+  try {
+    result = await body(task);
+  } catch (error) {
+    await task.release();
+    throw error;
+  }
+  await task.finish();
+  return result;
+}

@@ -1,0 +1,133 @@
+/**
+ * The background halves of the other provisioning operations, as the real conductor runs
+ * them on fake hardware: verifying a node being managed (`verifying` → `manageable`),
+ * inspecting (`inspecting` → `manageable`), adopting (`adopting` → `active`, the node taken
+ * over by this conductor), rescuing and unrescuing, and the takeover of an active node newly
+ * mapped to this conductor. Failures record last_error and move the node to its failed state.
+ */
+import { UnsupportedDriverExtensionError } from '../errors.ts';
+import {
+  deleteInstanceInfo,
+  deleteInternalInfo,
+  recordError,
+  updateImageType,
+  wipeTokenAndUrl,
+} from './node-info.ts';
+import type { NodeTask } from './node-task.ts';
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** verify.do_node_verify: the power credentials work, the power state is learnt. */
+export async function doNodeVerify(task: NodeTask): Promise<void> {
+  let error: string | undefined;
+  let powerState: string | null = null;
+  try {
+    task.driver.validate('power');
+    try {
+      powerState = await task.driver.getPowerState();
+    } catch (e) {
+      error = `Failed to get power state for node ${task.uuid}. Error: ${message(e)}`;
+    }
+  } catch (e) {
+    error = `Failed to validate power driver interface for node ${task.uuid}. Error: ${message(e)}`;
+  }
+  if (error !== undefined) {
+    recordError(task.node, error);
+    await task.processEvent('fail');
+    return;
+  }
+  if (powerState !== task.node.get('power_state')) task.node.set('power_state', powerState);
+  await task.processEvent('done');
+}
+
+/** manager._do_inspect_hardware. */
+export async function doInspectHardware(task: NodeTask): Promise<void> {
+  wipeTokenAndUrl(task.node);
+  let next: string;
+  try {
+    next = await task.driver.inspectHardware();
+  } catch (e) {
+    recordError(task.node, message(e));
+    await task.processEvent('fail');
+    throw e;
+  }
+  await task.processEvent(next === 'inspect wait' ? 'wait' : 'done');
+}
+
+/** manager._do_takeover: this conductor now looks after the node. */
+export async function doTakeover(task: NodeTask): Promise<void> {
+  await task.driver.prepare();
+  await task.driver.takeOver();
+  const conductorId = task.ctx.conductorId;
+  if (conductorId !== undefined) task.node.set('conductor_affinity', conductorId);
+  await task.save();
+}
+
+/** manager._do_adoption. */
+export async function doAdoption(task: NodeTask): Promise<void> {
+  try {
+    updateImageType(task.node);
+    await doTakeover(task);
+    await task.processEvent('done');
+  } catch (e) {
+    task.node.set('power_state', null);
+    recordError(task.node, `Error while attempting to adopt node ${task.uuid}: ${message(e)}.`);
+    await task.processEvent('fail');
+  }
+}
+
+/** utils.remove_node_rescue_password. */
+export function removeRescuePassword(task: NodeTask): void {
+  deleteInstanceInfo(task.node, 'rescue_password', 'hashed_rescue_password');
+}
+
+/** manager._do_node_rescue. */
+export async function doNodeRescue(task: NodeTask): Promise<void> {
+  let next: string;
+  try {
+    next = await task.driver.rescue();
+  } catch (e) {
+    removeRescuePassword(task);
+    recordError(task.node, `Failed to rescue: ${message(e)}`);
+    await task.processEvent('fail');
+    throw e;
+  }
+  await task.processEvent(next === 'rescue wait' ? 'wait' : 'done');
+}
+
+/** manager._do_node_unrescue. */
+export async function doNodeUnrescue(task: NodeTask): Promise<void> {
+  try {
+    await task.driver.unrescue();
+  } catch (e) {
+    recordError(task.node, `Failed to unrescue: ${message(e)}`);
+    await task.processEvent('fail');
+    throw e;
+  }
+  wipeTokenAndUrl(task.node);
+  await task.processEvent('done');
+}
+
+/** manager._do_node_rescue_abort. */
+export async function doNodeRescueAbort(task: NodeTask): Promise<void> {
+  try {
+    await task.driver.rescueCleanUp();
+  } catch {
+    const error = 'Failed to clean up rescue after aborting the operation';
+    await task.refresh();
+    recordError(task.node, error);
+    task.node.set('maintenance', true);
+    task.node.set('maintenance_reason', error);
+    task.node.set('fault', 'rescue abort failure');
+    await task.save();
+    return;
+  }
+  await task.refresh();
+  deleteInternalInfo(task.node, 'agent_url');
+  await task.save();
+}
+
+/** The inspect interface's abort: the fake one has none (UnsupportedDriverExtension). */
+export function abortInspection(task: NodeTask): never {
+  throw new UnsupportedDriverExtensionError(String(task.node.get('driver')), 'abort');
+}

@@ -1,0 +1,483 @@
+/**
+ * The options of the bare metal service's config file (`ironic.conf`'s names and meanings), as
+ * the toolkit's option data (src/service/config-options.ts): one flat list of settings by field,
+ * from which the file is read, `baton baremetal conductor` gets a flag per option (the flag
+ * wins), and `baton config sample --service baremetal` writes the commented sample. Anything
+ * else in the file is ignored, as oslo.config does. `baremetalConfigOf` turns the flat values
+ * into the settings of the two processes (config.ts).
+ */
+import { hostname } from 'node:os';
+import { ConfigFileError, toInteger } from '../service/config-ini.ts';
+import {
+  BOOLEAN,
+  type ConfigOption,
+  type ConfigSchema,
+  choice,
+  DATABASE_URL,
+  integer,
+  LIST,
+  type OptionType,
+  type OptionTypeLike,
+  optionType,
+  PATH,
+  PORT,
+  STRING,
+} from '../service/config-options.ts';
+import { DATA_DIR_ENV } from '../service/data-dir.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
+import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
+import type { FakeDelays } from './conductor/conductor-settings.ts';
+import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
+import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
+import { INTERFACE_KINDS, type InterfaceKind } from './drivers/interface-kinds.ts';
+import { BAREMETAL_RELEASES } from './releases.ts';
+
+const MAX_INT = 2 ** 31 - 1;
+
+function option(
+  section: string,
+  name: string,
+  field: string,
+  help: string,
+  type: OptionTypeLike,
+  extra: Pick<ConfigOption, 'flag' | 'env' | 'defaultText'> = {},
+): ConfigOption {
+  return { section, name, field, help, type: optionType(type) as OptionType, ...extra };
+}
+
+const seconds = (min = 0) => integer(min, MAX_INT);
+const capitalized = (kind: string) => `${kind[0]?.toUpperCase()}${kind.slice(1)}`;
+const FAKE_DELAY_KINDS = Object.keys({
+  power: 0,
+  boot: 0,
+  deploy: 0,
+  management: 0,
+  inspect: 0,
+  rescue: 0,
+  bios: 0,
+  raid: 0,
+  storage: 0,
+  vendor: 0,
+} satisfies Record<keyof FakeDelays, 0>) as (keyof FakeDelays)[];
+
+/** `[fake] x_delay`: `n` or `a,b` seconds. */
+const DELAY: OptionType<readonly [number, number]> = {
+  name: 'string value',
+  metavar: 'seconds',
+  parse: (text, option) => {
+    const parts = text.split(',').map((part) => toInteger(option, part.trim(), 0, 3600));
+    if (parts.length === 1) return [parts[0] as number, parts[0] as number];
+    if (parts.length === 2) return [parts[0] as number, parts[1] as number];
+    throw new ConfigFileError(`${option}: '${text}' is not a number of seconds or a range a,b`);
+  },
+  format: ([low, high]) => (low === high ? String(low) : `${low},${high}`),
+  flag: 'value',
+};
+
+const HARDWARE_TYPES: OptionType<readonly string[]> = {
+  ...LIST,
+  parse: (text, option) => {
+    const types = LIST.parse(text, option, '');
+    for (const type of types) {
+      if (type !== FAKE_HARDWARE) {
+        throw new ConfigFileError(
+          `${option}: hardware type '${type}' is not available; only ${FAKE_HARDWARE} is`,
+        );
+      }
+    }
+    return types;
+  },
+};
+
+function interfaces(kind: InterfaceKind): OptionType<readonly string[]> {
+  return {
+    ...LIST,
+    parse: (text, option) => {
+      const names = LIST.parse(text, option, '');
+      for (const name of names) {
+        if (!FAKE_HARDWARE_SUPPORTED[kind].includes(name)) {
+          throw new ConfigFileError(`${option}: '${name}' is not an available ${kind} interface`);
+        }
+      }
+      return names;
+    },
+  };
+}
+
+const PIN: OptionType<string> = {
+  ...STRING,
+  metavar: 'release',
+  notes: ['Possible values:', ...Object.keys(BAREMETAL_RELEASES), 'master'],
+};
+
+const conductor = (name: string, field: string, help: string, type: OptionTypeLike) =>
+  option('conductor', name, field, help, type);
+
+export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
+  option(
+    'DEFAULT',
+    'host',
+    'host',
+    "This conductor's name: its RPC server, ring entry and reservations. Unset: the machine's hostname.",
+    STRING,
+  ),
+  option(
+    'DEFAULT',
+    'state_path',
+    'dataDir',
+    'The data directory: where the embedded SQLite database is when [database] connection is unset. Unset: $XDG_DATA_HOME/baton, else ~/.local/share/baton.',
+    PATH,
+    { flag: 'data-dir', env: DATA_DIR_ENV },
+  ),
+  option(
+    'DEFAULT',
+    'pin_release_version',
+    'pinReleaseVersion',
+    'Speak at most what this release speaks, during a rolling upgrade; empty: not pinned.',
+    PIN,
+    { env: 'BATON_PIN_RELEASE_VERSION' },
+  ),
+  option(
+    'DEFAULT',
+    'rpc_transport',
+    'rpcTransport',
+    'How the tiers talk: http (JSON-RPC over HTTP, peers in the services table), amqp (RabbitMQ) or local (one process).',
+    choice(['http', 'amqp', 'local']),
+  ),
+  option(
+    'DEFAULT',
+    'rpc_transport_url',
+    'rpcTransportUrl',
+    'http: the address a conductor listens on (http://host:port; port 0: any free one); amqp: the broker URL.',
+    STRING,
+  ),
+  option(
+    'DEFAULT',
+    'transport_url',
+    'transportUrl',
+    "oslo.messaging's name for the broker URL: used when rpc_transport_url is unset.",
+    STRING,
+    { flag: false },
+  ),
+  option(
+    'DEFAULT',
+    'rpc_shared_secret',
+    'rpcSharedSecret',
+    'http: a bearer secret both tiers send and check; empty: none.',
+    STRING,
+  ),
+  option(
+    'DEFAULT',
+    'rpc_exchange',
+    'rpcExchange',
+    "amqp: the topic exchange (oslo.messaging's control_exchange).",
+    STRING,
+  ),
+  option(
+    'DEFAULT',
+    'enabled_hardware_types',
+    'enabledHardwareTypes',
+    'Hardware types the conductors run.',
+    HARDWARE_TYPES,
+  ),
+  ...INTERFACE_KINDS.map((kind) =>
+    option(
+      'DEFAULT',
+      `enabled_${kind}_interfaces`,
+      `enabled${capitalized(kind)}Interfaces`,
+      `The ${kind} interfaces the conductors enable.`,
+      interfaces(kind),
+    ),
+  ),
+  option(
+    'DEFAULT',
+    'graceful_shutdown_timeout',
+    'gracefulShutdownTimeout',
+    'Seconds the work in flight may take to finish after SIGTERM.',
+    seconds(),
+  ),
+  option(
+    'DEFAULT',
+    'hash_ring_reset_interval',
+    'hashRingResetInterval',
+    'Seconds the hash rings are cached (and a stopping conductor keeps serving RPC).',
+    seconds(),
+  ),
+  option(
+    'DEFAULT',
+    'hash_partition_exponent',
+    'hashPartitionExponent',
+    '2^n points per conductor on the hash ring.',
+    integer(1, 16),
+  ),
+  option(
+    'database',
+    'connection',
+    'databaseUrl',
+    'The database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://… or mysql[+driver]://…. Unset: sqlite:<state_path>/baton.sqlite.',
+    DATABASE_URL,
+    { flag: 'db' },
+  ),
+  option(
+    'api',
+    'host_ip',
+    'apiHostIp',
+    'Address the API listens on (Baton: loopback by default, no authentication is built).',
+    { ...STRING, metavar: 'address' },
+  ),
+  option('api', 'port', 'apiPort', 'Port the API listens on (0: any free one).', PORT),
+  option('api', 'api_workers', 'apiWorkers', 'API processes sharing the port.', integer(1, 256)),
+  conductor(
+    'conductor_group',
+    'conductorGroup',
+    'The conductor group this conductor serves.',
+    (text: string) => text.toLowerCase(),
+  ),
+  conductor('heartbeat_interval', 'heartbeatInterval', 'Seconds between heartbeats.', seconds(1)),
+  conductor(
+    'heartbeat_timeout',
+    'heartbeatTimeout',
+    'Seconds without a heartbeat after which a conductor is dead.',
+    seconds(1),
+  ),
+  conductor(
+    'automated_clean',
+    'automatedClean',
+    'Clean nodes on provide and after tear-down.',
+    BOOLEAN,
+  ),
+  conductor(
+    'deploy_callback_timeout',
+    'deployCallbackTimeout',
+    'Seconds a deploy may wait for a callback (0: forever).',
+    seconds(),
+  ),
+  conductor(
+    'clean_callback_timeout',
+    'cleanCallbackTimeout',
+    'Seconds a clean may wait for a callback (0: forever).',
+    seconds(),
+  ),
+  conductor(
+    'check_provision_state_interval',
+    'checkProvisionStateInterval',
+    'Seconds between the provision state checks (takeovers, timeouts; 0: off).',
+    seconds(),
+  ),
+  conductor(
+    'sync_power_state_interval',
+    'syncPowerStateInterval',
+    'Seconds between power state syncs (0: off).',
+    seconds(),
+  ),
+  conductor(
+    'sync_local_state_interval',
+    'syncLocalStateInterval',
+    'Seconds between takeovers of active nodes newly mapped here (0: off).',
+    seconds(),
+  ),
+  conductor(
+    'workers_pool_size',
+    'workersPoolSize',
+    'Background operations at once.',
+    integer(3, MAX_INT),
+  ),
+  conductor(
+    'periodic_max_workers',
+    'periodicMaxWorkers',
+    'Nodes a periodic task moves per run.',
+    integer(1, MAX_INT),
+  ),
+  conductor(
+    'node_locked_retry_attempts',
+    'nodeLockedRetryAttempts',
+    'Attempts at a locked node before NodeLocked.',
+    integer(1, MAX_INT),
+  ),
+  conductor(
+    'node_locked_retry_interval',
+    'nodeLockedRetryInterval',
+    'Seconds between them.',
+    seconds(),
+  ),
+  conductor(
+    'allow_provisioning_in_maintenance',
+    'allowProvisioningInMaintenance',
+    'Allow provide and cleaning in maintenance.',
+    BOOLEAN,
+  ),
+  conductor(
+    'allow_deleting_available_nodes',
+    'allowDeletingAvailableNodes',
+    'Allow deleting available nodes.',
+    BOOLEAN,
+  ),
+  conductor(
+    'soft_power_off_timeout',
+    'softPowerOffTimeout',
+    'Seconds a soft power off may take.',
+    seconds(1),
+  ),
+  option(
+    'conductor',
+    'graceful_shutdown_timeout',
+    'conductorGracefulShutdownTimeout',
+    'Baton: [DEFAULT] graceful_shutdown_timeout, for the conductor alone (wins over it).',
+    seconds(),
+    { flag: false },
+  ),
+  ...FAKE_DELAY_KINDS.map((kind) =>
+    option(
+      'fake',
+      `${kind}_delay`,
+      `fake${capitalized(kind)}Delay`,
+      `Seconds the fake ${kind} interface takes: n, or a range a,b.`,
+      DELAY,
+    ),
+  ),
+  // Logs, health check and metrics ([DEFAULT], [healthcheck], [metrics]): the toolkit's.
+  ...OPERATIONS_OPTIONS,
+];
+
+/** The defaults by field, as the sample and `--help` show them. */
+function defaultValues(): Record<string, unknown> {
+  const base = defaultBaremetalConfig('sqlite:<state_path>/baton.sqlite');
+  const c = base.conductor;
+  const values: Record<string, unknown> = {
+    pinReleaseVersion: '',
+    rpcTransport: 'http',
+    rpcSharedSecret: '',
+    rpcExchange: 'baton',
+    enabledHardwareTypes: c.enabledHardwareTypes,
+    gracefulShutdownTimeout: c.gracefulShutdownTimeout,
+    hashRingResetInterval: c.hashRingResetInterval,
+    hashPartitionExponent: c.hashPartitionExponent,
+    apiHostIp: base.api.hostIp,
+    apiPort: base.api.port,
+    apiWorkers: base.api.apiWorkers,
+  };
+  for (const kind of INTERFACE_KINDS) {
+    values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
+  }
+  for (const field of [
+    'conductorGroup',
+    'heartbeatInterval',
+    'heartbeatTimeout',
+    'automatedClean',
+    'deployCallbackTimeout',
+    'cleanCallbackTimeout',
+    'checkProvisionStateInterval',
+    'syncPowerStateInterval',
+    'syncLocalStateInterval',
+    'workersPoolSize',
+    'periodicMaxWorkers',
+    'nodeLockedRetryAttempts',
+    'nodeLockedRetryInterval',
+    'allowProvisioningInMaintenance',
+    'allowDeletingAvailableNodes',
+    'softPowerOffTimeout',
+  ] as const) {
+    values[field] = c[field];
+  }
+  for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
+  return { ...values, ...DEFAULT_OPERATIONS };
+}
+
+export const BAREMETAL_CONFIG: ConfigSchema = {
+  options: BAREMETAL_OPTIONS,
+  defaults: defaultValues(),
+};
+
+/** What a file or the flags set, by field. */
+export type BaremetalValues = Readonly<Record<string, unknown>>;
+
+/**
+ * The settings of both processes from the defaults and layers of values by field (file, then
+ * flags: a later one wins). The database: the last layer's, else `defaultDatabaseUrl`.
+ */
+export function baremetalConfigOf(
+  defaultDatabaseUrl: string,
+  ...layers: BaremetalValues[]
+): BaremetalConfig {
+  const v: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [field, value] of Object.entries(layer)) if (value !== undefined) v[field] = value;
+  }
+  const base = defaultBaremetalConfig(defaultDatabaseUrl);
+  const c = base.conductor;
+  const operations = Object.fromEntries(
+    Object.entries(DEFAULT_OPERATIONS).map(([field, value]) => [field, v[field] ?? value]),
+  ) as unknown as OperationsConfig;
+  const pick = <T>(field: string, fallback: T): T =>
+    v[field] === undefined ? fallback : (v[field] as T);
+  const enabledInterfaces = Object.fromEntries(
+    INTERFACE_KINDS.map((kind) => [
+      kind,
+      pick(`enabled${capitalized(kind)}Interfaces`, c.enabledInterfaces[kind]),
+    ]),
+  ) as unknown as typeof c.enabledInterfaces;
+  const fakeDelays = Object.fromEntries(
+    FAKE_DELAY_KINDS.map((kind) => [
+      kind,
+      pick(`fake${capitalized(kind)}Delay`, c.fakeDelays[kind]),
+    ]),
+  ) as unknown as FakeDelays;
+  const rpcTransportUrl =
+    pick<string | undefined>('rpcTransportUrl', undefined) ??
+    pick<string | undefined>('transportUrl', undefined);
+  const rpcSharedSecret = pick<string>('rpcSharedSecret', '');
+  const rpcExchange = pick<string | undefined>('rpcExchange', undefined);
+  return {
+    operations,
+    databaseUrl: pick('databaseUrl', base.databaseUrl),
+    rpc: {
+      rpc_transport: pick('rpcTransport', base.rpc.rpc_transport ?? 'http'),
+      ...(rpcTransportUrl === undefined ? {} : { rpc_transport_url: rpcTransportUrl }),
+      ...(rpcSharedSecret === '' ? {} : { rpc_shared_secret: rpcSharedSecret }),
+      ...(rpcExchange === undefined ? {} : { rpc_exchange: rpcExchange }),
+    },
+    api: {
+      hostIp: pick('apiHostIp', base.api.hostIp),
+      port: pick('apiPort', base.api.port),
+      apiWorkers: pick('apiWorkers', base.api.apiWorkers),
+    },
+    conductor: {
+      ...c,
+      host: pick('host', hostname()),
+      conductorGroup: pick('conductorGroup', c.conductorGroup),
+      enabledHardwareTypes: pick('enabledHardwareTypes', c.enabledHardwareTypes),
+      enabledInterfaces,
+      heartbeatInterval: pick('heartbeatInterval', c.heartbeatInterval),
+      heartbeatTimeout: pick('heartbeatTimeout', c.heartbeatTimeout),
+      automatedClean: pick('automatedClean', c.automatedClean),
+      deployCallbackTimeout: pick('deployCallbackTimeout', c.deployCallbackTimeout),
+      cleanCallbackTimeout: pick('cleanCallbackTimeout', c.cleanCallbackTimeout),
+      checkProvisionStateInterval: pick(
+        'checkProvisionStateInterval',
+        c.checkProvisionStateInterval,
+      ),
+      syncPowerStateInterval: pick('syncPowerStateInterval', c.syncPowerStateInterval),
+      syncLocalStateInterval: pick('syncLocalStateInterval', c.syncLocalStateInterval),
+      workersPoolSize: pick('workersPoolSize', c.workersPoolSize),
+      periodicMaxWorkers: pick('periodicMaxWorkers', c.periodicMaxWorkers),
+      nodeLockedRetryAttempts: pick('nodeLockedRetryAttempts', c.nodeLockedRetryAttempts),
+      nodeLockedRetryInterval: pick('nodeLockedRetryInterval', c.nodeLockedRetryInterval),
+      allowProvisioningInMaintenance: pick(
+        'allowProvisioningInMaintenance',
+        c.allowProvisioningInMaintenance,
+      ),
+      allowDeletingAvailableNodes: pick(
+        'allowDeletingAvailableNodes',
+        c.allowDeletingAvailableNodes,
+      ),
+      softPowerOffTimeout: pick('softPowerOffTimeout', c.softPowerOffTimeout),
+      gracefulShutdownTimeout: pick(
+        'conductorGracefulShutdownTimeout',
+        pick('gracefulShutdownTimeout', c.gracefulShutdownTimeout),
+      ),
+      hashRingResetInterval: pick('hashRingResetInterval', c.hashRingResetInterval),
+      hashPartitionExponent: pick('hashPartitionExponent', c.hashPartitionExponent),
+      fakeDelays,
+    },
+  };
+}

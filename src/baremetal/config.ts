@@ -1,0 +1,47 @@
+/**
+ * The bare metal service's settings, one set for both of its processes (the API and the
+ * conductor read the same oslo.config-style file, as Ironic's do), named after the real
+ * options, with the real defaults except where Baton's embedded default differs (said
+ * below). The file is read by config-file.ts; only the composition root (service.ts) reads
+ * the pin, which is kept apart.
+ */
+import { hostname } from 'node:os';
+import type { RpcSettings } from '../rpc/index.ts';
+import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
+import {
+  type ConductorSettings,
+  defaultConductorSettings,
+} from './conductor/conductor-settings.ts';
+
+export interface BaremetalApiSettings {
+  /** `[api] host_ip`: Baton listens on loopback by default (no authentication is built). */
+  readonly hostIp: string;
+  /** `[api] port` (6385). */
+  readonly port: number;
+  /** `[api] api_workers`: processes sharing the port (default 1). */
+  readonly apiWorkers: number;
+}
+
+export interface BaremetalConfig {
+  /** Logs, health check and metrics (`[DEFAULT]` log options, `[healthcheck]`, `[metrics]`). */
+  readonly operations: OperationsConfig;
+  /** `[database] connection`. */
+  readonly databaseUrl: string;
+  /** `[DEFAULT] rpc_transport` (http | amqp | local), `rpc_transport_url`, `rpc_shared_secret`, `rpc_exchange`. */
+  readonly rpc: RpcSettings;
+  readonly api: BaremetalApiSettings;
+  /** `[DEFAULT] host` and the `[conductor]`/`[fake]` options. */
+  readonly conductor: ConductorSettings;
+}
+
+export const DEFAULT_API_PORT = 6385;
+
+export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
+  return {
+    operations: DEFAULT_OPERATIONS,
+    databaseUrl,
+    rpc: { rpc_transport: 'http' },
+    api: { hostIp: '127.0.0.1', port: DEFAULT_API_PORT, apiWorkers: 1 },
+    conductor: defaultConductorSettings(hostname()),
+  };
+}

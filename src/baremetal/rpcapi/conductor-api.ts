@@ -1,0 +1,227 @@
+/**
+ * The API tier's side of the conductor RPC API (Ironic's `conductor/rpcapi.py`): one method per
+ * RPC method, each sent to the conductor the node maps to on the hash ring, at the version
+ * the method needs (never above the cap: the pin's `rpcCap`). Errors come back as the
+ * catalogue's classes (remote-errors.ts).
+ *
+ * Routing: a node's conductor is found in the ring cache. When a call is not delivered
+ * (`NoRpcServerError`: the conductor just went away), the rings are rebuilt and the call is
+ * sent once more to the node's new conductor, as the contract between the tiers says.
+ *
+ * A method of a later RPC version checks `canSend(V.named.x)` and sends the older form (or
+ * refuses) when the cap does not allow it; see versions.ts.
+ */
+import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
+import type { RingNode } from '../conductor/hash-ring.ts';
+import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
+import type { ConductorRingCache } from './ring-cache.ts';
+import { CONDUCTOR_RPC } from './versions.ts';
+
+const V = CONDUCTOR_RPC.named;
+
+/** What routing needs of a node: its uuid, driver and conductor group. */
+export function routeOf(node: NodeObject): RingNode {
+  return {
+    uuid: String(node.peek('uuid')),
+    driver: String(node.peek('driver')),
+    conductorGroup: node.peek('conductor_group') ?? '',
+  };
+}
+
+/** `{interface: {result, reason}}`, as the real validate_driver_interfaces answers. */
+export type InterfaceValidation = Record<string, { result: boolean; reason?: string | null }>;
+
+export interface BootDevice {
+  readonly boot_device: string | null;
+  readonly persistent: boolean | null;
+}
+
+export interface ConductorApiOptions {
+  /** A client on CONDUCTOR_TOPIC at CONDUCTOR_RPC.latest, capped by the caps in force. */
+  readonly client: RpcClient;
+  readonly rings: ConductorRingCache;
+}
+
+export class ConductorApi {
+  readonly client: RpcClient;
+  readonly rings: ConductorRingCache;
+
+  constructor(options: ConductorApiOptions) {
+    this.client = options.client;
+    this.rings = options.rings;
+  }
+
+  /** Whether the cap lets this API send `version` (e.g. `CONDUCTOR_RPC.named.x`). */
+  canSend(version: string): boolean {
+    return this.client.canSendVersion(version);
+  }
+
+  /** The conductor host the node maps to now (NoValidHost / TemporaryFailure otherwise). */
+  conductorFor(node: NodeObject): Promise<string> {
+    return this.rings.conductorFor(routeOf(node));
+  }
+
+  createNode(node: NodeObject): Promise<NodeObject> {
+    return this.#call(node, V.initial, 'create_node', { node }) as Promise<NodeObject>;
+  }
+
+  updateNode(node: NodeObject, options: { resetInterfaces?: boolean } = {}): Promise<NodeObject> {
+    const args: Record<string, unknown> = { node };
+    if (options.resetInterfaces !== undefined) args.reset_interfaces = options.resetInterfaces;
+    return this.#call(node, V.initial, 'update_node', args) as Promise<NodeObject>;
+  }
+
+  async destroyNode(node: NodeObject): Promise<void> {
+    await this.#call(node, V.initial, 'destroy_node', { node_id: routeOf(node).uuid });
+  }
+
+  async changeNodePowerState(node: NodeObject, newState: string, timeout?: number): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid, new_state: newState };
+    if (timeout !== undefined) args.timeout = timeout;
+    await this.#call(node, V.initial, 'change_node_power_state', args);
+  }
+
+  async doNodeDeploy(
+    node: NodeObject,
+    options: { rebuild?: boolean; configdrive?: unknown; deploySteps?: unknown[] } = {},
+  ): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid };
+    if (options.rebuild !== undefined) args.rebuild = options.rebuild;
+    if (options.configdrive !== undefined) args.configdrive = options.configdrive;
+    if (options.deploySteps !== undefined) args.deploy_steps = options.deploySteps;
+    await this.#call(node, V.initial, 'do_node_deploy', args);
+  }
+
+  async doNodeTearDown(node: NodeObject): Promise<void> {
+    await this.#call(node, V.initial, 'do_node_tear_down', { node_id: routeOf(node).uuid });
+  }
+
+  /** manage, provide, abort, adopt. */
+  async doProvisioningAction(node: NodeObject, action: string): Promise<void> {
+    await this.#call(node, V.initial, 'do_provisioning_action', {
+      node_id: routeOf(node).uuid,
+      action,
+    });
+  }
+
+  async doNodeClean(
+    node: NodeObject,
+    cleanSteps: unknown[],
+    disableRamdisk?: boolean,
+  ): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid, clean_steps: cleanSteps };
+    if (disableRamdisk !== undefined) args.disable_ramdisk = disableRamdisk;
+    await this.#call(node, V.initial, 'do_node_clean', args);
+  }
+
+  async inspectHardware(node: NodeObject): Promise<void> {
+    await this.#call(node, V.initial, 'inspect_hardware', { node_id: routeOf(node).uuid });
+  }
+
+  async doNodeRescue(node: NodeObject, rescuePassword: string): Promise<void> {
+    await this.#call(node, V.initial, 'do_node_rescue', {
+      node_id: routeOf(node).uuid,
+      rescue_password: rescuePassword,
+    });
+  }
+
+  async doNodeUnrescue(node: NodeObject): Promise<void> {
+    await this.#call(node, V.initial, 'do_node_unrescue', { node_id: routeOf(node).uuid });
+  }
+
+  validateDriverInterfaces(node: NodeObject): Promise<InterfaceValidation> {
+    return this.#call(node, V.initial, 'validate_driver_interfaces', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<InterfaceValidation>;
+  }
+
+  async setBootDevice(node: NodeObject, device: string, persistent?: boolean): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid, device };
+    if (persistent !== undefined) args.persistent = persistent;
+    await this.#call(node, V.initial, 'set_boot_device', args);
+  }
+
+  getBootDevice(node: NodeObject): Promise<BootDevice> {
+    return this.#call(node, V.initial, 'get_boot_device', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<BootDevice>;
+  }
+
+  getSupportedBootDevices(node: NodeObject): Promise<string[]> {
+    return this.#call(node, V.initial, 'get_supported_boot_devices', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<string[]>;
+  }
+
+  async vifAttach(node: NodeObject, vifInfo: Record<string, unknown>): Promise<void> {
+    await this.#call(node, V.initial, 'vif_attach', {
+      node_id: routeOf(node).uuid,
+      vif_info: vifInfo,
+    });
+  }
+
+  async vifDetach(node: NodeObject, vifId: string): Promise<void> {
+    await this.#call(node, V.initial, 'vif_detach', { node_id: routeOf(node).uuid, vif_id: vifId });
+  }
+
+  vifList(node: NodeObject): Promise<{ id: string }[]> {
+    return this.#call(node, V.initial, 'vif_list', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<{ id: string }[]>;
+  }
+
+  async addNodeTraits(node: NodeObject, traits: string[], replace?: boolean): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid, traits };
+    if (replace !== undefined) args.replace = replace;
+    await this.#call(node, V.initial, 'add_node_traits', args);
+  }
+
+  /** Without `traits`, every trait of the node. */
+  async removeNodeTraits(node: NodeObject, traits?: string[]): Promise<void> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid };
+    if (traits !== undefined) args.traits = traits;
+    await this.#call(node, V.initial, 'remove_node_traits', args);
+  }
+
+  /** `node` is the port's node: it decides the conductor. */
+  createPort(node: NodeObject, port: PortObject): Promise<PortObject> {
+    return this.#call(node, V.initial, 'create_port', { port_obj: port }) as Promise<PortObject>;
+  }
+
+  updatePort(node: NodeObject, port: PortObject): Promise<PortObject> {
+    return this.#call(node, V.initial, 'update_port', { port_obj: port }) as Promise<PortObject>;
+  }
+
+  async destroyPort(node: NodeObject, port: PortObject): Promise<void> {
+    await this.#call(node, V.initial, 'destroy_port', { port_obj: port });
+  }
+
+  updatePortgroup(node: NodeObject, portgroup: PortgroupObject): Promise<PortgroupObject> {
+    return this.#call(node, V.initial, 'update_portgroup', {
+      portgroup_obj: portgroup,
+    }) as Promise<PortgroupObject>;
+  }
+
+  async destroyPortgroup(node: NodeObject, portgroup: PortgroupObject): Promise<void> {
+    await this.#call(node, V.initial, 'destroy_portgroup', { portgroup_obj: portgroup });
+  }
+
+  /** Sends to the node's conductor; not delivered: rings rebuilt, sent once more. */
+  async #call(
+    node: NodeObject,
+    version: string,
+    method: string,
+    args: Record<string, unknown>,
+  ): Promise<unknown> {
+    const route = routeOf(node);
+    const server = await this.rings.conductorFor(route);
+    try {
+      return await this.client.prepare({ server, version }).call(method, args);
+    } catch (error) {
+      if (!(error instanceof NoRpcServerError)) throw error;
+      this.rings.reset();
+      const next = await this.rings.conductorFor(route);
+      return this.client.prepare({ server: next, version }).call(method, args);
+    }
+  }
+}

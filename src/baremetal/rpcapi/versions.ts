@@ -1,0 +1,27 @@
+/**
+ * The conductor RPC API's versions (Baton's own, not Ironic's 1.55: the methods are named as
+ * Ironic's `conductor/rpcapi.py` names them so readers recognise them). One line per version,
+ * oldest first; the last is what an unpinned API sends and what the conductor serves. A
+ * version that client code branches on gets a `name`, checked with `canSendVersion`.
+ *
+ * The next release adds its version here, e.g.
+ *   { version: '1.1', note: 'do_node_deploy takes an optional shard', name: 'deployShard' },
+ * and the client method that uses it asks `client.canSendVersion(CONDUCTOR_RPC.named.deployShard)`.
+ */
+import { defineRpcVersions } from '../../rpc/index.ts';
+
+export const CONDUCTOR_RPC = defineRpcVersions([
+  {
+    version: '1.0',
+    note:
+      'create/update/destroy_node, change_node_power_state, do_node_deploy, do_node_tear_down, ' +
+      'do_provisioning_action, do_node_clean, inspect_hardware, do_node_rescue, ' +
+      'do_node_unrescue, validate_driver_interfaces, set/get_boot_device, ' +
+      'get_supported_boot_devices, vif_attach/detach/list, add/remove_node_traits, ' +
+      'create/update/destroy_port, update/destroy_portgroup',
+    name: 'initial',
+  },
+]);
+
+/** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */
+export const CONDUCTOR_TOPIC = 'ironic.conductor_manager';

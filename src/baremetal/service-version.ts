@@ -1,0 +1,10 @@
+/**
+ * How the bare metal processes name themselves in the services table (seed 004): their
+ * binaries and the service version of this code. Bump the version when a change needs every
+ * process of the service upgraded before something may run (an online migration gated on it).
+ */
+export const BAREMETAL_API_BINARY = 'baremetal-api';
+export const BAREMETAL_CONDUCTOR_BINARY = 'baremetal-conductor';
+export const BAREMETAL_SERVICE_VERSION = 1;
+/** How many service versions behind its oldest live peer a starting process may be. */
+export const BAREMETAL_SUPPORTED_SPAN = 1;

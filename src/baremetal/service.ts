@@ -1,0 +1,304 @@
+/**
+ * The bare metal service, defined once for the toolkit, and the composition root of its two
+ * processes (`baremetal-api`, `baremetal-conductor`). The definition lists what the `baton`
+ * commands need; its `master` release is derived from the code's own tables (the served
+ * microversions, the conductor RPC versions, the object types). The root reads the settings,
+ * resolves the pin into the caps in force once, and hands them to the store (object versions
+ * written), the RPC client and server (RPC cap, object versions sent) and the API (its
+ * maximum microversion). Nothing else reads the pin.
+ */
+import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
+import type { CapsInForce } from '../releases/index.ts';
+import {
+  createTransport,
+  objectRpcSerializer,
+  RpcClient,
+  type RpcLogger,
+  type RpcTransport,
+  readRpcConfig,
+} from '../rpc/index.ts';
+import {
+  checkPeerVersions,
+  codeVersionsOf,
+  defineService,
+  resolveCapsInForce,
+  resolveDataDir,
+  type ServiceDefinition,
+  servicesTablePeers,
+} from '../service/index.ts';
+import { SERVED_VERSIONS } from './api/versions.ts';
+import type { ConductorLog } from './conductor/conductor-context.ts';
+import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
+import type { BaremetalConfig } from './config.ts';
+import {
+  BAREMETAL_CONFIG,
+  type BaremetalValues,
+  baremetalConfigOf,
+  loadBaremetalConfigFile,
+} from './config-file.ts';
+import {
+  type BaremetalStore,
+  type BaremetalTables,
+  createBaremetalStore,
+  NEW_MODELS,
+  OBJECT_TABLES,
+  prepareBaremetalDatabase,
+} from './db/index.ts';
+import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
+import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
+import { baremetalOnlineMigrations } from './online-migrations/index.ts';
+import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
+import {
+  BAREMETAL_REMOTE_ERRORS,
+  CONDUCTOR_RPC,
+  CONDUCTOR_TOPIC,
+  ConductorApi,
+  ConductorRingCache,
+  liveConductorsFrom,
+} from './rpcapi/index.ts';
+import {
+  BAREMETAL_API_BINARY,
+  BAREMETAL_CONDUCTOR_BINARY,
+  BAREMETAL_SERVICE_VERSION,
+  BAREMETAL_SUPPORTED_SPAN,
+} from './service-version.ts';
+
+/** This release's number (`21.1`): the key of the release mapping naming the same entry. */
+const RELEASE_NUMBER =
+  Object.keys(BAREMETAL_RELEASES).find(
+    (key) => /^\d/.test(key) && BAREMETAL_RELEASES[key] === BAREMETAL_RELEASES[CURRENT_RELEASE],
+  ) ?? CURRENT_RELEASE;
+
+export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
+  name: 'baremetal',
+  release: CURRENT_RELEASE,
+  // `baton db …` words its output as ironic-dbsync and ironic-status do.
+  operatorDialect: { tool: 'ironic-dbsync', product: 'ironic', releaseString: RELEASE_NUMBER },
+  binaries: [BAREMETAL_API_BINARY, BAREMETAL_CONDUCTOR_BINARY],
+  migrations: BAREMETAL_MIGRATIONS,
+  readConfigFile: async (path) => {
+    const file = await loadBaremetalConfigFile(path);
+    return {
+      databaseUrl: file.databaseUrl,
+      dataDir: file.dataDir,
+      pinReleaseVersion: file.pinReleaseVersion,
+      settings: file.values,
+    };
+  },
+  config: BAREMETAL_CONFIG,
+  onlineMigrations: () => baremetalOnlineMigrations(),
+  objectTables: OBJECT_TABLES,
+  newModels: NEW_MODELS,
+  code: codeVersionsOf({
+    apiVersions: SERVED_VERSIONS,
+    rpcVersions: CONDUCTOR_RPC,
+    objectTypes: BAREMETAL_OBJECT_TYPES,
+  }),
+  // The released entries (yoga, zed); `master` is derived from `code`.
+  releases: BAREMETAL_RELEASES,
+});
+
+/** How a bare metal process was asked to run. */
+export interface BaremetalSettings {
+  /** The oslo.config-style file, if any. */
+  readonly configFile?: string | undefined;
+  /** Settings from the command line, by field (config-options.ts): they win over the file's. */
+  readonly flags?: BaremetalValues;
+}
+
+/** What a bare metal process runs with: its settings and the caps in force. */
+export interface BaremetalPlan {
+  readonly config: BaremetalConfig;
+  readonly caps: CapsInForce;
+}
+
+/**
+ * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
+ * anything is opened. The database is the flag's, else the file's, else the embedded SQLite
+ * file in the data directory (`--data-dir`, the file's `[DEFAULT] state_path`, else the
+ * toolkit's default). Throws ConfigFileError, DatabaseUrlError, RpcConfigError,
+ * InvalidReleaseMappingError or UnknownReleaseError (listing the known releases).
+ */
+export async function planBaremetal(
+  settings: BaremetalSettings,
+  service: ServiceDefinition = BAREMETAL_SERVICE,
+): Promise<BaremetalPlan> {
+  const file =
+    settings.configFile === undefined
+      ? undefined
+      : await loadBaremetalConfigFile(settings.configFile);
+  const flags = settings.flags ?? {};
+  const dataDir = resolveDataDir({
+    flag: flags.dataDir as string | undefined,
+    file: file?.dataDir,
+  });
+  const config = baremetalConfigOf(defaultDatabaseUrl(dataDir.path), file?.values ?? {}, flags);
+  parseDatabaseUrl(config.databaseUrl);
+  readRpcConfig(config.rpc);
+  const caps = resolveCapsInForce(service, {
+    flag: flags.pinReleaseVersion as string | undefined,
+    file: file?.pinReleaseVersion,
+  });
+  return { config, caps };
+}
+
+/** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
+export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
+  return prepareBaremetalDatabase(url, { createIfEmpty: true });
+}
+
+/** The RPC transport of the plan; http finds its peers in the services table. */
+export function baremetalTransport(
+  database: Database<BaremetalTables>,
+  plan: BaremetalPlan,
+  logger?: RpcLogger,
+): RpcTransport {
+  const heartbeat = plan.config.conductor.heartbeatInterval;
+  return createTransport(readRpcConfig(plan.config.rpc), {
+    peers: servicesTablePeers(database as unknown as Database, {
+      serviceVersion: BAREMETAL_SERVICE_VERSION,
+      heartbeatSeconds: heartbeat,
+      liveWithinSeconds: plan.config.conductor.heartbeatTimeout,
+    }),
+    ...(logger === undefined ? {} : { logger }),
+  });
+}
+
+/** The API tier's way to the conductors: a store at the caps and a capped RPC client. */
+export interface ConductorConnection {
+  readonly store: BaremetalStore;
+  readonly conductors: ConductorApi;
+}
+
+/** Builds the API's RPC client and conductor routing on an open database and transport. */
+export function connectToConductors(
+  database: Database<BaremetalTables>,
+  transport: RpcTransport,
+  plan: BaremetalPlan,
+): ConductorConnection {
+  const { caps, config } = plan;
+  const store = createBaremetalStore(database, { targets: caps.objectTargets });
+  const client = new RpcClient({
+    transport,
+    topic: CONDUCTOR_TOPIC,
+    version: CONDUCTOR_RPC.latest,
+    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
+    remoteErrors: BAREMETAL_REMOTE_ERRORS,
+  });
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(config.conductor.heartbeatTimeout, {
+          useGroups: true,
+        }),
+      ),
+    {
+      resetIntervalMs: config.conductor.hashRingResetInterval * 1000,
+      ring: { partitionExponent: config.conductor.hashPartitionExponent },
+    },
+  );
+  return { store, conductors: new ConductorApi({ client, rings }) };
+}
+
+export interface BaremetalConductorProcess {
+  readonly conductor: RunningConductor;
+  /** Where `/metrics` and `/healthcheck` answer (`[metrics] bind_port`), if opened. */
+  readonly metricsUrl: string | undefined;
+  /** The shutdown sequence (conductor-process.ts), then the transport, the operations and the database. */
+  stop(): Promise<boolean>;
+}
+
+/**
+ * Starts a conductor process as planned: its logs, health check and metrics (the toolkit's
+ * process operations: pino logs, `/metrics` and `/healthcheck` on `[metrics] bind_port` when
+ * set, RPC metrics), the transport, then the conductor. `log` overrides where the conductor's
+ * own lines go (tests); by default they are the process's log lines.
+ */
+export async function startBaremetalConductor(
+  plan: BaremetalPlan,
+  options: { readonly log?: ConductorLog } = {},
+): Promise<BaremetalConductorProcess> {
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const ops = createProcessOperations({
+    service: BAREMETAL_SERVICE,
+    binary: BAREMETAL_CONDUCTOR_BINARY,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config.operations,
+  });
+  const logger = ops.log.logger;
+  const log: ConductorLog = options.log ?? {
+    info: (message) => logger.info(message),
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error(message),
+  };
+  let database: Database<BaremetalTables> | undefined;
+  let transport: RpcTransport | undefined;
+  try {
+    database = await openBaremetalDatabase(plan.config.databaseUrl);
+    const shared = database as unknown as Database;
+    await checkPeerVersions(
+      shared,
+      {
+        binary: BAREMETAL_CONDUCTOR_BINARY,
+        version: BAREMETAL_SERVICE_VERSION,
+        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      },
+      (message) => log.warn(message),
+    );
+    const listener = await ops.listenForMetrics();
+    transport = baremetalTransport(database, plan, ops.rpc.logger);
+    const conductor = await startConductor({
+      settings: plan.config.conductor,
+      database,
+      caps: plan.caps,
+      transport,
+      log,
+      rpcObserver: ops.rpc.observer,
+      rpcLogger: ops.rpc.logger,
+    });
+    await ops.watchServices(shared);
+    const store = conductor.store;
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_nodes',
+      help: 'Nodes by provision state.',
+      labelNames: ['provision_state'],
+      collect: async () =>
+        (await store.nodes.countByProvisionState()).map(({ state, count }) => ({
+          labels: { provision_state: state },
+          value: count,
+        })),
+    });
+    ops.metrics?.process.addCollectedGauge({
+      name: 'baton_baremetal_conductor_workers_busy',
+      help: "Background operations running in this conductor's worker pool.",
+      labelNames: [],
+      collect: async () => [{ labels: {}, value: conductor.context.pool.busy }],
+    });
+    const used = { database, transport };
+    let stopping: Promise<boolean> | undefined;
+    return {
+      conductor,
+      metricsUrl: listener?.url,
+      stop() {
+        stopping ??= (async () => {
+          ops.health.startDraining();
+          try {
+            return await conductor.stop();
+          } finally {
+            await used.transport.close();
+            await ops.close();
+            await used.database.close();
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await transport?.close();
+    await ops.close();
+    await database?.close();
+    throw error;
+  }
+}

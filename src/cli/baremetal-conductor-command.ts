@@ -1,0 +1,97 @@
+/**
+ * `baton baremetal conductor`: runs a bare metal conductor in the foreground until SIGTERM or
+ * SIGINT, then stops as docs/baremetal.md ("Conductor", shutdown) describes and exits 0.
+ * Settings come from the defaults, then `--config-file`, then the flags (one per option of the
+ * file, made from BAREMETAL_OPTIONS); the service's composition root (baremetal/service.ts)
+ * plans the process and resolves the pin. Bad flags, settings or an unknown pin exit 64; a
+ * database that cannot serve, a peer too new, or an invalid release mapping exit 1.
+ */
+import { BAREMETAL_OPTIONS } from '../baremetal/config-file.ts';
+import {
+  BAREMETAL_SERVICE,
+  type BaremetalPlan,
+  planBaremetal,
+  startBaremetalConductor,
+} from '../baremetal/service.ts';
+import {
+  BAREMETAL_CONDUCTOR_BINARY,
+  BAREMETAL_SERVICE_VERSION,
+} from '../baremetal/service-version.ts';
+import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
+import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
+import { RpcConfigError } from '../rpc/index.ts';
+import {
+  ConfigFileError,
+  type ServiceDefinition,
+  ServiceTooOldError,
+  waitForStopSignal,
+} from '../service/index.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { configFlagValues } from './config-flags.ts';
+import type { ServeIo } from './placement-serve-command.ts';
+
+export interface BaremetalConductorOptions {
+  readonly configFile?: string;
+  readonly [flag: string]: string | boolean | readonly string[] | undefined;
+}
+
+async function plan(
+  options: BaremetalConductorOptions,
+  service: ServiceDefinition,
+): Promise<BaremetalPlan> {
+  const flags = configFlagValues(BAREMETAL_OPTIONS, options);
+  try {
+    return await planBaremetal({ configFile: options.configFile, flags }, service);
+  } catch (error) {
+    if (
+      error instanceof ConfigFileError ||
+      error instanceof UnknownReleaseError ||
+      error instanceof DatabaseUrlError ||
+      error instanceof RpcConfigError
+    ) {
+      throw usageError(error.message);
+    }
+    if (error instanceof InvalidReleaseMappingError) throw new CliExit(error.message, EXIT.failure);
+    throw error;
+  }
+}
+
+/** `service` is the bare metal definition; a test may hand a broken one to see start refuse it. */
+export async function baremetalConductor(
+  options: BaremetalConductorOptions,
+  io: ServeIo,
+  service: ServiceDefinition = BAREMETAL_SERVICE,
+): Promise<number> {
+  const planned = await plan(options, service);
+  const name = BAREMETAL_CONDUCTOR_BINARY;
+  let running: Awaited<ReturnType<typeof startBaremetalConductor>>;
+  try {
+    // The conductor's own lines go to the process's log ([DEFAULT] log options).
+    running = await startBaremetalConductor(planned);
+  } catch (error) {
+    if (
+      error instanceof SchemaNotCurrentError ||
+      error instanceof DatabaseConnectionError ||
+      error instanceof ServiceTooOldError
+    ) {
+      throw new CliExit(error.message, EXIT.failure);
+    }
+    throw error;
+  }
+  const { config, caps } = planned;
+  io.out(
+    `${name} ${config.conductor.host} serving topic ironic.conductor_manager over ${config.rpc.rpc_transport ?? 'http'} ` +
+      `(service version ${BAREMETAL_SERVICE_VERSION}, pinned to ${caps.release ?? 'nothing'}, RPC cap ${caps.rpcCap ?? 'none'})` +
+      (running.metricsUrl === undefined
+        ? ''
+        : `; metrics and health check on ${running.metricsUrl}`),
+  );
+  const stopped = io.stopped ?? waitForStopSignal;
+  const signal = await stopped();
+  io.out(`${name} stopping (${signal}): offline now, finishing the work in flight`);
+  const clean = await running.stop();
+  io.out(
+    clean ? `${name} stopped` : `${name} stopped; work still running was left to the takeover`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,31 @@
+/**
+ * The operator's settings for a process's logs, health check and metrics: oslo.log's
+ * `[DEFAULT]` options, oslo.middleware's `[healthcheck]` ones and Baton's `[metrics]`. Each
+ * service's settings include them (its config file and flags set them); the process's
+ * operations are built from them (process-operations.ts, loaded only by serving commands).
+ */
+import type { HealthcheckConfig } from './healthcheck.ts';
+import { DEFAULT_LOGGING, type LoggingConfig } from './logging/log-settings.ts';
+
+export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
+  /** `[healthcheck] drain_delay`: seconds between a stop signal and closing the listener. */
+  readonly drainDelaySeconds: number;
+  /** `[metrics] enabled`: count, and answer `/metrics`. */
+  readonly metricsEnabled: boolean;
+  /** `[metrics] bind_host` of the metrics listener. */
+  readonly metricsHost: string;
+  /** `[metrics] bind_port`: a metrics listener of its own (none when undefined). */
+  readonly metricsPort: number | undefined;
+  /** `[metrics] refresh_interval`: seconds between reads of the services table. */
+  readonly metricsRefreshSeconds: number;
+}
+
+export const DEFAULT_OPERATIONS: OperationsConfig = {
+  ...DEFAULT_LOGGING,
+  healthcheckDisableByFilePath: undefined,
+  drainDelaySeconds: 0,
+  metricsEnabled: true,
+  metricsHost: '127.0.0.1',
+  metricsPort: undefined,
+  metricsRefreshSeconds: 10,
+};
