@@ -5,9 +5,9 @@
  *
  *   apt-get install python3-placement uwsgi-core uwsgi-plugin-python3 python3-psycopg2 python3-pymysql
  *
- * It runs in noauth2 mode (as Baton's server does by default) on a scratch database of its
- * own (PostgreSQL or MariaDB; the real service has no SQLite mode worth measuring), with
- * `processes` uWSGI workers of one thread each.
+ * It runs in noauth2 mode (as Baton's server does by default; `config` may set keystone) on a
+ * scratch database of its own (PostgreSQL or MariaDB; the real service has no SQLite mode
+ * worth measuring), with `processes` uWSGI workers of one thread each.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -64,6 +64,11 @@ export interface RealPlacementOptions {
    * (docs/placement.md); given Baton's ids, the two can be compared.
    */
   readonly traits?: readonly { readonly id: number; readonly name: string }[];
+  /**
+   * More options, by section, over the defaults (`{api: {auth_strategy: 'keystone'},
+   * keystone_authtoken: {...}}` runs it behind keystonemiddleware).
+   */
+  readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Stores the traits with their ids, and moves the id sequence past them. */
@@ -95,17 +100,23 @@ export async function startRealPlacement(
   if (missing) throw new Error(`cannot start the real Placement: ${missing}`);
   const dir = await mkdtemp(join(tmpdir(), 'real-placement-'));
   const conf = join(dir, 'placement.conf');
+  const sections: Record<string, Record<string, string>> = {
+    DEFAULT: { debug: 'false' },
+    api: { auth_strategy: 'noauth2' },
+    placement_database: { connection: sqlalchemyUrl(dbUrl) },
+  };
+  for (const [section, values] of Object.entries(options.config ?? {})) {
+    sections[section] = { ...sections[section], ...values };
+  }
   await writeFile(
     conf,
-    [
-      '[DEFAULT]',
-      'debug = false',
-      '[api]',
-      'auth_strategy = noauth2',
-      '[placement_database]',
-      `connection = ${sqlalchemyUrl(dbUrl)}`,
-      '',
-    ].join('\n'),
+    Object.entries(sections)
+      .flatMap(([section, values]) => [
+        `[${section}]`,
+        ...Object.entries(values).map(([key, value]) => `${key} = ${value}`),
+      ])
+      .concat('')
+      .join('\n'),
   );
   await writeFile(
     join(dir, 'app.py'),

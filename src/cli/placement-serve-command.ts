@@ -6,6 +6,7 @@
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
  * invalid release mapping exits 1.
  */
+import { UnsafeListenError } from '../auth/errors.ts';
 import {
   DatabaseConnectionError,
   DatabaseUrlError,
@@ -88,7 +89,8 @@ export async function planServe(
     if (
       error instanceof ConfigFileError ||
       error instanceof UnknownReleaseError ||
-      error instanceof DatabaseUrlError
+      error instanceof DatabaseUrlError ||
+      error instanceof UnsafeListenError
     ) {
       throw usageError(error.message);
     }
@@ -176,12 +178,15 @@ export async function placementServe(
   if (planned.workers > 1 && !isWorkerProcess()) {
     return superviseWithPoolMetrics(planned.config, planned.workers, io, stopped);
   }
+  // Listening for the stop signal before starting: a supervisor may signal as soon as it
+  // reads the line below (or during the start), and must get a clean stop, not a killed process.
+  const stopping = stopped();
   const server = await start(planned, service, io.logSink);
   const database = redactUrl(planned.config.databaseUrl);
   io.out(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
   );
-  const signal = await stopped();
+  const signal = await stopping;
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();
   io.out('placement-api stopped');

@@ -8,6 +8,8 @@
  * Parsing is pure; only loadConfigFile reads the disk.
  */
 import { dirname, resolve } from 'node:path';
+import { KEYSTONE_AUTHTOKEN_OPTIONS } from '../auth/keystone-options.ts';
+import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
 import { MASTER } from '../releases/release-mapping.ts';
 import { ConfigFileError, parseIni, readConfigText } from '../service/config-ini.ts';
 import {
@@ -27,7 +29,7 @@ import {
 } from '../service/config-options.ts';
 import { DATA_DIR_ENV } from '../service/data-dir.ts';
 import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
-import { defaultPlacementConfig, type PlacementConfig } from './config.ts';
+import { type AuthStrategy, defaultPlacementConfig, type PlacementConfig } from './config.ts';
 import { PLACEMENT_RELEASES } from './releases.ts';
 
 // The INI dialect is the toolkit's (src/service/config-ini.ts); these stay importable from here.
@@ -42,13 +44,14 @@ export {
 /** Settings given so far (file or flags); unset ones fall through to the next layer. */
 export type ConfigLayer = { -readonly [K in keyof PlacementConfig]?: PlacementConfig[K] };
 
-export const AUTH_STRATEGIES = ['noauth2'] as const;
+export const AUTH_STRATEGIES: readonly AuthStrategy[] = ['keystone', 'noauth2'];
 
 /** `[api] auth_strategy`: refused, naming `option`, unless it is one Baton implements. */
-export function checkAuthStrategy(value: string, option = 'auth_strategy'): 'noauth2' {
-  if (value === 'noauth2') return value;
+export function checkAuthStrategy(value: string, option = 'auth_strategy'): AuthStrategy {
+  const known = AUTH_STRATEGIES.find((strategy) => strategy === value);
+  if (known !== undefined) return known;
   throw new ConfigFileError(
-    `${option}: '${value}' is not supported; only ${AUTH_STRATEGIES.join(', ')} is implemented`,
+    `${option}: '${value}' is not supported; one of ${AUTH_STRATEGIES.join(', ')}`,
   );
 }
 
@@ -86,7 +89,7 @@ const HOST: OptionType<string> = { ...STRING, metavar: 'address' };
 const boolean = BOOLEAN;
 const list = LIST;
 
-const AUTH_STRATEGY: OptionType<'noauth2'> = {
+const AUTH_STRATEGY: OptionType<AuthStrategy> = {
   ...STRING,
   metavar: 'strategy',
   parse: (text, option) => checkAuthStrategy(text, option),
@@ -146,7 +149,20 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
     DATABASE_URL,
     { flag: 'db' },
   ),
-  option('api', 'auth_strategy', 'authStrategy', 'Only noauth2 is implemented.', AUTH_STRATEGY),
+  option(
+    'api',
+    'auth_strategy',
+    'authStrategy',
+    'keystone: tokens validated with Keystone ([keystone_authtoken]); noauth2: the token names the caller, nothing is checked (development; loopback only).',
+    AUTH_STRATEGY,
+  ),
+  option(
+    'api',
+    INSECURE_NOAUTH_OPTION,
+    'insecureNoauthOnAnyAddress',
+    'Let noauth2 listen on a non-loopback address, where anyone who reaches it can act as any user, admin included.',
+    boolean,
+  ),
   option('oslo_policy', 'enforce_scope', 'enforceScope', 'Check the token scope.', boolean),
   option(
     'oslo_policy',
@@ -218,6 +234,8 @@ export const PLACEMENT_OPTIONS: readonly ConfigOption[] = [
   // Logs, health check and metrics: the toolkit's options, as every service has them
   // (src/service/operations-options.ts, docs/operations.md).
   ...OPERATIONS_OPTIONS,
+  // Keystone: the toolkit's [keystone_authtoken] (src/auth/keystone-options.ts, docs/security.md).
+  ...KEYSTONE_AUTHTOKEN_OPTIONS,
 ];
 
 /**

@@ -1,18 +1,27 @@
 /** Placement's settings, named after the real service's options, and their defaults. */
+import {
+  KEYSTONE_AUTHTOKEN_DEFAULTS,
+  type KeystoneAuthtokenSettings,
+} from '../auth/keystone-options.ts';
 import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
+
+export type AuthStrategy = 'noauth2' | 'keystone';
 
 /**
  * Besides its own, Placement takes the toolkit's settings for logs, the health check and
- * metrics (`OperationsConfig`: `[DEFAULT] debug`, `log_file`, …; docs/operations.md).
+ * metrics (`OperationsConfig`: `[DEFAULT] debug`, `log_file`, …; docs/operations.md) and for
+ * Keystone (`[keystone_authtoken]`: src/auth/keystone-options.ts, docs/security.md).
  */
-export interface PlacementConfig extends OperationsConfig {
+export interface PlacementConfig extends OperationsConfig, KeystoneAuthtokenSettings {
   /** `[placement_database] connection` */
   readonly databaseUrl: string;
   /** Listen address; loopback unless told otherwise. */
   readonly host: string;
   readonly port: number;
-  /** `[api] auth_strategy`: only `noauth2` (the real service's development mode) is built. */
-  readonly authStrategy: 'noauth2';
+  /** `[api] auth_strategy`: `keystone` (tokens validated), or `noauth2` (development, loopback). */
+  readonly authStrategy: AuthStrategy;
+  /** `[api] insecure_noauth_on_any_address`: noauth2 may listen beyond loopback. */
+  readonly insecureNoauthOnAnyAddress: boolean;
   /** `[oslo_policy] enforce_scope` */
   readonly enforceScope: boolean;
   /** `[oslo_policy] enforce_new_defaults` */
@@ -73,10 +82,12 @@ export const PLACEMENT_CORS_DEFAULTS = {
 export function defaultPlacementConfig(databaseUrl: string): PlacementConfig {
   return {
     ...DEFAULT_OPERATIONS,
+    ...KEYSTONE_AUTHTOKEN_DEFAULTS,
     databaseUrl,
     host: '127.0.0.1',
     port: DEFAULT_PORT,
     authStrategy: 'noauth2',
+    insecureNoauthOnAnyAddress: false,
     enforceScope: false,
     enforceNewDefaults: false,
     policyFile: undefined,

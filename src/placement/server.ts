@@ -9,11 +9,13 @@
 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
 import type { ProcessOperations } from '../service/process-operations.ts';
 import { buildPlacementApp } from './api/app.ts';
+import { checkPlacementAuth } from './auth-settings.ts';
 import type { PlacementConfig } from './config.ts';
 import { createPolicyEnforcer } from './policy/index.ts';
 import {
@@ -58,6 +60,10 @@ export async function startPlacementServer(
   const logger = operations?.log.logger;
   const warn =
     options.warn ?? (logger === undefined ? () => {} : (message: string) => logger.warn(message));
+  const keystone = checkPlacementAuth(config);
+  // Keystone is first asked at the first request: while it is down, requests get 503s.
+  const authenticator =
+    keystone === undefined ? undefined : await KeystoneAuthenticator.create(keystone);
   const db = await preparePlacementDatabase(config.databaseUrl, { poolSize: options.poolSize });
   let closeDb: Database<PlacementTables> | undefined = db;
   // The services table is not one of Placement's; its module takes any database.
@@ -78,6 +84,7 @@ export async function startPlacementServer(
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
       pinnedMax: caps?.apiMax,
       ...(operations === undefined ? {} : { operations: operations.http }),
+      authenticator,
     });
     try {
       // The metrics port first: a port in use refuses the start before anything is served.

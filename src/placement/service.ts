@@ -24,6 +24,7 @@ import {
 } from '../service/index.ts';
 import type { LogSink } from '../service/logging/service-logger.ts';
 import { PLACEMENT_VERSIONS } from './api/versions.ts';
+import { checkPlacementAuth } from './auth-settings.ts';
 import {
   defaultPlacementConfig,
   INCOMPLETE_CONSUMER_DEFAULTS,
@@ -104,9 +105,10 @@ export interface PlacementApiPlan {
 /**
  * Reads the settings (defaults, the file, the flags) and resolves the caps in force, before
  * anything is opened. The database is the flag's, else the file's, else the embedded SQLite
- * file in the data directory (src/service/data-dir.ts). Throws ConfigFileError,
- * DatabaseUrlError, InvalidReleaseMappingError (naming the entry) or UnknownReleaseError
- * (listing the known releases).
+ * file in the data directory (src/service/data-dir.ts). Throws ConfigFileError (also for an
+ * incomplete [keystone_authtoken]), DatabaseUrlError, UnsafeListenError (noauth2 beyond
+ * loopback), InvalidReleaseMappingError (naming the entry) or UnknownReleaseError (listing
+ * the known releases).
  */
 export async function planPlacementApi(
   settings: PlacementApiSettings,
@@ -123,6 +125,7 @@ export async function planPlacementApi(
     settings.flags,
   );
   parseDatabaseUrl(config.databaseUrl);
+  checkPlacementAuth(config);
   const caps = resolveCapsInForce(service, {
     flag: settings.pinReleaseVersion,
     file: file.pinReleaseVersion,

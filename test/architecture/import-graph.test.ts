@@ -25,10 +25,11 @@ const LAYERS: Readonly<Record<string, number>> = {
   rpc: 3,
   db: 4,
   service: 5,
-  placement: 6,
-  baremetal: 6,
-  rehearsal: 7,
-  cli: 8,
+  auth: 6,
+  placement: 7,
+  baremetal: 7,
+  rehearsal: 8,
+  cli: 9,
 };
 const TOOLKIT = new Set([
   'objects',
@@ -38,6 +39,7 @@ const TOOLKIT = new Set([
   'rpc',
   'db',
   'service',
+  'auth',
 ]);
 const PURE = new Set(['objects', 'releases']);
 /** What a pure folder may import besides the pure folders: computation, no I/O. */

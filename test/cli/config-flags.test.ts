@@ -27,7 +27,8 @@ const VALUES: Record<string, [string, string]> = {
   state_path: [join(scratch, 'file-state'), join(scratch, 'flag-state')],
   pin_release_version: ['2026.1', ''],
   connection: [`sqlite:${join(scratch, 'file.sqlite')}`, `sqlite:${join(scratch, 'flag.sqlite')}`],
-  auth_strategy: ['noauth2', 'noauth2'],
+  auth_strategy: ['keystone', 'noauth2'],
+  insecure_noauth_on_any_address: ['true', 'false'],
   enforce_scope: ['true', 'false'],
   enforce_new_defaults: ['false', 'true'],
   policy_file: [join(scratch, 'file.yaml'), join(scratch, 'flag.yaml')],
@@ -51,7 +52,58 @@ const VALUES: Record<string, [string, string]> = {
   drain_delay: ['5', '0'],
   enabled: ['false', 'true'],
   refresh_interval: ['30', '5'],
+  www_authenticate_uri: ['https://file.example/identity', 'https://flag.example/identity'],
+  auth_uri: ['https://file.example/old', 'https://flag.example/old'],
+  auth_url: ['http://file.example:5000', 'http://flag.example:5000/v3'],
+  auth_type: ['password', 'v3password'],
+  username: ['file-user', 'flag-user'],
+  user_id: ['file-uid', 'flag-uid'],
+  password: ['file-secret', 'no flag'],
+  user_domain_name: ['FileDomain', 'FlagDomain'],
+  user_domain_id: ['file-domain', 'flag-domain'],
+  project_name: ['file-project', 'flag-project'],
+  project_id: ['file-pid', 'flag-pid'],
+  project_domain_name: ['FileDomain', 'FlagDomain'],
+  project_domain_id: ['file-domain', 'flag-domain'],
+  domain_name: ['FileDomain', 'FlagDomain'],
+  domain_id: ['file-domain', 'flag-domain'],
+  system_scope: ['all', ''],
+  default_domain_name: ['FileDomain', 'FlagDomain'],
+  default_domain_id: ['file-domain', 'flag-domain'],
+  interface: ['public', 'admin'],
+  region_name: ['RegionFile', 'RegionFlag'],
+  http_connect_timeout: ['5', '6'],
+  http_request_max_retries: ['1', '0'],
+  token_cache_time: ['60', '0'],
+  service_token_roles: ['service', 'service,admin'],
+  service_token_roles_required: ['true', 'false'],
+  service_type: ['placement', 'placement-flag'],
+  cafile: [join(scratch, 'file-ca.pem'), join(scratch, 'flag-ca.pem')],
+  certfile: [join(scratch, 'file-cert.pem'), join(scratch, 'flag-cert.pem')],
+  keyfile: [join(scratch, 'file-key.pem'), join(scratch, 'flag-key.pem')],
+  insecure: ['true', 'false'],
 };
+
+/** Options only the file sets: a secret on a command line shows in every process list. */
+const FILE_ONLY = ['password'];
+
+/**
+ * Written before each option's own line: noauth2 may listen on the test's addresses, and
+ * auth_strategy = keystone finds the settings it needs.
+ */
+const BASE = [
+  '[api]',
+  'insecure_noauth_on_any_address = true',
+  '[keystone_authtoken]',
+  'auth_url = http://keystone.example:5000',
+  'auth_type = password',
+  'username = placement',
+  'password = secret',
+  'user_domain_name = Default',
+  'project_name = service',
+  'project_domain_name = Default',
+  '',
+].join('\n');
 
 function serveCommand(program: Command): Command {
   const placement = program.commands.find((c) => c.name() === 'placement') as Command;
@@ -82,8 +134,13 @@ describe('placement serve: a flag for each option of the file, and the flag wins
     const flags = serveCommand(buildProgram(() => {}))
       .options.map((o) => o.long as string)
       .filter((f) => !['--help', '--config-file'].includes(f) && !f.startsWith('--no-'));
-    const fromOptions = PLACEMENT_OPTIONS.map((o) => `--${flagOf(o)}`);
+    const withFlags = PLACEMENT_OPTIONS.filter((o) => flagOf(o) !== undefined);
+    const fromOptions = withFlags.map((o) => `--${flagOf(o)}`);
     assert.deepEqual([...flags].sort(), [...fromOptions].sort());
+    assert.deepEqual(
+      PLACEMENT_OPTIONS.filter((o) => flagOf(o) === undefined).map((o) => o.name),
+      FILE_ONLY,
+    );
     for (const option of PLACEMENT_OPTIONS) {
       assert.ok(
         Object.hasOwn(VALUES, option.name),
@@ -93,11 +150,12 @@ describe('placement serve: a flag for each option of the file, and the flag wins
   });
 
   for (const option of PLACEMENT_OPTIONS) {
+    if (flagOf(option) === undefined) continue;
     const place = `[${option.section}] ${option.name}`;
     test(`${place}: the file sets it; --${flagOf(option)} wins`, async () => {
       const [fileValue, flagValue] = VALUES[option.name] as [string, string];
       const conf = join(scratch, `${option.name}.conf`);
-      writeFileSync(conf, `[${option.section}]\n${option.name} = ${fileValue}\n`);
+      writeFileSync(conf, `${BASE}[${option.section}]\n${option.name} = ${fileValue}\n`);
       const flag = `--${flagOf(option)}`;
       const flagArgs =
         option.type.flag === 'switch'

@@ -263,23 +263,23 @@ describe('baton placement serve: settings', () => {
   it('bad flags and bad files are usage errors (64) with one line', async () => {
     const dir = await scratch();
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
-    const keystone = await baton('placement', 'serve', '--db', db, '--auth-strategy', 'keystone');
-    assert.equal(keystone.status, 64);
+    const ldap = await baton('placement', 'serve', '--db', db, '--auth-strategy', 'ldap');
+    assert.equal(ldap.status, 64);
     assert.equal(
-      keystone.err,
-      "baton: error: --auth-strategy: 'keystone' is not supported; only noauth2 is implemented\n",
+      ldap.err,
+      "baton: error: --auth-strategy: 'ldap' is not supported; one of keystone, noauth2\n",
     );
     const port = await baton('placement', 'serve', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
     assert.match(port.err, /^baton: error: --port: 'http' is not an integer from 0 to 65535\n$/);
 
     const conf = join(dir, 'placement.conf');
-    await writeFile(conf, '[api]\nauth_strategy = keystone\n');
+    await writeFile(conf, '[api]\nauth_strategy = ldap\n');
     const fromFile = await baton('placement', 'serve', '--db', db, '--config-file', conf);
     assert.equal(fromFile.status, 64);
     assert.equal(
       fromFile.err,
-      `baton: error: config file ${conf}: [api] auth_strategy: 'keystone' is not supported; only noauth2 is implemented\n`,
+      `baton: error: config file ${conf}: [api] auth_strategy: 'ldap' is not supported; one of keystone, noauth2\n`,
     );
 
     const policy = join(dir, 'policy.yaml');

@@ -118,8 +118,12 @@ describe('settings from INI', () => {
       /bind_port: '70000' is not an integer/,
     );
     assert.throws(
-      () => configFromIni('[api]\nauth_strategy = keystone\n'),
-      /\[api\] auth_strategy: 'keystone' is not supported; only noauth2 is implemented/,
+      () => configFromIni('[api]\nauth_strategy = ldap\n'),
+      /\[api\] auth_strategy: 'ldap' is not supported; one of keystone, noauth2/,
+    );
+    assert.equal(
+      configFromIni('[api]\nauth_strategy = keystone\n').settings.authStrategy,
+      'keystone',
     );
   });
 

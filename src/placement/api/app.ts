@@ -9,6 +9,13 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import {
+  AuthenticationRequiredError,
+  answerAuthenticationRequired,
+  IdentityServiceUnavailableError,
+  type RequestAuthenticator,
+  registerAuthHook,
+} from '../../auth/index.ts';
 import { ConcurrentUpdateError } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import {
@@ -23,7 +30,7 @@ import { corsSettingsOf, registerCors } from './cors.ts';
 import { placementJson } from './error-body.ts';
 import { ErrorCodes, PlacementHttpError } from './errors.ts';
 import { FEATURES } from './features.ts';
-import { noauthCredentials } from './noauth.ts';
+import { NOAUTH2 } from './noauth.ts';
 import { pyInt } from './python-version-header.ts';
 import { webobContentType } from './request-body.ts';
 import type { PlacementServices } from './request-context.ts';
@@ -46,6 +53,8 @@ export interface PlacementAppOptions {
    * nothing is logged or counted and `/healthcheck` and `/metrics` are unknown URLs.
    */
   readonly operations?: HttpOperations;
+  /** `auth_strategy = keystone`'s authenticator (server.ts builds it); absent: noauth2. */
+  readonly authenticator?: RequestAuthenticator;
 }
 
 interface ErrorAnswer {
@@ -140,7 +149,6 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     },
   });
   app.decorate('placement', options.services);
-  app.decorateRequest('credentials', undefined);
   // First: /healthcheck and /metrics come before CORS, auth and versions (oslo.middleware's
   // healthcheck sits in front of the real pipeline), and every request is logged and counted.
   if (options.operations !== undefined) registerOperations(app, options.operations);
@@ -159,14 +167,11 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   });
   // CORS sits outside auth (a preflight needs no token), as the real middleware stack orders it.
   registerCors(app, corsSettingsOf(options.services.config));
-  // Auth comes before microversions, as the real middleware stack orders them.
-  app.addHook('onRequest', (request, _reply, done) => {
-    try {
-      request.credentials = noauthCredentials(request);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
+  // Auth comes before microversions, as the real middleware stack orders them; `/` (the
+  // version document) needs no token, as the real service's auth wrapper lets it through.
+  registerAuthHook(app, {
+    authenticator: options.authenticator ?? NOAUTH2,
+    isPublic: (path) => path === '/' || path === '',
   });
   registerVersionNegotiation(app, options.pinnedMax);
   // The real handler's first checks, as Python reads CONTENT_LENGTH. Node lets only digits
@@ -204,6 +209,18 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   });
 
   app.setErrorHandler((error: FastifyError | PlacementHttpError, request, reply) => {
+    // keystonemiddleware answers these itself, in front of Placement (docs/security.md).
+    if (error instanceof AuthenticationRequiredError) {
+      return answerAuthenticationRequired(reply, error);
+    }
+    if (error instanceof IdentityServiceUnavailableError) {
+      request.log.error({ reason: error.reason }, 'Keystone unavailable: token not validated');
+      return sendPlacementError(request, reply, {
+        status: 503,
+        message: error.message,
+        outsidePlacement: true,
+      });
+    }
     if (error instanceof ConcurrentUpdateError) {
       // A generation moved under a writer that did not translate it itself.
       return sendPlacementError(request, reply, {

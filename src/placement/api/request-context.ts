@@ -1,6 +1,7 @@
 /**
  * What every handler reads from the app and the request: the database, settings and
- * policy (app-wide), the caller's credentials (per request).
+ * policy (app-wide), the caller's credentials (per request, set by the auth hook:
+ * src/auth/fastify-auth.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
@@ -22,10 +23,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     placement: PlacementServices;
   }
-  interface FastifyRequest {
-    /** Set by the auth hook for every path but `/`. */
-    credentials: Credentials | undefined;
-  }
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -46,9 +43,10 @@ export function authorize(
   target?: Readonly<Record<string, string>>,
 ): Credentials {
   const credentials = credentialsOf(request);
+  // A system-scoped token has no project: Python's None.
   const effective = target ?? {
-    project_id: credentials.projectId,
-    user_id: credentials.userId,
+    project_id: credentials.projectId ?? null,
+    user_id: credentials.userId ?? null,
   };
   let allowed: boolean;
   try {

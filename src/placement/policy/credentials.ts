@@ -1,8 +1,11 @@
 /**
- * The credentials oslo.policy sees for a request. Keystone hands out tokens with implied
- * roles already expanded (admin implies member, member implies reader), so a check like
- * `role:reader` passes for an admin; noauth2's X-Roles is expanded the same way here.
+ * The credentials oslo.policy sees for a request: oslo.context's policy values of whoever the
+ * auth layer established (src/auth/request-credentials.ts). Keystone hands out tokens with
+ * implied roles already expanded (admin implies member, member implies reader); noauth2
+ * expands the roles it is told the same way (expandImpliedRoles), so a check like
+ * `role:reader` passes for an admin under either.
  */
+import { policyValuesOf } from '../../auth/request-credentials.ts';
 import type { PolicyCredentials } from './checks.ts';
 import type { Credentials } from './enforcer.ts';
 
@@ -29,15 +32,5 @@ export function expandImpliedRoles(roles: readonly string[]): string[] {
 }
 
 export function policyCredentials(credentials: Credentials): PolicyCredentials {
-  const system = credentials.systemScope || null;
-  return {
-    user_id: credentials.userId,
-    // A system-scoped token carries no project.
-    project_id: system === null ? credentials.projectId : null,
-    roles: expandImpliedRoles(credentials.roles),
-    system_scope: system,
-    system,
-    domain_id: null,
-    is_admin_project: true,
-  };
+  return policyValuesOf(credentials) as PolicyCredentials;
 }

@@ -1,13 +1,8 @@
 /** What handlers ask of the policy engine: may these credentials apply this rule to this target? */
+import type { RequestCredentials } from '../../auth/request-credentials.ts';
 
-/** Who is asking, as the auth layer established it. */
-export interface Credentials {
-  readonly userId: string;
-  readonly projectId: string;
-  readonly roles: readonly string[];
-  /** `all` when the request is system-scoped (OpenStack-System-Scope header), else undefined. */
-  readonly systemScope: string | undefined;
-}
+/** Who is asking, as the auth layer established it (Keystone or noauth2). */
+export type Credentials = RequestCredentials;
 
 export interface PolicyEnforcer {
   /**
@@ -17,7 +12,7 @@ export interface PolicyEnforcer {
   enforce(
     rule: string,
     credentials: Credentials,
-    target: Readonly<Record<string, string>>,
+    target: Readonly<Record<string, unknown>>,
   ): boolean;
 }
 

@@ -21,9 +21,12 @@ const who = (
   options: { system?: boolean; project?: string } = {},
 ): Credentials => ({
   userId: 'u1',
-  projectId: options.project ?? 'p1',
-  roles,
+  // A system-scoped token carries no project.
+  projectId: options.system ? undefined : (options.project ?? 'p1'),
+  // As Keystone hands them out (and noauth2 presents them): implied roles included.
+  roles: expandImpliedRoles(roles),
   systemScope: options.system ? 'all' : undefined,
+  isAdminProject: true,
 });
 
 const projectAdmin = who(['admin']);
