@@ -7,6 +7,7 @@
  * into the settings of the two processes (config.ts).
  */
 import { hostname } from 'node:os';
+import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
 import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
   BOOLEAN,
@@ -27,7 +28,11 @@ import { DATA_DIR_ENV } from '../service/data-dir.ts';
 import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import type { FakeDelays } from './conductor/conductor-settings.ts';
-import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
+import {
+  BAREMETAL_AUTH_STRATEGIES,
+  type BaremetalConfig,
+  defaultBaremetalConfig,
+} from './config.ts';
 import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './drivers/interface-kinds.ts';
 import { BAREMETAL_RELEASES } from './releases.ts';
@@ -250,6 +255,20 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option(
     'DEFAULT',
+    'auth_strategy',
+    'authStrategy',
+    "The API's authentication. noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); keystone and http_basic are Ironic's and not served by Baton in this release.",
+    choice(BAREMETAL_AUTH_STRATEGIES),
+  ),
+  option(
+    'api',
+    INSECURE_NOAUTH_OPTION,
+    'insecureNoauthOnAnyAddress',
+    'Let noauth listen on a non-loopback address, where anyone who reaches it can act as any user, admin included.',
+    BOOLEAN,
+  ),
+  option(
+    'DEFAULT',
     'default_resource_class',
     'defaultResourceClass',
     'The resource class of a node created without one. Unset: none.',
@@ -385,6 +404,8 @@ function defaultValues(): Record<string, unknown> {
     apiWorkers: base.api.apiWorkers,
     apiMaxLimit: base.api.maxLimit,
     apiDrainWait: base.api.drainWait,
+    authStrategy: base.api.authStrategy,
+    insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -489,6 +510,11 @@ export function baremetalConfigOf(
       publicEndpoint: pick<string>('apiPublicEndpoint', '') || undefined,
       drainWait: pick('apiDrainWait', base.api.drainWait),
       defaultResourceClass: pick<string>('defaultResourceClass', '') || undefined,
+      authStrategy: pick('authStrategy', base.api.authStrategy),
+      insecureNoauthOnAnyAddress: pick(
+        'insecureNoauthOnAnyAddress',
+        base.api.insecureNoauthOnAnyAddress,
+      ),
     },
     conductor: {
       ...c,

@@ -31,7 +31,18 @@ export interface BaremetalApiSettings {
   readonly drainWait: number;
   /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
   readonly defaultResourceClass?: string | undefined;
+  /** `[DEFAULT] auth_strategy`: read as Ironic's; the API serves `noauth` only in this release. */
+  readonly authStrategy: BaremetalAuthStrategy;
+  /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
+  readonly insecureNoauthOnAnyAddress: boolean;
 }
+
+/**
+ * Ironic's `[DEFAULT] auth_strategy` values, so that a real ironic.conf reads (the conductor
+ * ignores the option); the API serves only the real standalone setup's `noauth` for now.
+ */
+export const BAREMETAL_AUTH_STRATEGIES = ['keystone', 'noauth', 'http_basic'] as const;
+export type BaremetalAuthStrategy = (typeof BAREMETAL_AUTH_STRATEGIES)[number];
 
 export interface BaremetalConfig {
   /** Logs, health check and metrics (`[DEFAULT]` log options, `[healthcheck]`, `[metrics]`). */
@@ -60,6 +71,8 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       apiWorkers: 1,
       maxLimit: 1000,
       drainWait: DEFAULT_DRAIN_WAIT,
+      authStrategy: 'noauth',
+      insecureNoauthOnAnyAddress: false,
     },
     conductor: defaultConductorSettings(hostname()),
   };

@@ -9,6 +9,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { checkListenSafety } from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
@@ -21,6 +22,7 @@ import {
   readRpcConfig,
 } from '../rpc/index.ts';
 import {
+  ConfigFileError,
   checkPeerVersions,
   codeVersionsOf,
   defineService,
@@ -145,6 +147,27 @@ export async function planBaremetal(
     file: file?.pinReleaseVersion,
   });
   return { config, caps };
+}
+
+/**
+ * The API's auth settings, checked before anything opens (the CLI's plan, once for a pool, and
+ * startBaremetalApi): only `noauth` is served, and since it checks no token it listens on
+ * loopback only unless `[api] insecure_noauth_on_any_address` accepts the risk
+ * (src/auth/listen-safety.ts). Throws ConfigFileError or UnsafeListenError.
+ */
+export function checkBaremetalApiAuth(config: BaremetalConfig): void {
+  if (config.api.authStrategy !== 'noauth') {
+    throw new ConfigFileError(
+      `[DEFAULT] auth_strategy: '${config.api.authStrategy}' is not served by Baton's bare metal API in this release; use noauth`,
+    );
+  }
+  checkListenSafety({
+    binary: BAREMETAL_API_BINARY,
+    host: config.api.hostIp,
+    authStrategy: config.api.authStrategy,
+    authenticates: false,
+    insecureNoauthOnAnyAddress: config.api.insecureNoauthOnAnyAddress,
+  });
 }
 
 /** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
@@ -337,6 +360,7 @@ export async function startBaremetalApi(
   plan: BaremetalPlan,
   options: StartApiOptions = {},
 ): Promise<BaremetalApiProcess> {
+  checkBaremetalApiAuth(plan.config);
   const { createProcessOperations } = await import('../service/process-operations.ts');
   const ops = createProcessOperations({
     service: BAREMETAL_SERVICE,

@@ -5,15 +5,18 @@
  * the defaults, then `--config-file`, then the flags (one per option of the file, made from
  * BAREMETAL_API_OPTIONS: `--host` and `--port` are where it listens); the service's composition
  * root (baremetal/service.ts) plans the process and resolves the pin. With `[api] api_workers`
- * above 1, that many processes share the port. Bad flags, settings or an unknown pin exit 64;
+ * above 1, that many processes share the port. Bad flags, settings, an unknown pin or noauth
+ * beyond loopback (without `[api] insecure_noauth_on_any_address`) exit 64;
  * a database that cannot serve, a peer too new, a port taken, or an invalid release mapping
  * exit 1.
  */
+import { UnsafeListenError } from '../auth/index.ts';
 import { BAREMETAL_API_OPTIONS } from '../baremetal/config-options.ts';
 import {
   BAREMETAL_SERVICE,
   type BaremetalApiProcess,
   type BaremetalPlan,
+  checkBaremetalApiAuth,
   planBaremetal,
   startBaremetalApi,
 } from '../baremetal/service.ts';
@@ -47,9 +50,12 @@ async function plan(
 ): Promise<BaremetalPlan> {
   const flags = configFlagValues(BAREMETAL_API_OPTIONS, options);
   try {
-    return await planBaremetal({ configFile: options.configFile, flags }, service);
+    const planned = await planBaremetal({ configFile: options.configFile, flags }, service);
+    checkBaremetalApiAuth(planned.config);
+    return planned;
   } catch (error) {
     if (
+      error instanceof UnsafeListenError ||
       error instanceof ConfigFileError ||
       error instanceof UnknownReleaseError ||
       error instanceof DatabaseUrlError ||

@@ -73,6 +73,7 @@ describe('bare metal config', () => {
         '[api]',
         'host_ip = 0.0.0.0',
         'port = 6390',
+        'insecure_noauth_on_any_address = true',
         '[conductor]',
         'conductor_group = Rack1',
         'heartbeat_interval = 2',
@@ -103,6 +104,8 @@ describe('bare metal config', () => {
       publicEndpoint: undefined,
       drainWait: 5,
       defaultResourceClass: undefined,
+      authStrategy: 'noauth',
+      insecureNoauthOnAnyAddress: true,
     });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');

@@ -200,6 +200,20 @@ describe('baton baremetal api', () => {
     const limit = await baton('baremetal', 'api', '--db', db, '--max-limit', '0');
     assert.equal(limit.status, 64);
     assert.match(limit.err, /--max-limit/);
+    // noauth checks no token: beyond loopback only when the operator accepts the risk.
+    const open = await baton('baremetal', 'api', '--db', db, '--host', '0.0.0.0');
+    assert.equal(open.status, 64);
+    assert.equal(open.err.trim().split('\n').length, 1);
+    assert.match(
+      open.err,
+      /^baton: error: baremetal-api will not listen on 0\.0\.0\.0 with auth_strategy noauth: .*--insecure-noauth-on-any-address/,
+    );
+    const keystone = await baton('baremetal', 'api', '--db', db, '--auth-strategy', 'keystone');
+    assert.equal(keystone.status, 64);
+    assert.equal(
+      keystone.err,
+      "baton: error: [DEFAULT] auth_strategy: 'keystone' is not served by Baton's bare metal API in this release; use noauth\n",
+    );
     const conf = join(dir, 'bad.conf');
     await writeFile(conf, '[api]\nmax_limit = 0\n');
     const file = await baton('baremetal', 'api', '--db', db, '--config-file', conf);
