@@ -7,6 +7,7 @@
  * into the settings of the two processes (config.ts).
  */
 import { hostname } from 'node:os';
+import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
 import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
   BOOLEAN,
@@ -27,7 +28,11 @@ import { DATA_DIR_ENV } from '../service/data-dir.ts';
 import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import type { FakeDelays } from './conductor/conductor-settings.ts';
-import { type BaremetalConfig, defaultBaremetalConfig } from './config.ts';
+import {
+  BAREMETAL_AUTH_STRATEGIES,
+  type BaremetalConfig,
+  defaultBaremetalConfig,
+} from './config.ts';
 import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './drivers/interface-kinds.ts';
 import { BAREMETAL_RELEASES } from './releases.ts';
@@ -227,6 +232,48 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option('api', 'port', 'apiPort', 'Port the API listens on (0: any free one).', PORT),
   option('api', 'api_workers', 'apiWorkers', 'API processes sharing the port.', integer(1, 256)),
+  option(
+    'api',
+    'max_limit',
+    'apiMaxLimit',
+    'The most items a list answers with.',
+    integer(1, MAX_INT),
+  ),
+  option(
+    'api',
+    'public_endpoint',
+    'apiPublicEndpoint',
+    'The root of the links in API bodies. Unset: the host each request names.',
+    { ...STRING, metavar: 'url' },
+  ),
+  option(
+    'api',
+    'drain_wait',
+    'apiDrainWait',
+    "Seconds a stopping API keeps serving with its health check failed, for a balancer to take it out (Baton's).",
+    seconds(0),
+  ),
+  option(
+    'DEFAULT',
+    'auth_strategy',
+    'authStrategy',
+    "The API's authentication. noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); keystone and http_basic are Ironic's and not served by Baton in this release.",
+    choice(BAREMETAL_AUTH_STRATEGIES),
+  ),
+  option(
+    'api',
+    INSECURE_NOAUTH_OPTION,
+    'insecureNoauthOnAnyAddress',
+    'Let noauth listen on a non-loopback address, where anyone who reaches it can act as any user, admin included.',
+    BOOLEAN,
+  ),
+  option(
+    'DEFAULT',
+    'default_resource_class',
+    'defaultResourceClass',
+    'The resource class of a node created without one. Unset: none.',
+    STRING,
+  ),
   conductor(
     'conductor_group',
     'conductorGroup',
@@ -355,6 +402,10 @@ function defaultValues(): Record<string, unknown> {
     apiHostIp: base.api.hostIp,
     apiPort: base.api.port,
     apiWorkers: base.api.apiWorkers,
+    apiMaxLimit: base.api.maxLimit,
+    apiDrainWait: base.api.drainWait,
+    authStrategy: base.api.authStrategy,
+    insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -386,6 +437,21 @@ function defaultValues(): Record<string, unknown> {
 export const BAREMETAL_CONFIG: ConfigSchema = {
   options: BAREMETAL_OPTIONS,
   defaults: defaultValues(),
+};
+
+/**
+ * The same options with the flags of `baton baremetal api`: `--host` is where the API listens
+ * (`[api] host_ip`); `[DEFAULT] host` names a conductor and has no flag there.
+ */
+export const BAREMETAL_API_OPTIONS: readonly ConfigOption[] = BAREMETAL_OPTIONS.map((option) => {
+  if (option.section === 'api' && option.name === 'host_ip') return { ...option, flag: 'host' };
+  if (option.section === 'DEFAULT' && option.name === 'host') return { ...option, flag: false };
+  return option;
+});
+
+export const BAREMETAL_API_CONFIG: ConfigSchema = {
+  options: BAREMETAL_API_OPTIONS,
+  defaults: BAREMETAL_CONFIG.defaults,
 };
 
 /** What a file or the flags set, by field. */
@@ -440,6 +506,15 @@ export function baremetalConfigOf(
       hostIp: pick('apiHostIp', base.api.hostIp),
       port: pick('apiPort', base.api.port),
       apiWorkers: pick('apiWorkers', base.api.apiWorkers),
+      maxLimit: pick('apiMaxLimit', base.api.maxLimit),
+      publicEndpoint: pick<string>('apiPublicEndpoint', '') || undefined,
+      drainWait: pick('apiDrainWait', base.api.drainWait),
+      defaultResourceClass: pick<string>('defaultResourceClass', '') || undefined,
+      authStrategy: pick('authStrategy', base.api.authStrategy),
+      insecureNoauthOnAnyAddress: pick(
+        'insecureNoauthOnAnyAddress',
+        base.api.insecureNoauthOnAnyAddress,
+      ),
     },
     conductor: {
       ...c,

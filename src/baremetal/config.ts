@@ -20,7 +20,29 @@ export interface BaremetalApiSettings {
   readonly port: number;
   /** `[api] api_workers`: processes sharing the port (default 1). */
   readonly apiWorkers: number;
+  /** `[api] max_limit`: the most items a list answers with (1000). */
+  readonly maxLimit: number;
+  /** `[api] public_endpoint`: the root of the links in bodies; the request's host when unset. */
+  readonly publicEndpoint?: string | undefined;
+  /**
+   * `[api] drain_wait` (Baton's): seconds an API process stopping keeps serving with its
+   * health check failed, so that a load balancer takes it out first (5).
+   */
+  readonly drainWait: number;
+  /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
+  readonly defaultResourceClass?: string | undefined;
+  /** `[DEFAULT] auth_strategy`: read as Ironic's; the API serves `noauth` only in this release. */
+  readonly authStrategy: BaremetalAuthStrategy;
+  /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
+  readonly insecureNoauthOnAnyAddress: boolean;
 }
+
+/**
+ * Ironic's `[DEFAULT] auth_strategy` values, so that a real ironic.conf reads (the conductor
+ * ignores the option); the API serves only the real standalone setup's `noauth` for now.
+ */
+export const BAREMETAL_AUTH_STRATEGIES = ['keystone', 'noauth', 'http_basic'] as const;
+export type BaremetalAuthStrategy = (typeof BAREMETAL_AUTH_STRATEGIES)[number];
 
 export interface BaremetalConfig {
   /** Logs, health check and metrics (`[DEFAULT]` log options, `[healthcheck]`, `[metrics]`). */
@@ -35,13 +57,23 @@ export interface BaremetalConfig {
 }
 
 export const DEFAULT_API_PORT = 6385;
+/** Seconds a stopping API keeps answering with its health check failed. */
+export const DEFAULT_DRAIN_WAIT = 5;
 
 export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
   return {
     operations: DEFAULT_OPERATIONS,
     databaseUrl,
     rpc: { rpc_transport: 'http' },
-    api: { hostIp: '127.0.0.1', port: DEFAULT_API_PORT, apiWorkers: 1 },
+    api: {
+      hostIp: '127.0.0.1',
+      port: DEFAULT_API_PORT,
+      apiWorkers: 1,
+      maxLimit: 1000,
+      drainWait: DEFAULT_DRAIN_WAIT,
+      authStrategy: 'noauth',
+      insecureNoauthOnAnyAddress: false,
+    },
     conductor: defaultConductorSettings(hostname()),
   };
 }

@@ -7,6 +7,9 @@
  * written), the RPC client and server (RPC cap, object versions sent) and the API (its
  * maximum microversion). Nothing else reads the pin.
  */
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { checkListenSafety } from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
@@ -14,18 +17,22 @@ import {
   objectRpcSerializer,
   RpcClient,
   type RpcLogger,
+  type RpcObserver,
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
 import {
+  ConfigFileError,
   checkPeerVersions,
   codeVersionsOf,
   defineService,
+  registerProcess,
   resolveCapsInForce,
   resolveDataDir,
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
+import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
 import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
@@ -142,6 +149,27 @@ export async function planBaremetal(
   return { config, caps };
 }
 
+/**
+ * The API's auth settings, checked before anything opens (the CLI's plan, once for a pool, and
+ * startBaremetalApi): only `noauth` is served, and since it checks no token it listens on
+ * loopback only unless `[api] insecure_noauth_on_any_address` accepts the risk
+ * (src/auth/listen-safety.ts). Throws ConfigFileError or UnsafeListenError.
+ */
+export function checkBaremetalApiAuth(config: BaremetalConfig): void {
+  if (config.api.authStrategy !== 'noauth') {
+    throw new ConfigFileError(
+      `[DEFAULT] auth_strategy: '${config.api.authStrategy}' is not served by Baton's bare metal API in this release; use noauth`,
+    );
+  }
+  checkListenSafety({
+    binary: BAREMETAL_API_BINARY,
+    host: config.api.hostIp,
+    authStrategy: config.api.authStrategy,
+    authenticates: false,
+    insecureNoauthOnAnyAddress: config.api.insecureNoauthOnAnyAddress,
+  });
+}
+
 /** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
 export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
   return prepareBaremetalDatabase(url, { createIfEmpty: true });
@@ -175,6 +203,7 @@ export function connectToConductors(
   database: Database<BaremetalTables>,
   transport: RpcTransport,
   plan: BaremetalPlan,
+  observer?: RpcObserver,
 ): ConductorConnection {
   const { caps, config } = plan;
   const store = createBaremetalStore(database, { targets: caps.objectTargets });
@@ -185,6 +214,7 @@ export function connectToConductors(
     ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
     remoteErrors: BAREMETAL_REMOTE_ERRORS,
+    ...(observer === undefined ? {} : { observer }),
   });
   const rings = new ConductorRingCache(
     async () =>
@@ -296,6 +326,119 @@ export async function startBaremetalConductor(
       },
     };
   } catch (error) {
+    await transport?.close();
+    await ops.close();
+    await database?.close();
+    throw error;
+  }
+}
+
+export interface BaremetalApiProcess {
+  /** `http://host:port` as listening. */
+  readonly url: string;
+  readonly address: AddressInfo;
+  /** Where `/metrics` and `/healthcheck` also answer (`[metrics] bind_port`), if opened. */
+  readonly metricsUrl: string | undefined;
+  /** The drain (api/server.ts), then the services table, the transport, the operations, the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartApiOptions {
+  /** Warnings worth an operator's eye (an older peer, a failed heartbeat); the log by default. */
+  readonly warn?: (message: string) => void;
+}
+
+/**
+ * Starts an API process as planned: its logs, health check and metrics (the toolkit's process
+ * operations: a request line per answer, `/healthcheck`, `/metrics` on the API's port and on
+ * `[metrics] bind_port` when set, RPC metrics), the database, the RPC client to the conductors
+ * at the caps in force, the app listening, the process in the services table (one row per
+ * process: the port tells several on one machine apart). Stopping drains for the longer of
+ * `[api] drain_wait` and `[healthcheck] drain_delay`.
+ */
+export async function startBaremetalApi(
+  plan: BaremetalPlan,
+  options: StartApiOptions = {},
+): Promise<BaremetalApiProcess> {
+  checkBaremetalApiAuth(plan.config);
+  const { createProcessOperations } = await import('../service/process-operations.ts');
+  const ops = createProcessOperations({
+    service: BAREMETAL_SERVICE,
+    binary: BAREMETAL_API_BINARY,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
+    caps: plan.caps,
+    config: plan.config.operations,
+  });
+  const warn = options.warn ?? ((message: string) => ops.log.logger.warn(message));
+  let database: Database<BaremetalTables> | undefined;
+  let transport: RpcTransport | undefined;
+  let listening: ListeningApi | undefined;
+  try {
+    database = await openBaremetalDatabase(plan.config.databaseUrl);
+    const shared = database as unknown as Database;
+    await checkPeerVersions(
+      shared,
+      {
+        binary: BAREMETAL_API_BINARY,
+        version: BAREMETAL_SERVICE_VERSION,
+        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      },
+      warn,
+    );
+    const metrics = await ops.listenForMetrics();
+    transport = baremetalTransport(database, plan, ops.rpc.logger);
+    const { store, conductors } = connectToConductors(database, transport, plan, ops.rpc.observer);
+    const { api, conductor, operations } = plan.config;
+    listening = await listenBaremetalApi({
+      services: {
+        store,
+        conductors,
+        settings: {
+          maxLimit: api.maxLimit,
+          publicEndpoint: api.publicEndpoint,
+          defaultResourceClass: api.defaultResourceClass,
+          heartbeatTimeout: conductor.heartbeatTimeout,
+        },
+      },
+      apiMax: plan.caps.apiMax,
+      host: api.hostIp,
+      port: api.port,
+      drainWaitMs: Math.max(api.drainWait, operations.drainDelaySeconds) * 1000,
+      operations: ops.http,
+    });
+    const registration = await registerProcess(
+      shared,
+      {
+        binary: BAREMETAL_API_BINARY,
+        host: `${hostname()}:${listening.address.port}`,
+        version: BAREMETAL_SERVICE_VERSION,
+      },
+      { heartbeatSeconds: conductor.heartbeatInterval, warn },
+    );
+    await ops.watchServices(shared);
+    const running = listening;
+    const used = { database, transport };
+    let stopping: Promise<void> | undefined;
+    return {
+      url: running.url,
+      address: running.address,
+      metricsUrl: metrics?.url,
+      stop() {
+        stopping ??= (async () => {
+          try {
+            await running.drain();
+            await registration.leave();
+          } finally {
+            await used.transport.close();
+            await ops.close();
+            await used.database.close();
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await listening?.app.close();
     await transport?.close();
     await ops.close();
     await database?.close();

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
+import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
 import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
@@ -189,9 +189,8 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     setStatus(await placementServe(options, io));
   });
 
-  const conductor = program
-    .command('baremetal')
-    .description('the bare metal (Ironic) service')
+  const baremetal = program.command('baremetal').description('the bare metal (Ironic) service');
+  const conductor = baremetal
     .command('conductor')
     .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
     .option(
@@ -207,6 +206,19 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     async (options) => {
       const { baremetalConductor } = await import('./baremetal-conductor-command.ts');
       setStatus(await baremetalConductor(options, io));
+    },
+  );
+  const api = baremetal
+    .command('api')
+    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain')
+    .option(
+      '--config-file <path>',
+      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
+    );
+  addConfigFlags(api, { ...BAREMETAL_API_CONFIG, defaults: conductorHere }).action(
+    async (options) => {
+      const { baremetalApi } = await import('./baremetal-api-command.ts');
+      setStatus(await baremetalApi(options, io));
     },
   );
   return program;

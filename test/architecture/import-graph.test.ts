@@ -19,6 +19,9 @@ const LAYERS: Readonly<Record<string, number>> = {
   objects: 0,
   releases: 1,
   microversion: 2,
+  // Python's words for the OpenStack-compatible services (repr, jsonschema errors); beside
+  // microversion: neither imports the other.
+  'python-compat': 2,
   rpc: 3,
   db: 4,
   service: 5,
@@ -28,7 +31,16 @@ const LAYERS: Readonly<Record<string, number>> = {
   rehearsal: 8,
   cli: 9,
 };
-const TOOLKIT = new Set(['objects', 'releases', 'microversion', 'rpc', 'db', 'service', 'auth']);
+const TOOLKIT = new Set([
+  'objects',
+  'releases',
+  'microversion',
+  'python-compat',
+  'rpc',
+  'db',
+  'service',
+  'auth',
+]);
 const PURE = new Set(['objects', 'releases']);
 /** What a pure folder may import besides the pure folders: computation, no I/O. */
 const PURE_MODULES = new Set(['node:crypto']);

@@ -73,6 +73,7 @@ describe('bare metal config', () => {
         '[api]',
         'host_ip = 0.0.0.0',
         'port = 6390',
+        'insecure_noauth_on_any_address = true',
         '[conductor]',
         'conductor_group = Rack1',
         'heartbeat_interval = 2',
@@ -95,7 +96,17 @@ describe('bare metal config', () => {
       rpc_transport: 'amqp',
       rpc_transport_url: 'amqp://guest:guest@127.0.0.1:5672/',
     });
-    assert.deepEqual(config.api, { hostIp: '0.0.0.0', port: 6390, apiWorkers: 1 });
+    assert.deepEqual(config.api, {
+      hostIp: '0.0.0.0',
+      port: 6390,
+      apiWorkers: 1,
+      maxLimit: 1000,
+      publicEndpoint: undefined,
+      drainWait: 5,
+      defaultResourceClass: undefined,
+      authStrategy: 'noauth',
+      insecureNoauthOnAnyAddress: true,
+    });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');
     assert.equal(c.conductorGroup, 'rack1');

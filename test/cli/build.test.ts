@@ -51,7 +51,7 @@ describe('the compiled build', () => {
       existsSync(join(ROOT, 'dist', 'build-info.json')),
       'npm install builds dist/ (run `npm run build`)',
     );
-    assert.ok(existsSync(join(ROOT, 'dist', 'placement', 'data', 'standard-traits.json')));
+    assert.ok(existsSync(join(ROOT, 'dist', 'python-compat', 'os-traits.json')));
   });
 
   it("baton --version prints the release, the services' releases and the commit", () => {

@@ -313,7 +313,8 @@ async function waitUntilReady(
   }
 }
 
-async function runBaremetal(
+/** Runs the real `baremetal` client against `url` (any Ironic-compatible endpoint). */
+export async function runBaremetal(
   url: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,

@@ -8,7 +8,8 @@
  * `defineFeatures(BAREMETAL_VERSIONS, BAREMETAL_FEATURE_VERSIONS)` (src/microversion) as it
  * is; `satisfies` makes a gate naming an unlisted version a type error already.
  */
-import type { BaremetalVersion } from './versions.ts';
+import { defineFeatures, type Version } from '../../microversion/index.ts';
+import { BAREMETAL_VERSIONS, type BaremetalVersion } from './versions.ts';
 
 export const BAREMETAL_FEATURE_VERSIONS = {
   /** An `available` node shows `available` (null below: the old NOSTATE). */
@@ -177,8 +178,19 @@ export const BAREMETAL_FEATURE_VERSIONS = {
 
 export type BaremetalFeature = keyof typeof BAREMETAL_FEATURE_VERSIONS;
 
+/**
+ * The table as the toolkit's gates (`defineFeatures` checks every gate names a listed
+ * version): `request.microversion.atLeast(FEATURES.nodeOwner)`.
+ */
+export const FEATURES = defineFeatures(BAREMETAL_VERSIONS, BAREMETAL_FEATURE_VERSIONS);
+
 /** Answers whether the request's version has a gate on; what pure view code is handed. */
 export type GateCheck = (gate: BaremetalFeature) => boolean;
+
+/** The GateCheck of one version (one closure per request). */
+export function gatesAt(version: { atLeast(other: Version): boolean }): GateCheck {
+  return (gate) => version.atLeast(FEATURES[gate]);
+}
 
 /**
  * Node fields that appear only from some version, with the gate that shows them (the real

@@ -5,16 +5,16 @@
  */
 import { createRequire } from 'node:module';
 import { type Database, insertOrIgnore, withExplicitZeroIds } from '../../db/index.ts';
+import { STANDARD_TRAITS } from '../../python-compat/os-traits.ts';
 import type { PlacementTables } from './tables.ts';
 
 const require = createRequire(import.meta.url);
 const classesFile = require('../data/standard-resource-classes.json') as {
   resource_classes: string[];
 };
-const traitsFile = require('../data/standard-traits.json') as { traits: string[] };
 
 export const STANDARD_RESOURCE_CLASSES: readonly string[] = classesFile.resource_classes;
-export const STANDARD_TRAITS: readonly string[] = traitsFile.traits;
+export { STANDARD_TRAITS };
 export const CUSTOM_RESOURCE_CLASS_MIN_ID = 10000;
 export const CUSTOM_PREFIX = 'CUSTOM_';
 

@@ -1,0 +1,178 @@
+/**
+ * The bare metal HTTP application, answering as the real Ironic 21.4.4's API does: the
+ * healthcheck first, then the version header on every path but the root document, the routes,
+ * and every error in the real body (`{"error_message": …}`, a fault or a WebOb error; see
+ * error-body.ts). A 500 never shows a stack: it is a bug, logged with the request id.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ResolvedVersion } from '../../microversion/index.ts';
+import {
+  fastifyLoggerOptions,
+  type HttpOperations,
+  registerOperations,
+} from '../../service/http/fastify-operations.ts';
+import { HealthState } from '../../service/index.ts';
+import type { BaremetalApiServices } from './context.ts';
+import { faultBody, webobBody } from './error-body.ts';
+import { ClientSideError, HttpAbort, Restatused } from './errors.ts';
+import { registerRoutes } from './routes.ts';
+import { ironicNegotiator, resolveIronicVersion, VersionRefusal } from './version-header.ts';
+import { pathOf, rewriteIronicUrl } from './wsgi-path.ts';
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const REQUEST_ID_HEADER = 'openstack-request-id';
+
+export interface BaremetalAppOptions {
+  readonly services: BaremetalApiServices;
+  /** The API maximum of the caps in force (the served maximum when not pinned). */
+  readonly apiMax?: string | undefined;
+  /**
+   * The process's request log, metrics and health check (the toolkit's operations); absent, a
+   * health check of its own, since the API always answers `/healthcheck` (its drain uses it).
+   */
+  readonly operations?: HttpOperations;
+}
+
+/** The status the real service answers an error with, and whether it is a fault. */
+interface ErrorAnswer {
+  readonly status: number;
+  readonly message: string;
+  readonly webob: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+function statusOf(code: unknown): number | undefined {
+  return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code < 600
+    ? code
+    : undefined;
+}
+
+/** How an error is answered: WebOb's errors as they are, faults by their `code`, else 500. */
+export function errorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof HttpAbort) {
+    return {
+      status: error.status,
+      message: error.description,
+      webob: true,
+      headers: error.headers,
+    };
+  }
+  if (error instanceof Restatused) {
+    return { status: error.status, message: error.message, webob: false, headers: {} };
+  }
+  const coded = statusOf((error as { code?: unknown } | null)?.code);
+  if (coded !== undefined) {
+    return { status: coded, message: (error as Error).message, webob: false, headers: {} };
+  }
+  // Fastify's own refusals (a body too large, a content type it will not read).
+  const framework = statusOf((error as { statusCode?: unknown } | null)?.statusCode);
+  if (framework !== undefined && framework < 500) {
+    return { status: framework, message: (error as Error).message, webob: false, headers: {} };
+  }
+  return {
+    status: 500,
+    message: error instanceof Error ? error.message : String(error),
+    webob: false,
+    headers: {},
+  };
+}
+
+const VERSION_HEADERS = [
+  'x-openstack-ironic-api-version',
+  'x-openstack-ironic-api-minimum-version',
+  'x-openstack-ironic-api-maximum-version',
+];
+
+/** Sends an error in the real service's body; WebOb's errors drop the handler's headers. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const answer = errorAnswer(error);
+  if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
+  if (answer.webob) {
+    for (const name of [...VERSION_HEADERS, REQUEST_ID_HEADER]) reply.removeHeader(name);
+  }
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  const body = answer.webob
+    ? webobBody(answer.status, answer.message)
+    : faultBody(answer.status, answer.message);
+  return reply.code(answer.status).type('application/json').send(body);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The version this request is answered at; set before any route handler runs. */
+    microversion: ResolvedVersion;
+  }
+}
+
+export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<FastifyInstance> {
+  const negotiator = ironicNegotiator(options.apiMax);
+  const operations: HttpOperations =
+    options.operations?.health === undefined
+      ? { ...options.operations, health: new HealthState() }
+      : options.operations;
+  const health = operations.health as HealthState;
+  const app = Fastify({
+    ...fastifyLoggerOptions(operations.logger),
+    genReqId: () => `req-${randomUUID()}`,
+    requestIdHeader: false,
+    exposeHeadRoutes: false,
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      ignoreDuplicateSlashes: false,
+      maxParamLength: 8192,
+    },
+    // A request that reaches a closing server is in flight: it is answered (the drain has
+    // asked clients to close their connections well before; see server.ts).
+    return503OnClosing: false,
+    bodyLimit: MAX_BODY_BYTES,
+    rewriteUrl: rewriteIronicUrl,
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+  });
+  // First: /healthcheck and /metrics, before the version header (oslo.middleware's healthcheck
+  // sits in front of the real pipeline), and every request logged and counted.
+  registerOperations(app, operations);
+  app.decorate('baremetal', options.services);
+  app.decorate('baremetalVersions', negotiator);
+  app.decorateRequest('microversion', null as unknown as ResolvedVersion);
+
+  // Bodies are read as text and decoded by the handlers, as the real service reads them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const path = pathOf(request.raw).routed;
+    // Draining: every answer asks the client (or balancer) not to reuse the connection.
+    if (health.draining) reply.header('connection', 'close');
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if (path === '/') {
+      request.microversion = negotiator.defaultVersion;
+      done();
+      return;
+    }
+    const resolved = resolveIronicVersion(negotiator, request.headers);
+    if (resolved instanceof VersionRefusal) {
+      for (const [name, value] of resolved.headers) reply.header(name, value);
+      // `/v1` refuses inside its handler (a fault); deeper paths while routing (WebOb's error).
+      done(
+        path === '/v1'
+          ? new ClientSideError(resolved.description, resolved.status)
+          : new HttpAbort(
+              resolved.status,
+              resolved.description,
+              Object.fromEntries(resolved.headers),
+            ),
+      );
+      return;
+    }
+    request.microversion = resolved;
+    for (const [name, value] of resolved.headers) reply.header(name, value);
+    done();
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new HttpAbort(404)));
+
+  registerRoutes(app);
+  return app;
+}

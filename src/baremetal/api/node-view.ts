@@ -1,0 +1,232 @@
+/**
+ * A node as the real API shows it (node_convert_with_links and node_sanitize): its fields in
+ * the real order, `traits` as names, `conductor` from the hash ring (1.49; null when no
+ * conductor serves it), `allocation_uuid` (1.52; always null: allocations are not in this
+ * release), `chassis_uuid`, the sub-resource links when no `fields` were asked for; then
+ * secrets masked, the states older versions name differently renamed, and the fields of later
+ * versions left out.
+ */
+import type { FastifyRequest } from 'fastify';
+import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
+import type { NodeObject } from '../objects/index.ts';
+import { servicesOf } from './context.ts';
+import { FEATURES, gatesAt } from './features.ts';
+import { type Link, publicUrl, selfLinks } from './links.ts';
+import { maskDictPassword } from './mask-secrets.ts';
+import { nodeFieldsHidden } from './node-fields.ts';
+import { invalidFields, keepFields, shownValue } from './object-dict.ts';
+import { shownProvisionState } from './provision-verbs.ts';
+
+/** The node fields the real API reads from the object, in its order. */
+export const NODE_QUERY_FIELDS = [
+  'automated_clean',
+  'bios_interface',
+  'boot_interface',
+  'boot_mode',
+  'clean_step',
+  'conductor_group',
+  'console_enabled',
+  'console_interface',
+  'deploy_interface',
+  'deploy_step',
+  'description',
+  'driver',
+  'driver_info',
+  'driver_internal_info',
+  'extra',
+  'fault',
+  'inspection_finished_at',
+  'inspection_started_at',
+  'inspect_interface',
+  'instance_info',
+  'instance_uuid',
+  'last_error',
+  'lessee',
+  'maintenance',
+  'maintenance_reason',
+  'management_interface',
+  'name',
+  'network_data',
+  'network_interface',
+  'owner',
+  'power_interface',
+  'power_state',
+  'properties',
+  'protected',
+  'protected_reason',
+  'provision_state',
+  'provision_updated_at',
+  'raid_config',
+  'raid_interface',
+  'rescue_interface',
+  'reservation',
+  'resource_class',
+  'retired',
+  'retired_reason',
+  'secure_boot',
+  'shard',
+  'storage_interface',
+  'target_power_state',
+  'target_provision_state',
+  'target_raid_config',
+  'traits',
+  'vendor_interface',
+] as const;
+
+/** Fields the API fills in itself rather than reading them from the object. */
+const API_FIELDS = ['allocation_uuid', 'chassis_uuid', 'conductor'];
+
+/** The default fields of a node list without `detail`. */
+export const NODE_DEFAULT_FIELDS = [
+  'instance_uuid',
+  'maintenance',
+  'power_state',
+  'provision_state',
+  'uuid',
+  'name',
+];
+
+const SECRET = '******';
+
+/** Things a page of node bodies share: chassis UUIDs looked up once, the version's gates. */
+export class NodeViewContext {
+  readonly request: FastifyRequest;
+  readonly base: string;
+  readonly #chassis = new Map<number, Promise<string | null>>();
+  readonly #unserved = new Set<string>();
+
+  constructor(request: FastifyRequest) {
+    this.request = request;
+    this.base = publicUrl(request);
+  }
+
+  chassisUuid(chassisId: number | null): Promise<string | null> {
+    if (chassisId === null || chassisId === 0) return Promise.resolve(null);
+    let known = this.#chassis.get(chassisId);
+    if (known === undefined) {
+      known = servicesOf(this.request)
+        .store.chassis.get(chassisId)
+        .then((chassis) => chassis.get('uuid'))
+        .catch(() => null);
+      this.#chassis.set(chassisId, known);
+    }
+    return known;
+  }
+
+  /** The host the node maps to; null when none serves it (NoValidHost, TemporaryFailure). */
+  async conductor(node: NodeObject): Promise<string | null> {
+    // A group and driver no conductor serves makes the ring cache read the conductors again;
+    // once per page is enough.
+    const ring = `${node.get('conductor_group') ?? ''}:${node.get('driver')}`;
+    if (this.#unserved.has(ring)) return null;
+    try {
+      return await servicesOf(this.request).conductors.conductorFor(node);
+    } catch (error) {
+      if (error instanceof IronicError && (error.code === 404 || error.code === 503)) {
+        this.#unserved.add(ring);
+        return null;
+      }
+      throw error;
+    }
+  }
+}
+
+/** _get_fields_for_node_query: the object fields to read; an unknown one is refused. */
+function objectFields(fields: readonly string[] | undefined): readonly string[] {
+  if (fields === undefined) return NODE_QUERY_FIELDS;
+  const known = new Set<string>(['uuid', 'traits', ...API_FIELDS, ...NODE_QUERY_FIELDS]);
+  for (const field of fields) {
+    if (!known.has(field)) throw new InvalidError(`Field ${field} is not a valid field.`);
+  }
+  return fields.filter((field) => !API_FIELDS.includes(field));
+}
+
+function subresourceLinks(base: string, uuid: string, path: string): Link[] {
+  return selfLinks(base, 'nodes', `${uuid}/${path}`);
+}
+
+/** One node's body at the request's version; `fields` as asked for (after version checks). */
+export async function nodeBody(
+  view: NodeViewContext,
+  node: NodeObject,
+  fields?: readonly string[],
+): Promise<Record<string, unknown>> {
+  const { request, base } = view;
+  const version = request.microversion;
+  const uuid = String(node.get('uuid'));
+  const body: Record<string, unknown> = {
+    uuid,
+    created_at: shownValue(node, 'created_at'),
+    updated_at: shownValue(node, 'updated_at'),
+  };
+  for (const field of objectFields(fields)) {
+    if (field === 'uuid' || field === 'created_at' || field === 'updated_at') continue;
+    if (field === 'traits') {
+      const traits = node.peek('traits');
+      body.traits = traits ? traits.get('objects').map((trait) => trait.get('trait')) : [];
+      continue;
+    }
+    if (!Object.hasOwn(node.type.fields, field)) {
+      // A field of a later release's object (shard): unset, so shown as null.
+      body[field] = null;
+      continue;
+    }
+    body[field] = shownValue(node, field);
+  }
+  body.links = selfLinks(base, 'nodes', uuid);
+  const wanted = (field: string) => fields === undefined || fields.includes(field);
+  if (version.atLeast(FEATURES.conductors) && wanted('conductor')) {
+    body.conductor = await view.conductor(node);
+  }
+  if (version.atLeast(FEATURES.allocations) && wanted('allocation_uuid')) {
+    body.allocation_uuid = null;
+  }
+  if (wanted('chassis_uuid')) body.chassis_uuid = await view.chassisUuid(node.get('chassis_id'));
+  if (fields !== undefined) {
+    const invalid = invalidFields(fields, body);
+    if (invalid.length > 0) {
+      throw new InvalidParameterError(`Field(s) "${invalid.join(', ')}" are not valid`);
+    }
+  } else {
+    body.ports = subresourceLinks(base, uuid, 'ports');
+    if (version.atLeast(FEATURES.statesAndPropertiesLinks)) {
+      body.states = subresourceLinks(base, uuid, 'states');
+    }
+    if (version.atLeast(FEATURES.portgroupSubresources)) {
+      body.portgroups = subresourceLinks(base, uuid, 'portgroups');
+    }
+    if (version.atLeast(FEATURES.volume)) body.volume = subresourceLinks(base, uuid, 'volume');
+  }
+  return sanitizeNode(request, body, fields);
+}
+
+/** node_sanitize: what was asked for, secrets masked, older names, later fields hidden. */
+function sanitizeNode(
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): Record<string, unknown> {
+  keepFields(body, fields);
+  if (isRecord(body.driver_info)) body.driver_info = maskDictPassword(body.driver_info, SECRET);
+  if (isRecord(body.instance_info)) {
+    const info = maskDictPassword(body.instance_info, SECRET);
+    if (info.configdrive) info.configdrive = SECRET;
+    if (info.image_url) info.image_url = SECRET;
+    body.instance_info = info;
+  }
+  if (isRecord(body.driver_internal_info) && body.driver_internal_info.agent_secret_token) {
+    body.driver_internal_info = { ...body.driver_internal_info, agent_secret_token: SECRET };
+  }
+  if ('provision_state' in body) {
+    body.provision_state = shownProvisionState(
+      body.provision_state as string | null,
+      gatesAt(request.microversion),
+    );
+  }
+  for (const field of nodeFieldsHidden(request)) delete body[field];
+  return body;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

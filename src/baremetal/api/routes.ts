@@ -1,0 +1,32 @@
+/**
+ * Every route of the bare metal API, one module per resource of the real API reference.
+ * What this release does not implement (allocations, deploy templates, volume connectors and
+ * targets, BIOS settings, node history, events, ramdisk lookup/heartbeat, vendor passthru,
+ * console, RAID, indicators, inject NMI, boot mode changes) has no route: WebOb's 404.
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerChassisRoutes } from './chassis.ts';
+import { registerConductorRoutes } from './conductors.ts';
+import { registerDriverRoutes } from './drivers.ts';
+import { registerNodeManagementRoutes } from './node-management.ts';
+import { registerNodeStateRoutes } from './node-states.ts';
+import { registerNodeTraitRoutes } from './node-traits.ts';
+import { registerNodeVifRoutes } from './node-vifs.ts';
+import { registerNodeRoutes } from './nodes.ts';
+import { registerPortgroupRoutes } from './portgroups.ts';
+import { registerPortRoutes } from './ports.ts';
+import { registerRootRoutes } from './root.ts';
+
+export function registerRoutes(app: FastifyInstance): void {
+  registerRootRoutes(app);
+  registerChassisRoutes(app);
+  registerDriverRoutes(app);
+  registerConductorRoutes(app);
+  registerNodeRoutes(app);
+  registerNodeStateRoutes(app);
+  registerNodeManagementRoutes(app);
+  registerNodeTraitRoutes(app);
+  registerNodeVifRoutes(app);
+  registerPortRoutes(app);
+  registerPortgroupRoutes(app);
+}

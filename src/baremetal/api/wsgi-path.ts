@@ -1,0 +1,52 @@
+/**
+ * The path the real Ironic routes on, from the request URL: a `.json` suffix is dropped (its
+ * JsonExtensionMiddleware, which also lets a node be found by a name ending in `.json`), a path
+ * that does not start with `/v1` is served as if it did (the root controller's `_lookup`), and
+ * one trailing slash is dropped. The path before the `/v1` prefix is kept for the one check
+ * the real service makes on it (`/detail` only under its collection).
+ */
+import type { IncomingMessage } from 'node:http';
+
+export interface IronicPath {
+  /** What the routes match: `/`, `/healthcheck`, or `/v1...`. */
+  readonly routed: string;
+  /** The path as the application saw it (after the `.json` strip), for `/detail`'s check. */
+  readonly seen: string;
+  /** The request path ended in `.json`. */
+  readonly jsonSuffix: boolean;
+}
+
+const PATHS = new WeakMap<IncomingMessage, IronicPath>();
+
+export function ironicPath(path: string): IronicPath {
+  let seen = path === '' ? '/' : path;
+  let jsonSuffix = false;
+  const stripped = seen.replace(/\/+$/, '');
+  if (stripped.endsWith('.json')) {
+    seen = stripped.slice(0, -'.json'.length);
+    jsonSuffix = true;
+  }
+  if (seen === '/' || seen === '' || seen === '/healthcheck') {
+    return { routed: seen || '/', seen: seen || '/', jsonSuffix };
+  }
+  const first = seen.split('/')[1];
+  let routed = first === 'v1' ? seen : `/v1${seen}`;
+  if (routed.endsWith('/')) routed = routed.slice(0, -1);
+  return { routed, seen, jsonSuffix };
+}
+
+/** Fastify's rewriteUrl: the routed path, the query kept; the parts remembered for the request. */
+export function rewriteIronicUrl(raw: IncomingMessage): string {
+  const url = raw.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const query = mark < 0 ? '' : url.slice(mark);
+  const parts = ironicPath(path);
+  PATHS.set(raw, parts);
+  return parts.routed + query;
+}
+
+/** The request's path parts (as rewritten); a request not rewritten is taken as it is. */
+export function pathOf(raw: IncomingMessage): IronicPath {
+  return PATHS.get(raw) ?? ironicPath((raw.url ?? '/').split('?')[0] as string);
+}

@@ -1,0 +1,195 @@
+/**
+ * The real `baremetal` client (python3-ironicclient 5.0.1) through an operator's session, run
+ * against Baton's API (a listening server, its conductor in this process) and against the real
+ * Ironic 21.4.4 pinned to zed: every command must exit the same and print the same, once UUIDs
+ * (named by order of appearance), timestamps, addresses and table widths are set aside. The
+ * session covers drivers, conductors, chassis, nodes (create, list, long list, show with
+ * --fields, set, unset, delete), ports, port groups, traits, validate, power, boot device,
+ * maintenance, the provisioning cycle with --wait, and the refusals a user meets.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import {
+  type CliResult,
+  pythonEnv,
+  type RealIronic,
+  realIronicMissing,
+  runBaremetal,
+  startRealIronic,
+} from '../../support/real-ironic.ts';
+import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+
+const inCi = process.env.CI === 'true';
+const missing = realIronicMissing();
+if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+
+interface Command {
+  readonly args: readonly string[];
+  /** Remembers a value of the output under a name `{name}` later commands use. */
+  readonly capture?: { readonly name: string; readonly pattern: RegExp };
+}
+
+const cmd = (line: string, capture?: Command['capture']): Command => ({
+  args: line.split(' '),
+  ...(capture === undefined ? {} : { capture }),
+});
+const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
+
+const SESSION: readonly Command[] = [
+  cmd('driver list'),
+  cmd('driver show fake-hardware'),
+  cmd('driver property list fake-hardware'),
+  cmd('conductor list'),
+  cmd('conductor show 127.0.0.1 -f json'),
+  cmd('chassis create --description rack-1 -f value -c uuid', { name: 'chassis', pattern: UUID }),
+  cmd('chassis list'),
+  cmd(
+    'node create --driver fake-hardware --name s1 --property cpus=4 --chassis-uuid {chassis} -f value -c uuid',
+    {
+      name: 'node',
+      pattern: UUID,
+    },
+  ),
+  cmd('node create --driver fake-hardware --name s2 --resource-class gold'),
+  cmd('node list'),
+  cmd('node list --long -f json'),
+  cmd('node list --resource-class gold'),
+  cmd('node show s1 --fields uuid name provision_state driver chassis_uuid'),
+  cmd('node set s1 --extra a=b --description hello --property memory_mb=1024'),
+  cmd('node unset s1 --extra a'),
+  cmd('node show s1 -f json'),
+  cmd('port create 52:54:00:aa:bb:01 --node {node}'),
+  cmd('port create 52:54:00:aa:bb:01 --node {node}'),
+  cmd('port create bogus --node {node}'),
+  cmd('port list'),
+  cmd('port list --node s1 --long'),
+  cmd('port group create --node {node} --name pg1 --address 52:54:00:aa:bb:0f'),
+  cmd('port group list'),
+  cmd('port group show pg1 -f json'),
+  cmd('node add trait s1 CUSTOM_A CUSTOM_B'),
+  cmd('node trait list s1'),
+  cmd('node remove trait s1 CUSTOM_A'),
+  cmd('node trait list s1'),
+  cmd('node validate s1'),
+  cmd('node power on s1'),
+  cmd('node show s1 --fields power_state'),
+  cmd('node boot device set s1 pxe'),
+  cmd('node boot device show s1'),
+  cmd('node boot device set s1 disk'),
+  cmd('node maintenance set s1 --reason broken'),
+  cmd('node show s1 --fields maintenance maintenance_reason'),
+  cmd('node maintenance unset s1'),
+  cmd('node deploy s1'),
+  cmd('node manage s1 --wait 60'),
+  cmd('node provide s1 --wait 60'),
+  cmd('node deploy s1 --wait 60'),
+  cmd('node show s1 --fields provision_state target_provision_state power_state'),
+  cmd('node delete s1'),
+  cmd('node undeploy s1 --wait 60'),
+  cmd('node show s1 --fields provision_state'),
+  cmd('node show nope'),
+  cmd('node create --driver ipmi'),
+  cmd('chassis delete {chassis}'),
+  cmd('node delete s1'),
+  cmd('port list'),
+  cmd('node delete s2'),
+  cmd('chassis delete {chassis}'),
+];
+
+const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:\+00:00|Z)?/g;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** One side's session: its endpoint, captured values, and UUID names. */
+class Side {
+  readonly #url: string;
+  readonly #captured = new Map<string, string>();
+  readonly #uuids = new Map<string, string>();
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  async run(command: Command): Promise<CliResult> {
+    const args = command.args.map((arg) =>
+      arg.replace(/\{(\w+)\}/g, (all, name: string) => this.#captured.get(name) ?? all),
+    );
+    const result = await runBaremetal(this.#url, args, pythonEnv(), 120_000);
+    if (command.capture !== undefined) {
+      const found = command.capture.pattern.exec(result.stdout);
+      if (found?.[1] !== undefined) this.#captured.set(command.capture.name, found[1]);
+    }
+    return result;
+  }
+
+  /** The output without what differs between runs (and between table widths). */
+  normalize(text: string): string[] {
+    const out = text
+      .replaceAll(this.#url, '{base}')
+      .replace(UUIDS, (uuid) => {
+        let name = this.#uuids.get(uuid);
+        if (name === undefined) {
+          name = `{uuid-${this.#uuids.size + 1}}`;
+          this.#uuids.set(uuid, name);
+        }
+        return name;
+      })
+      .replace(TIMESTAMP, '{time}');
+    return (
+      out
+        .split('\n')
+        .filter((line) => !/^\+[-+]+\+$/.test(line.trim()))
+        .map((line) => line.replace(/[ ]+/g, ' ').trim())
+        // The real service lists these in Python set order, which changes between runs.
+        .map((line) =>
+          line.replace(
+            /^\| (enabled_\w+_interfaces|hosts) \| (.*) \|$/,
+            (_, key: string, items: string) =>
+              `| ${key} | ${items.split(', ').sort().join(', ')} |`,
+          ),
+        )
+        .filter((line) => line !== '')
+    );
+  }
+}
+
+describe('a baremetal client session against Baton and the real Ironic', { skip: missing }, () => {
+  let real: RealIronic;
+  let baton: BatonApi;
+  let listening: ListeningApi;
+
+  before(async () => {
+    [real, baton] = await Promise.all([
+      startRealIronic({ pinReleaseVersion: 'zed', automatedClean: false }),
+      startBatonApi({ conductor: { automatedClean: false } }),
+    ]);
+    listening = await listenBaremetalApi({
+      services: baton.app.baremetal,
+      host: '127.0.0.1',
+      port: 0,
+      drainWaitMs: 0,
+    });
+  });
+
+  after(async () => {
+    await listening?.drain();
+    await Promise.all([real?.stop(), baton?.close()]);
+  });
+
+  it('prints the same for every command', async () => {
+    const sides = { real: new Side(real.url), baton: new Side(listening.url) };
+    for (const [index, command] of SESSION.entries()) {
+      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
+      const shown = (side: Side, result: CliResult) => ({
+        code: result.code,
+        stdout: side.normalize(result.stdout),
+        stderr: side.normalize(result.stderr),
+      });
+      assert.deepEqual(
+        shown(sides.baton, ours),
+        shown(sides.real, theirs),
+        `command ${index + 1}: baremetal ${command.args.join(' ')}`,
+      );
+    }
+  });
+});

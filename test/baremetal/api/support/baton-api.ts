@@ -1,0 +1,214 @@
+/**
+ * Baton's bare metal API on a real store for tests: a scratch database (SQLite unless a
+ * backend is given) with the schema, the store at the latest object versions, real
+ * conductors in this process (host 127.0.0.1, .2 …, as the real harness names them) serving
+ * the `local` RPC transport, the API's conductor client on it, and the Fastify app (answered
+ * through `app.inject`).
+ */
+
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildBaremetalApp } from '../../../../src/baremetal/api/app.ts';
+import {
+  type ApiHandlerSettings,
+  DEFAULT_API_SETTINGS,
+} from '../../../../src/baremetal/api/context.ts';
+import {
+  type RunningConductor,
+  startConductor,
+} from '../../../../src/baremetal/conductor/conductor-process.ts';
+import {
+  type ConductorSettings,
+  defaultConductorSettings,
+} from '../../../../src/baremetal/conductor/conductor-settings.ts';
+import {
+  type BaremetalStore,
+  type BaremetalTables,
+  createBaremetalStore,
+  LATEST_VERSIONS,
+} from '../../../../src/baremetal/db/index.ts';
+import {
+  hardwareInterfaceRows,
+  STANDALONE_ENABLED_INTERFACES,
+} from '../../../../src/baremetal/drivers/enabled-interfaces.ts';
+import {
+  FAKE_HARDWARE,
+  FAKE_HARDWARE_SUPPORTED,
+} from '../../../../src/baremetal/drivers/fake-hardware.ts';
+import { BAREMETAL_MIGRATIONS } from '../../../../src/baremetal/migrations/index.ts';
+import { BAREMETAL_OBJECTS } from '../../../../src/baremetal/objects/index.ts';
+import {
+  BAREMETAL_REMOTE_ERRORS,
+  CONDUCTOR_RPC,
+  CONDUCTOR_TOPIC,
+  ConductorApi,
+  ConductorRingCache,
+  liveConductorsFrom,
+} from '../../../../src/baremetal/rpcapi/index.ts';
+import { BAREMETAL_SERVICE } from '../../../../src/baremetal/service.ts';
+import {
+  type Backend,
+  type Database,
+  migrateToLatest,
+  openDatabase,
+} from '../../../../src/db/index.ts';
+import type { CapsInForce } from '../../../../src/releases/index.ts';
+import {
+  LocalBus,
+  LocalTransport,
+  objectRpcSerializer,
+  RpcClient,
+} from '../../../../src/rpc/index.ts';
+import { HealthState, resolveCapsInForce } from '../../../../src/service/index.ts';
+import { BACKENDS, backendAvailable, createScratchDatabase } from '../../../db/support/backends.ts';
+
+export interface BatonApi {
+  readonly app: FastifyInstance;
+  readonly store: BaremetalStore;
+  readonly db: Database<BaremetalTables>;
+  readonly bus: LocalBus;
+  readonly health: HealthState;
+  readonly conductors: readonly RunningConductor[];
+  /** One request; the body as JSON when it is JSON. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface BatonApiOptions {
+  readonly backend?: Backend;
+  readonly apiMax?: string;
+  readonly settings?: Partial<ApiHandlerSettings>;
+  /** Conductors to start (1 by default; 0 for none). */
+  readonly conductors?: number;
+  /** Conductor settings besides the host (automated cleaning, intervals…). */
+  readonly conductor?: Partial<ConductorSettings>;
+  /** The caps in force (unpinned by default). */
+  readonly caps?: CapsInForce;
+}
+
+/** The caps of an unpinned process. */
+export function unpinnedCaps(): CapsInForce {
+  return resolveCapsInForce(BAREMETAL_SERVICE, {});
+}
+
+export async function startBatonApi(options: BatonApiOptions = {}): Promise<BatonApi> {
+  const scratch = await createScratchDatabase(options.backend ?? 'sqlite');
+  const db = (await openDatabase(scratch.url)) as unknown as Database<BaremetalTables>;
+  const migrated = await migrateToLatest(db as unknown as Database, BAREMETAL_MIGRATIONS);
+  if (migrated.error) throw migrated.error;
+  const store = createBaremetalStore(db, { targets: LATEST_VERSIONS });
+  const settings = { ...DEFAULT_API_SETTINGS, ...options.settings };
+  const bus = new LocalBus();
+  const caps = options.caps ?? unpinnedCaps();
+  const conductors: RunningConductor[] = [];
+  for (let i = 1; i <= (options.conductors ?? 1); i++) {
+    conductors.push(
+      await startConductor({
+        settings: {
+          ...defaultConductorSettings(`127.0.0.${i}`),
+          heartbeatTimeout: settings.heartbeatTimeout,
+          // Tests stop conductors often: no ring grace period to wait out.
+          hashRingResetInterval: 0,
+          ...options.conductor,
+        },
+        database: db,
+        caps,
+        transport: new LocalTransport(bus),
+        registerService: false,
+      }),
+    );
+  }
+  const client = new RpcClient({
+    transport: new LocalTransport(bus),
+    topic: CONDUCTOR_TOPIC,
+    version: CONDUCTOR_RPC.latest,
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS),
+    remoteErrors: BAREMETAL_REMOTE_ERRORS,
+  });
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(settings.heartbeatTimeout, { useGroups: true }),
+      ),
+    { resetIntervalMs: 0 },
+  );
+  const health = new HealthState();
+  const app = await buildBaremetalApp({
+    services: { store, conductors: new ConductorApi({ client, rings }), settings },
+    apiMax: options.apiMax,
+    operations: { health },
+  });
+  return {
+    app,
+    store,
+    db,
+    bus,
+    health,
+    conductors,
+    request: (request) => app.inject(request),
+    async close() {
+      await app.close();
+      for (const conductor of conductors) await conductor.stop();
+      await db.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** Registers a conductor (alive now) running fake-hardware as the standalone setup enables it. */
+export async function registerFakeConductor(
+  store: BaremetalStore,
+  hostname: string,
+  conductorGroup = '',
+): Promise<void> {
+  const conductor = await store.conductors.register({
+    hostname,
+    // The real conductor lists its enabled hardware types here.
+    drivers: [FAKE_HARDWARE],
+    conductor_group: conductorGroup,
+  });
+  const rows = hardwareInterfaceRows(
+    FAKE_HARDWARE,
+    FAKE_HARDWARE_SUPPORTED,
+    STANDALONE_ENABLED_INTERFACES,
+  );
+  await store.conductors.registerHardwareInterfaces(
+    Number(conductor.get('id')),
+    rows.map((row) => ({
+      hardware_type: row.hardwareType,
+      interface_type: row.interfaceType,
+      interface_name: row.interfaceName,
+      default: row.default,
+    })),
+  );
+}
+
+/**
+ * Declares `describe(<title> [<backend>])` for SQLite, PostgreSQL and MariaDB, each with an
+ * API (and its conductors) on a scratch database of that backend, closed before the database
+ * is dropped. An unreachable server skips its suite with the reason, except under CI=true.
+ */
+export function forEachApiBackend(
+  title: string,
+  body: (api: () => BatonApi) => void,
+  options: Omit<BatonApiOptions, 'backend'> = {},
+): void {
+  for (const backend of BACKENDS) {
+    describe(`${title} [${backend}]`, async () => {
+      const unavailable = await backendAvailable(backend);
+      if (unavailable !== undefined) {
+        describe(unavailable, { skip: unavailable }, () => {});
+        return;
+      }
+      let api: BatonApi | undefined;
+      before(async () => {
+        api = await startBatonApi({ ...options, backend });
+      });
+      after(() => api?.close());
+      body(() => {
+        if (api === undefined) throw new Error('the API has not started');
+        return api;
+      });
+    });
+  }
+}
