@@ -118,6 +118,8 @@ export interface BaremetalSettings {
 export interface BaremetalPlan {
   readonly config: BaremetalConfig;
   readonly caps: CapsInForce;
+  /** For the operator: older option names the file uses (oslo.config's deprecation warnings). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -147,7 +149,7 @@ export async function planBaremetal(
     flag: flags.pinReleaseVersion as string | undefined,
     file: file?.pinReleaseVersion,
   });
-  return { config, caps };
+  return { config, caps, warnings: file?.deprecations ?? [] };
 }
 
 /**

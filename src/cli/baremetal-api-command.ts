@@ -37,7 +37,7 @@ import {
 } from '../service/index.ts';
 import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { configFlagValues } from './config-flags.ts';
+import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { type ServeIo, stoppedLine, stoppingLine } from './placement-serve-command.ts';
 
 export interface BaremetalApiOptions {
@@ -137,6 +137,11 @@ export async function baremetalApi(
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
   const planned = await plan(options, service);
+  // Once for a pool: its workers run this command too.
+  const warnings = isWorkerProcess()
+    ? []
+    : [...(planned.warnings ?? []), ...deprecatedFlagsUsed(BAREMETAL_API_OPTIONS, options)];
+  for (const warning of warnings) io.err(`baton: warning: ${warning}\n`);
   const stopped = io.stopped ?? waitForStopSignal;
   const workers = planned.config.api.apiWorkers;
   if (workers > 1 && !isWorkerProcess()) return superviseWithPoolMetrics(planned, io, stopped);

@@ -69,6 +69,18 @@ export function addConfigFlags(command: Command, schema: ConfigSchema): Command 
   return command;
 }
 
+/** The warnings for the deprecated flags given (`--drain-wait`: use `--drain-delay`). */
+export function deprecatedFlagsUsed(
+  options: readonly ConfigOption[],
+  given: Readonly<Record<string, unknown>>,
+): string[] {
+  return options.flatMap((option) =>
+    (option.deprecated ?? [])
+      .filter((old) => old.flag !== undefined && given[attributeOf(old.flag)] !== undefined)
+      .map((old) => `--${old.flag} is deprecated; use --${flagOf(option)}`),
+  );
+}
+
 /**
  * The values the flags set, by the options' fields (absent flags are absent), read with the
  * options' own types; a bad value is a usage error naming the flag.

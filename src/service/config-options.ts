@@ -169,6 +169,23 @@ export function readConfigOptions(
   return values;
 }
 
+/** oslo.config's warning for an option set under its older name. */
+export function deprecatedNameWarning(option: ConfigOption, old: DeprecatedName): string {
+  return `Option "${old.name}" from group "${old.section}" is deprecated. Use option "${option.name}" from group "${option.section}".`;
+}
+
+/** The warnings for the older names a file uses (oslo.config logs one each). */
+export function deprecatedNamesUsed(
+  sections: IniSections,
+  options: readonly ConfigOption[],
+): string[] {
+  return options.flatMap((option) =>
+    (option.deprecated ?? [])
+      .filter((old) => sections.get(old.section)?.get(old.name) !== undefined)
+      .map((old) => deprecatedNameWarning(option, old)),
+  );
+}
+
 /** The default of an option as the sample and `--help` show it; undefined when it has none. */
 export function defaultTextOf(
   option: ConfigOption,

@@ -63,6 +63,10 @@ describe('bare metal config', () => {
     assert.equal(read('').drainDelaySeconds, 5, 'the API waits for its balancer by default');
     assert.equal(read('').gracefulShutdownTimeout, 60);
     assert.equal(read('[api]\ndrain_wait = 7').drainDelaySeconds, 7);
+    assert.deepEqual(baremetalConfigFromIni('[api]\ndrain_wait = 7').deprecations, [
+      'Option "drain_wait" from group "api" is deprecated. Use option "drain_delay" from group "healthcheck".',
+    ]);
+    assert.deepEqual(baremetalConfigFromIni('[healthcheck]\ndrain_delay = 7').deprecations, []);
     assert.equal(
       read('[api]\ndrain_wait = 7\n[healthcheck]\ndrain_delay = 2').drainDelaySeconds,
       2,
