@@ -6,8 +6,8 @@
  * conductor`: the very processes a supervisor runs in production), all on one SQLite file in
  * the data directory and http RPC. It prints where each listens once all three are ready.
  * SIGTERM or SIGINT stops them all (each drains and leaves the services table) and exits 0;
- * a child that ends unasked stops the others and exits 1 naming it. Decisions:
- * docs/operations.md, "baton up".
+ * SIGHUP is passed on to the three; a child that ends unasked stops the others and exits 1
+ * naming it. Decisions: docs/operations.md, "baton up".
  */
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_PORT } from '../baremetal/config.ts';
@@ -130,7 +130,8 @@ export async function up(
         io.out('baton up: Ctrl-C (or SIGTERM) stops all three');
       },
     },
-    { stopped },
+    // SIGHUP reloads each process's config (as systemctl reload would), rather than ending `up`.
+    { stopped, forward: ['SIGHUP'] },
   );
   if (outcome.kind === 'died') {
     throw new CliExit(`${exitSentence(outcome.first)}; the others were stopped`, EXIT.failure);

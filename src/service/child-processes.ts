@@ -3,8 +3,9 @@
  * binary, as a supervisor would run it, started together and stopped together. A child is
  * ready when a line of its stdout says so (its "listening on" line); its stdout lines are
  * handed on, its stderr (the log) is the parent's. Stopping sends SIGTERM to every child and
- * waits for each to drain and exit. A child that ends unasked stops the others, and the
- * outcome names it: a half-running control plane would hide the failure.
+ * waits for each to drain and exit; other signals (SIGHUP) may be passed on as they come. A
+ * child that ends unasked stops the others, and the outcome names it: a half-running
+ * control plane would hide the failure.
  *
  * A child still starting is sent SIGTERM only once it is ready (or has ended), within
  * `startTimeoutMs`: a server that registers itself before it listens for SIGTERM would
@@ -47,6 +48,8 @@ export interface GroupOptions {
   readonly stopped: Promise<string>;
   /** How long a starting child may take to be ready before a stop kills it (default 60 s). */
   readonly startTimeoutMs?: number;
+  /** Signals this process passes on to every running child (SIGHUP: reload), while it runs. */
+  readonly forward?: readonly NodeJS.Signals[];
 }
 
 interface Running {
@@ -130,6 +133,14 @@ export async function runChildGroup(
   };
   for (const spec of specs) children.push(startChild(spec, io, checkAllReady));
   checkAllReady();
+  const forward = (signal: NodeJS.Signals) => {
+    for (const running of children) {
+      if (running.child.exitCode === null && running.child.signalCode === null) {
+        running.child.kill(signal);
+      }
+    }
+  };
+  for (const signal of options.forward ?? []) process.on(signal, forward);
 
   let stopping = false;
   const stopOne = async (running: Running) => {
@@ -153,6 +164,7 @@ export async function runChildGroup(
   ]);
   stopAll();
   const exits = await Promise.all(children.map((running) => running.exited));
+  for (const signal of options.forward ?? []) process.off(signal, forward);
   if ('exit' in first && first.exit !== undefined) {
     return { kind: 'died', first: first.exit, exits };
   }

@@ -59,6 +59,8 @@ function recorder(): GroupIo & {
   };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 function stopSignal(): { stopped: Promise<string>; stop: (signal: string) => void } {
   let stop: (signal: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => {
@@ -129,6 +131,28 @@ describe('runChildGroup', () => {
     assert.deepEqual(io.readyCalls, [], 'never all ready');
     // The starting child was let finish its start, then stopped through its handler.
     assert.deepEqual(outcome.exits[0], { name: 'slow', code: 0, signal: null });
+  });
+
+  it('passes the signals it forwards on to every child', async () => {
+    const io = recorder();
+    const { stopped, stop } = stopSignal();
+    const hup: ChildSpec = {
+      ...child('h'),
+      args: [
+        '-e',
+        `process.on('SIGUSR2', () => console.log('reloaded'));
+         process.on('SIGTERM', () => process.exit(0));
+         console.log('ready h'); setInterval(() => {}, 1000);`,
+      ],
+    };
+    const running = runChildGroup([hup], io, { stopped, forward: ['SIGUSR2'] });
+    await io.allReady;
+    process.kill(process.pid, 'SIGUSR2');
+    for (let i = 0; i < 100 && !io.lines.includes('h: reloaded'); i++) await sleep(50);
+    stop('SIGTERM');
+    await running;
+    assert.deepEqual(io.lines, ['h: ready h', 'h: reloaded']);
+    assert.equal(process.listenerCount('SIGUSR2'), 0, 'the handler is removed once all ended');
   });
 
   it('a stop during a start waits for the child to be ready; one that never is gets killed', async () => {
