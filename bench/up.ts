@@ -4,11 +4,12 @@
  *   - `node bin/baton.mjs up` until all three processes answer (Placement's `GET /`, the bare
  *     metal API's `GET /`, and the conductor alive in the API's `GET /v1/conductors`), on a new
  *     data directory (schemas created) and again on the same one (schemas current), median of 3.
- * Prints the load average beside them: on a shared 2-vCPU machine the wall times follow it.
+ * Prints the load average beside them: on a shared 2-vCPU machine the wall times follow it,
+ * so the CPU time spent until ready (in `baton up`, and in its children) is printed too.
  * Needs `npm run build` first (otherwise the sources run through tsx, as `baton` says).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +52,35 @@ async function answers(url: string, headers: Record<string, string> = {}): Promi
   }
 }
 
-async function upRun(dataDir: string): Promise<number> {
+/** CPU seconds (user + system) of a process, from /proc (clock ticks of 1/100 s). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+interface UpRun {
+  readonly wall: number;
+  /** CPU seconds until ready: `baton up` itself, and its three children together. */
+  readonly parentCpu: number;
+  readonly childrenCpu: number;
+}
+
+async function upRun(dataDir: string): Promise<UpRun> {
   const [placementPort, baremetalPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const child = spawn(
@@ -76,7 +105,10 @@ async function upRun(dataDir: string): Promise<number> {
         'X-OpenStack-Ironic-API-Version': '1.49',
       })) as { conductors?: { alive: boolean }[] } | undefined;
       if (placement !== undefined && conductors?.conductors?.some((c) => c.alive) === true) {
-        return (performance.now() - started) / 1000;
+        const wall = (performance.now() - started) / 1000;
+        const pid = child.pid ?? 0;
+        const children = childrenOf(pid).reduce((sum, c) => sum + cpuOf(c), 0);
+        return { wall, parentCpu: cpuOf(pid), childrenCpu: children };
       }
       await sleep(20);
     }
@@ -91,8 +123,8 @@ const versions = Array.from({ length: 5 }, versionRun);
 console.log(
   `baton --version: ${median(versions.map((v) => v.wall)).toFixed(2)} s wall, ${median(versions.map((v) => v.cpu)).toFixed(2)} s CPU (median of 5; load ${load()})`,
 );
-const fresh: number[] = [];
-const again: number[] = [];
+const fresh: UpRun[] = [];
+const again: UpRun[] = [];
 for (let i = 0; i < 3; i++) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-up-'));
   try {
@@ -102,6 +134,10 @@ for (let i = 0; i < 3; i++) {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-console.log(
-  `baton up until all three answer: ${median(fresh).toFixed(2)} s on a new data directory, ${median(again).toFixed(2)} s with the schemas current (median of 3; load ${load()})`,
-);
+const line = (runs: UpRun[]) => {
+  const at = (pick: (run: UpRun) => number) => median(runs.map(pick)).toFixed(2);
+  return `${at((r) => r.wall)} s wall; CPU until then ${at((r) => r.parentCpu)} s in baton up, ${at((r) => r.childrenCpu)} s in its three children`;
+};
+console.log(`baton up until all three answer (median of 3; load ${load()}):`);
+console.log(`  new data directory:   ${line(fresh)}`);
+console.log(`  schemas current:      ${line(again)}`);
