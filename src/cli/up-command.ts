@@ -117,7 +117,13 @@ async function schemasToUpgrade(databaseUrl: string, path: string): Promise<stri
       import('../placement/migrations/index.ts'),
       import('../baremetal/migrations/index.ts'),
     ]);
-  const database = await openDatabase(databaseUrl, { mustExist: true });
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(databaseUrl, { mustExist: true });
+  } catch (error) {
+    // Not a SQLite database, unreadable: one line, as every database command says it.
+    throw new CliExit((error as Error).message, EXIT.failure);
+  }
   try {
     const sets = { placement: PLACEMENT_MIGRATIONS, baremetal: BAREMETAL_MIGRATIONS };
     const behind: string[] = [];

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { planUp } from '../../src/cli/up-command.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'baton.mjs');
@@ -77,6 +78,61 @@ describe('baton up', () => {
       }
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('plans the three commands on one data directory, the API without a drain wait', () => {
+    const plan = planUp(
+      { dataDir: 'rel/dir', host: '127.0.0.2', placementPort: '0', baremetalPort: '16385' },
+      '/opt/baton/bin/baton.mjs',
+    );
+    const dir = join(process.cwd(), 'rel/dir');
+    assert.equal(plan.dataDir, dir);
+    assert.equal(plan.databaseUrl, `sqlite:${join(dir, 'baton.sqlite')}`);
+    assert.deepEqual(
+      plan.children.map((c) => [c.name, c.command, c.args.join(' ')]),
+      [
+        [
+          'placement-api',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs placement serve --host 127.0.0.2 --port 0 --data-dir ${dir}`,
+        ],
+        [
+          'baremetal-conductor',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs baremetal conductor --rpc-transport-url http://127.0.0.2:0 --data-dir ${dir}`,
+        ],
+        [
+          'baremetal-api',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs baremetal api --host 127.0.0.2 --port 16385 --drain-wait 0 --data-dir ${dir}`,
+        ],
+      ],
+    );
+    const [placement, conductor] = plan.children;
+    assert.equal(
+      placement?.ready('placement-api listening on http://127.0.0.2:8778 (service version 1)'),
+      'http://127.0.0.2:8778',
+    );
+    assert.equal(placement?.ready('placement-api stopping'), undefined);
+    assert.equal(
+      conductor?.ready('baremetal-conductor vm serving topic ironic.conductor_manager over http'),
+      'vm',
+    );
+  });
+
+  it('a data directory whose database cannot be opened is one error line', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-up-'));
+    writeFileSync(join(dataDir, 'baton.sqlite'), 'not a database, not empty either'.repeat(100));
+    const run = spawnSync(process.execPath, [BIN, 'up', '--data-dir', dataDir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    rmSync(dataDir, { recursive: true, force: true });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stderr.trim().split('\n').at(-1) ?? '',
+      /^baton: error: cannot open database sqlite:.*baton\.sqlite: /,
+    );
   });
 
   it('refuses a bad port with a usage error, creating nothing', () => {
