@@ -100,6 +100,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
     apiVersions: SERVED_VERSIONS,
     rpcVersions: CONDUCTOR_RPC,
     objectTypes: BAREMETAL_OBJECT_TYPES,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
   }),
   // The released entries (yoga, zed); `master` is derived from `code`.
   releases: BAREMETAL_RELEASES,

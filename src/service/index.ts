@@ -37,6 +37,13 @@ export {
 } from './config-options.ts';
 export { renderConfigSample, type SampleHeading } from './config-sample.ts';
 export {
+  checkDeployment,
+  DeploymentTooOldError,
+  type DeploymentView,
+  readDeployment,
+  tooOldMessage,
+} from './deployment-caps.ts';
+export {
   DATA_DIR_ENV,
   type DataDir,
   type DataDirSettings,
@@ -44,6 +51,13 @@ export {
   defaultDataDir,
   resolveDataDir,
 } from './data-dir.ts';
+export {
+  capsLine,
+  type DeploymentLog,
+  followDeployment,
+  type LiveDeployment,
+  pinOf,
+} from './live-deployment.ts';
 export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
