@@ -44,6 +44,7 @@ import type { LogSink } from '../service/logging/service-logger.ts';
 import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
+import { reloadOnSighup } from './reload-on-sighup.ts';
 
 /**
  * Commander's values: `--config-file`, and one per option of PLACEMENT_OPTIONS under the
@@ -186,7 +187,11 @@ export async function placementServe(
   io.out(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
   );
+  const stopReload = reloadOnSighup(PLACEMENT_API_BINARY, io, async () =>
+    server.reload(await planServe(options, service)),
+  );
   const signal = await stopping;
+  stopReload();
   io.out(`placement-api stopping (${signal}): finishing requests in flight`);
   await server.close();
   io.out('placement-api stopped');

@@ -11,8 +11,20 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
-import type { CapsInForce } from '../releases/index.ts';
-import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
+import { type CapsInForce, capsInForce, describeCapsSource, LiveCaps } from '../releases/index.ts';
+import {
+  checkPeerVersions,
+  followDeployment,
+  type LiveDeployment,
+  loggingPaths,
+  type ProcessRegistration,
+  pinOf,
+  type ReloadReport,
+  registerProcess,
+  reloadProcess,
+  type ServiceDefinition,
+  type ServicesWatch,
+} from '../service/index.ts';
 import type { ProcessOperations } from '../service/process-operations.ts';
 import { buildPlacementApp } from './api/app.ts';
 import { checkPlacementAuth } from './auth-settings.ts';
@@ -38,12 +50,43 @@ export interface StartOptions {
    * absent, the server logs and counts nothing (tests that start one of their own).
    */
   readonly operations?: ProcessOperations;
+  /**
+   * The service definition (service.ts): with it, the caps in force follow the services table
+   * (seed 004) and a deployment too old to talk to refuses the start; without it (tests that
+   * start a server of their own), the caps given stay as they are.
+   */
+  readonly service?: ServiceDefinition;
+}
+
+/** The caps given, never refreshed: a server started without its service definition. */
+function staticDeployment(caps: CapsInForce | undefined): LiveDeployment {
+  const fixed = new LiveCaps(
+    caps ?? {
+      release: undefined,
+      source: { kind: 'latest' },
+      apiMax: undefined,
+      rpcCap: undefined,
+      objectTargets: { objectVersion: (_type, latest) => latest },
+    },
+  );
+  return { caps: fixed, refresh: async () => ({ caps: fixed.current(), changed: false }) };
 }
 
 export interface PlacementServer {
   /** `http://host:port` as listening (the real port when 0 was asked). */
   readonly url: string;
   readonly address: AddressInfo;
+  /** The caps in force now: the pin, else the oldest live placement-api's release (seed 004). */
+  readonly caps: CapsInForce;
+  /**
+   * SIGHUP: the log level from `next` (planned again from the file and flags), the other
+   * changed options reported as needing a restart, the caps read again from the services table.
+   * Undefined without the process's operations (a server a test started bare).
+   */
+  reload(next: {
+    readonly config: PlacementConfig;
+    readonly caps: CapsInForce;
+  }): Promise<ReloadReport | undefined>;
   close(): Promise<void>;
 }
 
@@ -79,6 +122,26 @@ export async function startPlacementServer(
       },
       warn,
     );
+    // The caps in force (seed 004): a live placement-api older than the previous release
+    // refuses the start; without a pin, the oldest live one's release names the caps.
+    const service = options.service;
+    const deployment: LiveDeployment =
+      service === undefined
+        ? staticDeployment(caps)
+        : await followDeployment(
+            shared,
+            service,
+            caps ?? capsInForce(service.releases, undefined),
+            {
+              log: { info: (message) => logger?.info(message), warn },
+            },
+          );
+    if (service !== undefined) {
+      const setGauges = (value: CapsInForce) =>
+        operations?.metrics?.deployment.setCaps(value, service.code);
+      setGauges(deployment.caps.current());
+      deployment.caps.onUpdate(setGauges);
+    }
 
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
@@ -104,6 +167,7 @@ export async function startPlacementServer(
     const url = `http://${host}:${address.port}`;
 
     let registration: ProcessRegistration;
+    let watch: ServicesWatch | undefined;
     try {
       registration = await registerProcess(
         shared,
@@ -116,7 +180,7 @@ export async function startPlacementServer(
         { heartbeatSeconds: options.heartbeatSeconds, warn },
       );
       // After registering, so the first read counts this process.
-      await operations?.watchServices(shared);
+      watch = await operations?.watchServices(shared);
     } catch (error) {
       await app.close();
       await operations?.close();
@@ -126,7 +190,8 @@ export async function startPlacementServer(
     logger?.info(
       {
         service_version: PLACEMENT_SERVICE_VERSION,
-        release: caps?.release ?? 'master',
+        release: deployment.caps.release ?? 'master',
+        caps_source: describeCapsSource(deployment.caps),
         api_max: caps?.apiMax,
       },
       `${PLACEMENT_API_BINARY} serving: caps in force`,
@@ -136,6 +201,21 @@ export async function startPlacementServer(
     return {
       url,
       address,
+      caps: deployment.caps,
+      async reload(next) {
+        if (operations === undefined) return undefined;
+        return reloadProcess(
+          { log: operations.log, deployment, watch },
+          {
+            before: config,
+            after: next.config,
+            mutable: loggingPaths(),
+            logging: next.config,
+            pinBefore: caps === undefined ? undefined : pinOf(caps),
+            pinAfter: pinOf(next.caps),
+          },
+        );
+      },
       close() {
         closing ??= (async () => {
           // /healthcheck answers DRAINING (for the drain delay, if any, before new

@@ -165,7 +165,7 @@ export async function startPlacementApi(
     ...(logSink === undefined ? {} : { logSink }),
   });
   try {
-    return await startPlacementServer(plan.config, plan.caps, { ...start, operations });
+    return await startPlacementServer(plan.config, plan.caps, { ...start, operations, service });
   } catch (error) {
     await operations.close();
     throw error;

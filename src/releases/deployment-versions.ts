@@ -33,7 +33,9 @@ function releasedVersions(mapping: ReleaseMapping): { name: string; version: num
     if (known === undefined || (/^\d/.test(known) && !/^\d/.test(name)))
       seen.set(entry.serviceVersion, name);
   }
-  return [...seen].map(([version, name]) => ({ name, version })).sort((a, b) => b.version - a.version);
+  return [...seen]
+    .map(([version, name]) => ({ name, version }))
+    .sort((a, b) => b.version - a.version);
 }
 
 /**

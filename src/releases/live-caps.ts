@@ -12,7 +12,8 @@ export class LiveCaps implements CapsInForce {
   readonly #listeners: ((caps: CapsInForce) => void)[] = [];
   /** Delegates to the current caps' targets on every call. */
   readonly objectTargets: VersionTargets = {
-    objectVersion: (typeName, latest) => this.#current.objectTargets.objectVersion(typeName, latest),
+    objectVersion: (typeName, latest) =>
+      this.#current.objectTargets.objectVersion(typeName, latest),
   };
 
   constructor(initial: CapsInForce) {

@@ -35,14 +35,8 @@ export {
   readConfigOptions,
   STRING,
 } from './config-options.ts';
+export { changedSettings, onReloadSignal, settingsNeedingRestart } from './config-reload.ts';
 export { renderConfigSample, type SampleHeading } from './config-sample.ts';
-export {
-  checkDeployment,
-  DeploymentTooOldError,
-  type DeploymentView,
-  readDeployment,
-  tooOldMessage,
-} from './deployment-caps.ts';
 export {
   DATA_DIR_ENV,
   type DataDir,
@@ -52,12 +46,12 @@ export {
   resolveDataDir,
 } from './data-dir.ts';
 export {
-  capsLine,
-  type DeploymentLog,
-  followDeployment,
-  type LiveDeployment,
-  pinOf,
-} from './live-deployment.ts';
+  checkDeployment,
+  DeploymentTooOldError,
+  type DeploymentView,
+  readDeployment,
+  tooOldMessage,
+} from './deployment-caps.ts';
 export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
@@ -67,6 +61,13 @@ export {
   HealthState,
   healthAnswer,
 } from './healthcheck.ts';
+export {
+  capsLine,
+  type DeploymentLog,
+  followDeployment,
+  type LiveDeployment,
+  pinOf,
+} from './live-deployment.ts';
 // Logs and metrics: only the settings here. The logger, the metrics and the HTTP hooks load
 // pino and prom-client (~0.1 s), so serving commands import them by path, when they serve:
 // process-operations.ts, http/fastify-operations.ts (docs/operations.md).
@@ -93,6 +94,13 @@ export {
   registerProcess,
   ServiceTooOldError,
 } from './process-registration.ts';
+export {
+  loggingPaths,
+  type ReloadInput,
+  type ReloadReport,
+  type ReloadTarget,
+  reloadProcess,
+} from './process-reload.ts';
 export {
   compatibilityOf,
   defineService,

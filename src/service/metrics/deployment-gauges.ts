@@ -80,5 +80,7 @@ export class DeploymentGauges {
 
 /** `pin`, `latest`, or `auto from <binary>@<service version>` (the host stays out of the label). */
 function sourceLabel(source: CapsSource): string {
-  return source.kind === 'auto' ? `auto from ${source.binary}@${source.serviceVersion}` : source.kind;
+  return source.kind === 'auto'
+    ? `auto from ${source.binary}@${source.serviceVersion}`
+    : source.kind;
 }
