@@ -21,7 +21,14 @@ import {
   InvalidReleaseMappingError,
   UnknownReleaseError,
 } from '../releases/index.ts';
-import { compatibilityOf, resolveCapsInForce } from '../service/index.ts';
+import {
+  capsSummary,
+  compatibilityOf,
+  pinOf,
+  readDeployment,
+  resolveCapsInForce,
+  tooOldMessage,
+} from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
 import { incompatibleDatabaseMessage, incompatibleRows } from './ironic-dbsync-dialect.ts';
@@ -77,11 +84,25 @@ export async function upgradeCheck(
         return onlineCheck.run();
       },
     };
+    const pin = pinOf(caps);
+    // The caps a process starting now runs with (seed 004): the pin, else the oldest live
+    // process's release; a live process too old to talk to fails the check.
+    const capsCheck: UpgradeCheck = {
+      name: 'Caps in force',
+      async run() {
+        const deployment = await readDeployment(db, service, pin);
+        const summary = capsSummary(deployment.caps, service);
+        if (deployment.tooOld.length > 0)
+          return checkFailure(`${tooOldMessage(service, deployment.tooOld)} (${summary})`);
+        return checkSuccess(summary);
+      },
+    };
     const checks: UpgradeCheck[] = [
       schemaCheck,
       onlineAfterSchema,
       mixedServiceVersionsCheck(db, { binaries: service.binaries }),
-      releasePinCheck(caps),
+      capsCheck,
+      releasePinCheck({ release: pin }),
     ];
     const compatibility = compatibilityOf(service);
     const dialect = service.operatorDialect;

@@ -108,3 +108,39 @@ export function deploymentCaps(
     serviceVersion: oldest.version,
   });
 }
+
+/** A live process that cannot read some object versions this code writes at its latest. */
+export interface UnreadableBy {
+  readonly service: LiveService;
+  /** Its release, as its service version names it; undefined when the mapping knows none. */
+  readonly release: string | undefined;
+  /** The latest versions it does not know (empty for a service without objects). */
+  readonly objects: readonly { readonly type: string; readonly version: string }[];
+}
+
+/**
+ * The live processes that cannot read what writing at this code's latest versions produces
+ * (online data migrations, an unpinned process): those older than this code's service
+ * version (seed 004: data moves only once every service is upgraded), with the object
+ * versions their release does not list.
+ */
+export function servicesThatCannotRead(
+  mapping: ReleaseMapping,
+  live: readonly LiveService[],
+): UnreadableBy[] {
+  const code = codeServiceVersion(mapping);
+  const latest = mapping[MASTER]?.objects ?? {};
+  return live
+    .filter((service) => service.version < code)
+    .map((service) => {
+      const release = releaseOfServiceVersion(mapping, service.version);
+      const known = release === undefined ? {} : (mapping[release]?.objects ?? {});
+      const objects: { type: string; version: string }[] = [];
+      for (const [type, versions] of Object.entries(latest)) {
+        for (const version of versions) {
+          if (!(known[type] ?? []).includes(version)) objects.push({ type, version });
+        }
+      }
+      return { service, release, objects };
+    });
+}

@@ -14,7 +14,9 @@ export {
   oldestSupportedVersion,
   previousRelease,
   releaseOfServiceVersion,
+  servicesThatCannotRead,
   servicesTooOld,
+  type UnreadableBy,
 } from './deployment-versions.ts';
 export { LiveCaps } from './live-caps.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';

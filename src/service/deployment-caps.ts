@@ -9,6 +9,7 @@ import {
   type CapsInForce,
   codeServiceVersion,
   deploymentCaps,
+  describeCapsSource,
   type LiveService,
   oldestSupportedVersion,
   previousRelease,
@@ -91,4 +92,40 @@ export async function checkDeployment(
     throw new DeploymentTooOldError(tooOldMessage(service, view.tooOld), view.tooOld);
   }
   return view;
+}
+
+/** The caps as one line for operators: source, then what they cap. */
+export function capsSummary(caps: CapsInForce, service: ServiceDefinition): string {
+  const parts = [`caps in force: ${describeCapsSource(caps)}`];
+  if (caps.rpcCap !== undefined) parts.push(`RPC cap ${caps.rpcCap}`);
+  if (caps.apiMax !== undefined) parts.push(`API max ${caps.apiMax}`);
+  const objects = Object.entries(service.code.objects).map(
+    ([type, latest]) => `${type} ${caps.objectTargets.objectVersion(type, latest)}`,
+  );
+  if (objects.length > 0) parts.push(`objects ${objects.join(', ')}`);
+  return parts.join('; ');
+}
+
+/** The caps as data (`baton db services --json`). */
+export function capsAsJson(caps: CapsInForce, service: ServiceDefinition) {
+  const objects: Record<string, string> = {};
+  for (const [type, latest] of Object.entries(service.code.objects))
+    objects[type] = caps.objectTargets.objectVersion(type, latest);
+  return {
+    source: caps.source.kind,
+    description: describeCapsSource(caps),
+    release: caps.release ?? null,
+    ...(caps.source.kind === 'auto'
+      ? {
+          from: {
+            binary: caps.source.binary,
+            host: caps.source.host,
+            serviceVersion: caps.source.serviceVersion,
+          },
+        }
+      : {}),
+    apiMax: caps.apiMax ?? null,
+    rpcCap: caps.rpcCap ?? null,
+    objects,
+  };
 }

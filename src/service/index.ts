@@ -46,6 +46,8 @@ export {
   resolveDataDir,
 } from './data-dir.ts';
 export {
+  capsAsJson,
+  capsSummary,
   checkDeployment,
   DeploymentTooOldError,
   type DeploymentView,
@@ -84,6 +86,12 @@ export {
   parseLogFormat,
   parseLogLevel,
 } from './logging/log-settings.ts';
+export {
+  checkOnlineMigrationGate,
+  gateMessage,
+  type OnlineMigrationGate,
+  upgradeStepToDo,
+} from './online-migration-gate.ts';
 export { DEFAULT_OPERATIONS, type OperationsConfig } from './operations-config.ts';
 export { OPERATIONS_OPTIONS } from './operations-options.ts';
 export {
