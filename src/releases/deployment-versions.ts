@@ -28,10 +28,9 @@ function releasedVersions(mapping: ReleaseMapping): { name: string; version: num
   const seen = new Map<number, string>();
   for (const [name, entry] of Object.entries(mapping)) {
     if (name === MASTER || entry.serviceVersion === undefined) continue;
-    const known = seen.get(entry.serviceVersion);
-    // A release is listed under its number and its name: the name reads better.
-    if (known === undefined || (/^\d/.test(known) && !/^\d/.test(name)))
-      seen.set(entry.serviceVersion, name);
+    // A release listed under its number and then its name (Ironic's `'21.1'`, `zed`) is
+    // shown by the last key: its name.
+    seen.set(entry.serviceVersion, name);
   }
   return [...seen]
     .map(([version, name]) => ({ name, version }))
