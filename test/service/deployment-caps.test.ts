@@ -30,10 +30,10 @@ const ANTELOPE = { ...later, releases: { ...later.releases, zed: zedOld, '21.1':
 // Placement "2027.1": service version 2, its previous release 2026.1 (service version 1).
 const PLACEMENT_NEXT = laterRelease(PLACEMENT_SERVICE, '2027.1', 2);
 // A third bare metal release: zed (1) is now two releases back.
-const BOBCAT = {
-  ...laterRelease(ANTELOPE, 'bobcat', 3),
-  releases: { ...laterRelease(ANTELOPE, 'bobcat', 3).releases, antelope: later.releases.antelope },
-};
+const BOBCAT = laterRelease({ ...ANTELOPE, releases: { ...ANTELOPE.releases } }, 'bobcat', 3);
+const ANTELOPE_ENTRY = later.releases.antelope;
+assert.ok(ANTELOPE_ENTRY !== undefined);
+Object.assign(BOBCAT, { releases: { ...BOBCAT.releases, antelope: ANTELOPE_ENTRY } });
 let hosts = 0;
 const host = (name: string) => `${name}-${++hosts}`;
 
