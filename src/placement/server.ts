@@ -100,6 +100,8 @@ export async function startPlacementServer(
   options: StartOptions = {},
 ): Promise<PlacementServer> {
   const operations = options.operations;
+  // The definition's, when given: what this code reports in the services table.
+  const serviceVersion = options.service?.code.serviceVersion ?? PLACEMENT_SERVICE_VERSION;
   const logger = operations?.log.logger;
   const warn =
     options.warn ?? (logger === undefined ? () => {} : (message: string) => logger.warn(message));
@@ -117,7 +119,7 @@ export async function startPlacementServer(
       shared,
       {
         binary: PLACEMENT_API_BINARY,
-        version: PLACEMENT_SERVICE_VERSION,
+        version: serviceVersion,
         supportedSpan: PLACEMENT_SUPPORTED_SPAN,
       },
       warn,
@@ -175,7 +177,7 @@ export async function startPlacementServer(
           binary: PLACEMENT_API_BINARY,
           // One row per process: the port tells apart several on one machine.
           host: `${hostname()}:${address.port}`,
-          version: PLACEMENT_SERVICE_VERSION,
+          version: serviceVersion,
         },
         { heartbeatSeconds: options.heartbeatSeconds, warn },
       );
@@ -189,7 +191,7 @@ export async function startPlacementServer(
     closeDb = undefined;
     logger?.info(
       {
-        service_version: PLACEMENT_SERVICE_VERSION,
+        service_version: serviceVersion,
         release: deployment.caps.release ?? 'master',
         caps_source: describeCapsSource(deployment.caps),
         api_max: caps?.apiMax,
