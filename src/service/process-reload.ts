@@ -3,8 +3,9 @@
  * config file replace the log level (`[DEFAULT] debug`, `--log-level`), the options that
  * cannot change live are logged as needing a restart (the pin among them: the API's
  * microversion range is fixed at start), and the deployment is read again from the services
- * table so the caps in force and the metrics follow the oldest live release. Requests in
- * flight are not touched: nothing is closed or rebuilt.
+ * table so the caps in force and the metrics follow the oldest live release. The log file, if
+ * any, is opened again (logrotate's convention). Requests in flight are not touched: nothing
+ * is closed or rebuilt.
  */
 import type { CapsInForce } from '../releases/index.ts';
 import { changedSettings, settingsNeedingRestart } from './config-reload.ts';
@@ -53,6 +54,8 @@ export async function reloadProcess(
   input: ReloadInput,
 ): Promise<ReloadReport> {
   const logger = target.log.logger;
+  // A log file moved away by logrotate: write to a new one at the configured path.
+  if (target.log.settings.file !== undefined) target.log.reopen();
   const level = logSettingsOf(input.logging).level;
   const previous = logger.level;
   target.log.setLevel(level);
