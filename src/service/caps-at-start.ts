@@ -37,7 +37,7 @@ export function resolveCapsInForce(service: ServiceDefinition, setting: PinSetti
     // would name the wrong release (a service version bumped without the mapping, or back).
     if (own !== undefined && code !== undefined && own.serviceVersion !== code) {
       throw new InvalidReleaseMappingError(
-        `${service.release}: service version ${own.serviceVersion ?? 'missing'}, but this code (release ${service.release}) reports ${code}`,
+        `${service.release}: this code's release must have serviceVersion ${code} (the service version its processes report), not ${own.serviceVersion ?? 'none'}`,
         service.release,
       );
     }
