@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CliExit } from '../../src/cli/cli-error.ts';
+import { runCli } from '../../src/cli/main.ts';
 import { placementServe } from '../../src/cli/placement-serve-command.ts';
 import { type Database, openDatabase, registerService } from '../../src/db/index.ts';
 import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
@@ -145,6 +146,50 @@ describe('SIGHUP', () => {
       await db?.close();
       child.kill('SIGTERM');
       assert.equal(await exit, 0, err);
+    }
+  });
+
+  test('the primary of a pool forwards SIGHUP to each worker', async () => {
+    const dbUrl = `sqlite:${join(dir, 'pool.sqlite')}`;
+    const upgraded = await runCli(['db', 'upgrade', '--service', 'placement', '--db', dbUrl], {
+      out: () => {},
+      err: () => {},
+    });
+    assert.equal(upgraded, 0);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        MAIN,
+        'placement',
+        'serve',
+        '--port',
+        '0',
+        '--workers',
+        '2',
+        '--db',
+        dbUrl,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await until(
+        'two workers',
+        () => ([...out.matchAll(/listening on/g)].length >= 2 ? true : undefined),
+        60_000,
+      );
+      child.kill('SIGHUP');
+      await until('two reloads', () =>
+        [...out.matchAll(/placement-api reloaded \(SIGHUP\)/g)].length >= 2 ? true : undefined,
+      );
+      assert.equal(child.exitCode, null, 'the pool still serves');
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exit, 0);
     }
   });
 
