@@ -43,7 +43,7 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 30_000): 
   }
 }
 
-test('a real conductor and API reload on SIGHUP and drop no request', async () => {
+test('a real conductor and API reload on SIGHUP and drop no request', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'baremetal-sighup-'));
   const conf = join(dir, 'baremetal.conf');
   const write = (debug: boolean, maxLimit: number) =>
@@ -92,6 +92,7 @@ test('a real conductor and API reload on SIGHUP and drop no request', async () =
       }
     });
     await until('requests', () => (ok > 20 ? true : undefined));
+    await sleep(2000);
     await write(true, 10);
     conductor.child.kill('SIGHUP');
     running.child.kill('SIGHUP');
@@ -110,8 +111,10 @@ test('a real conductor and API reload on SIGHUP and drop no request', async () =
     );
     const before = ok;
     await until('more requests', () => (ok > before + 20 ? true : undefined));
+    await sleep(2000);
     go = false;
     await Promise.all(loops);
+    t.diagnostic(`request loop: ${ok} served, ${failures.length} failed`);
     assert.deepEqual(failures, [], `${failures.length} of ${ok + failures.length} failed`);
     // Debug lines now: the conductor's RPC lines (its logger child was set too).
     assert.match(running.err(), /SIGHUP: log level debug/);

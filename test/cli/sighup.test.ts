@@ -73,7 +73,7 @@ describe('SIGHUP', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('a real placement-api re-reads its log level and the services table, dropping no request', async () => {
+  test('a real placement-api re-reads its log level and the services table, dropping no request', async (t) => {
     const conf = join(dir, 'placement.conf');
     const dbUrl = `sqlite:${join(dir, 'placement.sqlite')}`;
     const write = (debug: boolean, project: string) =>
@@ -122,12 +122,15 @@ describe('SIGHUP', () => {
       db = await openDatabase(dbUrl);
       await registerService(db, { binary: 'placement-api', host: 'other:8778', version: 1 });
       await write(true, 'p2');
+      await sleep(2000);
       const before = loop.served();
+      const sent = performance.now();
       child.kill('SIGHUP');
       const reloaded = await until(
         'the reload line',
         () => /placement-api reloaded \(SIGHUP\): .*\n/.exec(out)?.[0],
       );
+      t.diagnostic(`reload line ${Math.round(performance.now() - sent)} ms after SIGHUP`);
       assert.equal(
         reloaded,
         'placement-api reloaded (SIGHUP): log level debug; caps in force: latest; needing a restart: incompleteConsumerProjectId\n',
@@ -139,7 +142,9 @@ describe('SIGHUP', () => {
       metrics = await scrape();
       assert.equal(gauge(metrics, 'baton_service_live_processes', 'binary="placement-api"'), 2);
       await until('more requests', () => (loop.served() > before + 20 ? true : undefined));
+      await sleep(2000);
       const { ok, failures } = await loop.stop();
+      t.diagnostic(`request loop: ${ok} served, ${failures.length} failed`);
       assert.deepEqual(failures, [], `${failures.length} of ${ok + failures.length} failed`);
       assert.equal(child.exitCode, null, 'still serving');
     } finally {
