@@ -96,7 +96,7 @@ export function describeTier(builds: readonly Build[]): string {
     pinned: 'ToVer-pinned',
     new: 'ToVer',
   };
-  const kinds = [...new Set(builds)];
+  const kinds = (['previous', 'pinned', 'new'] as const).filter((kind) => builds.includes(kind));
   if (kinds.length === 1) return `all ${word[kinds[0] as Build]}`;
   return kinds.map((kind) => `some ${word[kind]}`).join(', ');
 }
