@@ -292,14 +292,12 @@ async function runStep(step: Step, hooks: StepHooks): Promise<CommandView[]> {
     else if (action.kind === 'db-upgrade') commands.push(await hooks.baton(['db', 'upgrade']));
     else if (action.kind === 'upgrade-check') commands.push(await hooks.baton(['upgrade-check']));
     else {
-      // Exit 1 is "more remains": run again, as an operator does.
-      for (let round = 0; round < 50; round++) {
-        const result = await hooks.baton(['db', 'online-migrations']);
-        if (result.status !== 1) {
-          commands.push(result);
-          break;
-        }
+      // Exit 1 is "more remains": run it again, as an operator does (a bounded number of times).
+      let result = await hooks.baton(['db', 'online-migrations']);
+      for (let round = 1; result.status === 1 && round < 50; round++) {
+        result = await hooks.baton(['db', 'online-migrations']);
       }
+      commands.push(result);
     }
   }
   return commands;
