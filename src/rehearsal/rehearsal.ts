@@ -79,6 +79,8 @@ interface Member {
   readonly build: Build;
   readonly host: string;
   readonly metricsPort: number;
+  /** API processes: where they listen (their services-table row is `<machine>:<port>`). */
+  readonly apiPort?: number;
   readonly process: RunningProcess;
 }
 
@@ -158,7 +160,16 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       { ready: tier === 'api' ? /listening on/ : /serving topic/, logDir: dir },
     );
     say(`started ${host} (${runsOf(build)})`);
-    const member = { tier, index, build, host, metricsPort, process };
+    const apiPort = tier === 'api' ? apiPorts[index] : undefined;
+    const member = {
+      tier,
+      index,
+      build,
+      host,
+      metricsPort,
+      process,
+      ...(apiPort === undefined ? {} : { apiPort }),
+    };
     members.set(key(tier, index), member);
     return member;
   };
@@ -314,7 +325,13 @@ async function viewProcesses(
   );
   return Promise.all(
     sorted.map(async (member) => {
-      const row = services.find((s) => s.host === member.host && s.binary.startsWith(SERVICE));
+      const row = services.find(
+        (s) =>
+          s.binary.startsWith(SERVICE) &&
+          (member.apiPort === undefined
+            ? s.host === member.host
+            : s.host.endsWith(`:${member.apiPort}`)),
+      );
       const caps = await scrapeCaps(member.metricsPort);
       return {
         tier: member.tier,
