@@ -92,6 +92,11 @@ export async function preparePreviousRelease(options: {
   }
   say(`previous release: installed and built in ${install.seconds} s`);
   await writeFile(join(partial, READY), `${commit}\n`);
+  // Another rehearsal may have prepared the same commit meanwhile: keep the first one.
+  if (existsSync(join(target, READY))) {
+    await rm(partial, { recursive: true, force: true });
+    return target;
+  }
   await rm(target, { recursive: true, force: true });
   await rename(partial, target);
   return target;
