@@ -243,7 +243,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .option('--step-seconds <n>', 'how long each step holds under load', '10')
     .option('--rate <n>', 'requests per second the load generator aims at', '60')
-    .option('--workers <n>', 'concurrent clients of the load generator', '8')
+    .option('--workers <n>', 'concurrent clients of the load generator', '16')
     .option(
       '--microversion <version>',
       'the API version of the load (both releases serve it)',
