@@ -257,6 +257,39 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       setStatus(await baremetalApi(options, io));
     },
   );
+
+  program
+    .command('rehearse')
+    .description(
+      'rehearse a rolling upgrade of the bare metal service from a recorded release to this working tree, under load',
+    )
+    .option(
+      '--from <release>',
+      'the recorded release (releases/*.json) to start from, by name or alias (default: the newest)',
+    )
+    .option(
+      '--db <url>',
+      'an empty database for the cluster: sqlite:<path>, postgresql://…, mysql://… (default: a SQLite file in a temporary folder)',
+    )
+    .option('--rpc <transport>', 'RPC between the tiers: http or amqp', 'http')
+    .option(
+      '--amqp-url <url>',
+      'the RabbitMQ broker with --rpc amqp',
+      'amqp://guest:guest@127.0.0.1:5672/',
+    )
+    .option('--step-seconds <n>', 'how long each step holds under load', '10')
+    .option('--rate <n>', 'requests per second the load generator aims at', '60')
+    .option('--workers <n>', 'concurrent clients of the load generator', '16')
+    .option(
+      '--microversion <version>',
+      'the API version of the load (both releases serve it)',
+      '1.80',
+    )
+    .option('--json <file>', 'write the whole report as JSON (default: none)')
+    .action(async (options) => {
+      const { rehearseCommand } = await import('./rehearse-command.ts');
+      setStatus(await rehearseCommand(options, out));
+    });
   return program;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
+ * to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
+ * then the step table, the failures and the data check; exit 0 only with zero failed
+ * requests and a clean data check, 1 otherwise, 64 for bad flags.
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
+import { rehearse } from '../rehearsal/rehearsal.ts';
+import { ReleaseFileError } from '../rehearsal/release-files.ts';
+import { renderReport } from '../rehearsal/report.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
+
+export interface RehearseOptions {
+  readonly from?: string;
+  readonly db?: string;
+  readonly rpc: string;
+  readonly amqpUrl: string;
+  readonly stepSeconds: string;
+  readonly rate: string;
+  readonly workers: string;
+  readonly microversion: string;
+  readonly json?: string;
+}
+
+/** The working tree: two levels above this module, in src/cli or dist/cli alike. */
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function positive(name: string, value: string, integer: boolean): number {
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)))) {
+    throw usageError(
+      `--${name} must be a positive ${integer ? 'integer' : 'number'}, not '${value}'`,
+    );
+  }
+  return n;
+}
+
+export async function rehearseCommand(
+  options: RehearseOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  if (options.rpc !== 'http' && options.rpc !== 'amqp') {
+    throw usageError(`--rpc must be http or amqp, not '${options.rpc}'`);
+  }
+  if (!/^1\.\d+$/.test(options.microversion)) {
+    throw usageError(`--microversion must be 1.N, not '${options.microversion}'`);
+  }
+  if (options.db !== undefined) {
+    try {
+      parseDatabaseUrl(options.db);
+    } catch (error) {
+      if (error instanceof DatabaseUrlError) throw usageError(error.message);
+      throw error;
+    }
+  }
+  const stepSeconds = positive('step-seconds', options.stepSeconds, false);
+  const rate = positive('rate', options.rate, false);
+  const workers = positive('workers', options.workers, true);
+  let report: Awaited<ReturnType<typeof rehearse>>;
+  try {
+    report = await rehearse({
+      repoRoot: REPO_ROOT,
+      ...(options.from === undefined ? {} : { from: options.from }),
+      ...(options.db === undefined ? {} : { databaseUrl: options.db }),
+      rpc: options.rpc,
+      amqpUrl: options.amqpUrl,
+      stepSeconds,
+      rate,
+      workers,
+      microversion: options.microversion,
+      say: out,
+    });
+  } catch (error) {
+    if (error instanceof ReleaseFileError) throw usageError(error.message);
+    throw new CliExit(`rehearsal aborted: ${(error as Error).message}`, EXIT.failure);
+  }
+  out(renderReport(report));
+  if (options.json !== undefined) {
+    await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+    out(`report written to ${options.json}`);
+  }
+  return report.ok ? EXIT.ok : EXIT.failure;
+}

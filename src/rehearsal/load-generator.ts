@@ -1,0 +1,292 @@
+/**
+ * The load a rehearsal keeps on the bare metal API through the balancer: reads (lists, shows,
+ * port lists), node creates, PATCHes of `extra`, port creates and full provisioning cycles
+ * (manage, provide, deploy, undeploy), at one microversion both releases serve. Every request
+ * is recorded with its outcome; nothing is retried (docs/rehearsal.md: a 409 "node is locked"
+ * counts as a failure, although the real ironicclient would retry it). Each worker owns its
+ * nodes and works on one at a time, so the generator never races itself. A shared pacer
+ * keeps the whole at the target rate.
+ */
+import { randomInt } from 'node:crypto';
+import type { Ledger } from './ledger.ts';
+import type { RequestKind, RequestLog } from './request-log.ts';
+
+export interface LoadOptions {
+  /** The balancer's URL. */
+  readonly baseUrl: string;
+  readonly microversion: string;
+  readonly workers: number;
+  /** Requests per second, all workers together. */
+  readonly rate: number;
+  /** Prefix of node names, unique to the rehearsal. */
+  readonly runId: string;
+  readonly log: RequestLog;
+  readonly ledger: Ledger;
+  readonly pollIntervalMs?: number;
+  /** How long a node may take to reach the state it was sent to. */
+  readonly stateTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+}
+
+/** The mix, in weights: an operation is drawn for each turn of a worker. */
+export const LOAD_MIX = {
+  read: 40,
+  nodeCreate: 8,
+  nodePatch: 20,
+  portCreate: 12,
+  cycle: 20,
+} as const;
+
+type Operation = keyof typeof LOAD_MIX;
+
+/** Draws an operation by weight from a number in [0, total). */
+export function drawOperation(roll: number): Operation {
+  let left = roll;
+  for (const [operation, weight] of Object.entries(LOAD_MIX) as [Operation, number][]) {
+    if (left < weight) return operation;
+    left -= weight;
+  }
+  return 'read';
+}
+
+const MIX_TOTAL = Object.values(LOAD_MIX).reduce((a, b) => a + b, 0);
+
+/** The steps of a full cycle from each starting state: verb, then the state it ends in. */
+export const CYCLE_FROM: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  enroll: [
+    ['manage', 'manageable'],
+    ['provide', 'available'],
+    ['active', 'active'],
+    ['deleted', 'available'],
+  ],
+  manageable: [
+    ['provide', 'available'],
+    ['active', 'active'],
+    ['deleted', 'available'],
+  ],
+  available: [
+    ['active', 'active'],
+    ['deleted', 'available'],
+  ],
+  active: [['deleted', 'available']],
+};
+
+/** One request at a time per slot: the slots of all workers together are 1/rate apart. */
+class Pacer {
+  #next = 0;
+  readonly #interval: number;
+  constructor(rate: number) {
+    this.#interval = 1000 / rate;
+  }
+  async slot(): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.#next);
+    this.#next = at + this.#interval;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+interface OwnNode {
+  readonly uuid: string;
+  state: string;
+  /** A node that failed to reach a state is left alone afterwards. */
+  broken: boolean;
+}
+
+export class LoadGenerator {
+  readonly #options: LoadOptions;
+  readonly #pacer: Pacer;
+  #stopping = false;
+  #workers: Promise<void>[] = [];
+  #names = 0;
+  #macs = 0;
+  #values = 0;
+  readonly #macPrefix = `52:54:${randomInt(256).toString(16).padStart(2, '0')}`;
+
+  constructor(options: LoadOptions) {
+    this.#options = options;
+    this.#pacer = new Pacer(options.rate);
+  }
+
+  start(): void {
+    this.#workers = Array.from({ length: this.#options.workers }, (_, i) => this.#work(i));
+  }
+
+  /** Starts nothing new, lets every worker finish what it is doing (a cycle to its end). */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    await Promise.all(this.#workers);
+  }
+
+  async #work(worker: number): Promise<void> {
+    const own: OwnNode[] = [];
+    while (!this.#stopping) {
+      const usable = own.filter((node) => !node.broken);
+      const operation = usable.length === 0 ? 'nodeCreate' : drawOperation(randomInt(MIX_TOTAL));
+      const node = usable[randomInt(Math.max(1, usable.length))] as OwnNode;
+      try {
+        if (operation === 'nodeCreate') await this.#createNode(worker, own);
+        else if (operation === 'nodePatch') await this.#patchNode(node);
+        else if (operation === 'portCreate') await this.#createPort(node);
+        else if (operation === 'cycle') await this.#cycle(node);
+        else await this.#read(node);
+      } catch (error) {
+        // A bug of the generator itself must not pass for a quiet rehearsal.
+        this.#options.log.failOutcome(`worker ${worker}: ${String(error)}`);
+      }
+    }
+  }
+
+  async #request(
+    kind: RequestKind,
+    method: string,
+    path: string,
+    expected: number,
+    body?: unknown,
+  ): Promise<Answer | undefined> {
+    await this.#pacer.slot();
+    const startedAt = Date.now();
+    const started = performance.now();
+    let status = 0;
+    let detail: string | undefined;
+    let parsed: Record<string, unknown> = {};
+    try {
+      const response = await fetch(`${this.#options.baseUrl}${path}`, {
+        method,
+        headers: {
+          'X-OpenStack-Ironic-API-Version': this.#options.microversion,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.#options.requestTimeoutMs ?? 30_000),
+      });
+      status = response.status;
+      const text = await response.text();
+      if (status !== expected) detail = text.slice(0, 500);
+      else if (text !== '') parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+    const ok = status === expected && detail === undefined;
+    this.#options.log.add({
+      kind,
+      method,
+      path,
+      startedAt,
+      ms: performance.now() - started,
+      status,
+      ok,
+      ...(detail === undefined ? {} : { detail }),
+    });
+    return ok ? { status, body: parsed } : undefined;
+  }
+
+  async #createNode(worker: number, own: OwnNode[]): Promise<void> {
+    const name = `${this.#options.runId}-w${worker}-${++this.#names}`;
+    const extra = { created_by: this.#options.runId };
+    const answer = await this.#request('node-create', 'POST', '/v1/nodes', 201, {
+      name,
+      driver: 'fake-hardware',
+      extra,
+    });
+    if (answer === undefined) return;
+    const uuid = String(answer.body.uuid);
+    const state = String(answer.body.provision_state);
+    this.#options.ledger.nodeCreated(uuid, name, extra, state);
+    own.push({ uuid, state, broken: false });
+  }
+
+  async #patchNode(node: OwnNode): Promise<void> {
+    const value = `v${++this.#values}`;
+    const answer = await this.#request('node-patch', 'PATCH', `/v1/nodes/${node.uuid}`, 200, [
+      { op: 'add', path: '/extra/rehearsal', value },
+    ]);
+    if (answer === undefined) return;
+    const extra = answer.body.extra as Record<string, unknown> | undefined;
+    if (extra?.rehearsal !== value) {
+      this.#options.log.failOutcome(
+        `PATCH of ${node.uuid} answered extra ${JSON.stringify(extra)}`,
+      );
+    }
+    this.#options.ledger.extraSet(node.uuid, 'rehearsal', value);
+  }
+
+  async #createPort(node: OwnNode): Promise<void> {
+    const n = ++this.#macs;
+    const bytes = [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
+    const address = `${this.#macPrefix}:${bytes.map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
+    const answer = await this.#request('port-create', 'POST', '/v1/ports', 201, {
+      node_uuid: node.uuid,
+      address,
+    });
+    if (answer === undefined) return;
+    this.#options.ledger.portCreated({
+      uuid: String(answer.body.uuid),
+      address,
+      nodeUuid: node.uuid,
+    });
+  }
+
+  async #read(node: OwnNode): Promise<void> {
+    const pick = randomInt(3);
+    if (pick === 0) await this.#request('list', 'GET', '/v1/nodes?limit=20', 200);
+    else if (pick === 1) await this.#request('show', 'GET', `/v1/nodes/${node.uuid}`, 200);
+    else await this.#request('port-list', 'GET', `/v1/ports?node=${node.uuid}`, 200);
+  }
+
+  /** Walks the node to `active` and back to `available`, waiting for each state. */
+  async #cycle(node: OwnNode): Promise<void> {
+    for (const [verb, state] of CYCLE_FROM[node.state] ?? []) {
+      const sent = await this.#request(
+        'provision',
+        'PUT',
+        `/v1/nodes/${node.uuid}/states/provision`,
+        202,
+        { target: verb },
+      );
+      if (sent === undefined) return;
+      if (!(await this.#waitFor(node, verb, state))) return;
+    }
+  }
+
+  async #waitFor(node: OwnNode, verb: string, state: string): Promise<boolean> {
+    const deadline = Date.now() + (this.#options.stateTimeoutMs ?? 60_000);
+    const poll = this.#options.pollIntervalMs ?? 100;
+    for (;;) {
+      const answer = await this.#request('poll', 'GET', `/v1/nodes/${node.uuid}`, 200);
+      if (answer !== undefined) {
+        const current = String(answer.body.provision_state);
+        const target = answer.body.target_provision_state;
+        if (current === state && target === null) {
+          node.state = state;
+          this.#options.ledger.stateReached(node.uuid, state);
+          return true;
+        }
+        if (current.endsWith('failed') || current === 'error') {
+          return this.#broken(
+            node,
+            current,
+            `'${verb}' ended in '${current}': ${String(answer.body.last_error)}`,
+          );
+        }
+      }
+      if (Date.now() > deadline) {
+        return this.#broken(node, node.state, `'${verb}' did not reach '${state}' in time`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, poll));
+    }
+  }
+
+  #broken(node: OwnNode, state: string, why: string): false {
+    node.broken = true;
+    node.state = state;
+    this.#options.ledger.stateReached(node.uuid, state);
+    this.#options.log.failOutcome(`node ${node.uuid}: ${why}`);
+    return false;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The previous release, built from the commit its release file names: the commit's tree
+ * (`git archive`) in a folder of the cache keyed by commit, installed with npm from its own
+ * lock file, then built. A prepared folder is reused (`.baton-release-ready` marks it done),
+ * so a second rehearsal pays nothing. When the commit's lock file is the working tree's, the
+ * working tree's node_modules is copied first, so npm finds everything installed (the native
+ * SQLite driver is not compiled again).
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { type CommandResult, runCommand } from './processes.ts';
+import { parseReleaseFile, type ReleaseFile } from './release-files.ts';
+
+const READY = '.baton-release-ready';
+
+/** `$XDG_CACHE_HOME/baton/releases`, else `~/.cache/baton/releases`. */
+export function releaseCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
+  return join(base, 'baton', 'releases');
+}
+
+export async function readReleaseFiles(repoRoot: string): Promise<ReleaseFile[]> {
+  const dir = join(repoRoot, 'releases');
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  return Promise.all(
+    names.map(async (name) => parseReleaseFile(await readFile(join(dir, name), 'utf8'), name)),
+  );
+}
+
+function check(result: CommandResult, what: string): void {
+  if (result.status !== 0) {
+    throw new Error(`${what} failed (exit ${result.status}): ${result.output.trim().slice(-2000)}`);
+  }
+}
+
+/** The folder holding the built release; prepared now unless the cache has it. */
+export async function preparePreviousRelease(options: {
+  readonly repoRoot: string;
+  readonly commit: string;
+  readonly cacheDir: string;
+  readonly say: (line: string) => void;
+}): Promise<string> {
+  const { repoRoot, commit, cacheDir, say } = options;
+  const target = join(cacheDir, commit);
+  if (existsSync(join(target, READY))) {
+    say(`previous release: reusing ${target}`);
+    return target;
+  }
+  const partial = `${target}.partial-${process.pid}`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  say(`previous release: git archive ${commit.slice(0, 12)} into ${partial}`);
+  check(
+    await runCommand('sh', [
+      '-c',
+      `git -C "$0" archive "$1" | tar -x -C "$2"`,
+      repoRoot,
+      commit,
+      partial,
+    ]),
+    'git archive',
+  );
+  const ourLock = join(repoRoot, 'package-lock.json');
+  const theirLock = join(partial, 'package-lock.json');
+  if (
+    existsSync(join(repoRoot, 'node_modules')) &&
+    existsSync(theirLock) &&
+    (await readFile(ourLock, 'utf8')) === (await readFile(theirLock, 'utf8'))
+  ) {
+    say('previous release: same lock file as the working tree; copying its node_modules');
+    await cp(join(repoRoot, 'node_modules'), join(partial, 'node_modules'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+  }
+  // `npm install` with the commit's lock file, not `npm ci`: see README (the lock lists
+  // platform builds of Biome the registry here does not serve). It builds dist/ (prepare).
+  say('previous release: npm install (its own lock file), which builds it');
+  const install = await runCommand(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline'],
+    {
+      cwd: partial,
+    },
+  );
+  check(install, 'npm install');
+  if (!existsSync(join(partial, 'dist', 'cli', 'main.js'))) {
+    check(await runCommand('npm', ['run', 'build'], { cwd: partial }), 'npm run build');
+  }
+  say(`previous release: installed and built in ${install.seconds} s`);
+  await writeFile(join(partial, READY), `${commit}\n`);
+  // Another rehearsal may have prepared the same commit meanwhile: keep the first one.
+  if (existsSync(join(target, READY))) {
+    await rm(partial, { recursive: true, force: true });
+    return target;
+  }
+  await rm(target, { recursive: true, force: true });
+  await rename(partial, target);
+  return target;
+}

@@ -1,0 +1,346 @@
+/**
+ * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
+ * to the working tree, under load, through seed 000's steps (docs/rehearsal.md).
+ *
+ * It builds the previous release, gives the database its schema with it, starts two conductors
+ * and two API processes of that release behind HAProxy, starts the load generator through the
+ * balancer, then walks the steps: each replaces one process (a conductor: the new one starts
+ * before the old one stops; an API: the old one drains out of the balancer and exits, the new
+ * one starts on its port and waits until HAProxy sees it up) or runs the database commands of
+ * the new code, then holds for the step's seconds. At the end the load stops, the cluster
+ * stops, and the data check holds the database to what the load saw acknowledged.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database, openDatabase } from '../db/index.ts';
+import { type Balancer, startBalancer } from './balancer.ts';
+import { detectionSeconds, HEALTH_CHECK, processConfigText } from './cluster-config.ts';
+import { checkData } from './data-check.ts';
+import {
+  liveServices,
+  nodeRows,
+  portRows,
+  type VersionCounts,
+  versionCounts,
+} from './database-snapshot.ts';
+import { freePort } from './free-port.ts';
+import { Ledger } from './ledger.ts';
+import { LoadGenerator } from './load-generator.ts';
+import { capsFromMetrics } from './metrics-caps.ts';
+import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
+import { type RunningProcess, runBaton, startBaton, stopProcess } from './processes.ts';
+import { chooseRelease } from './release-files.ts';
+import {
+  type CommandView,
+  type ProcessView,
+  type RehearsalReport,
+  rehearsalPassed,
+  type StepReport,
+} from './report.ts';
+import { RequestLog, windowFigures } from './request-log.ts';
+import {
+  type Build,
+  describeTier,
+  type Fleet,
+  fleetAfter,
+  initialFleet,
+  PROCESSES_PER_TIER,
+  rehearsalSteps,
+  type Step,
+  type Tier,
+} from './step-plan.ts';
+
+export interface RehearsalOptions {
+  /** The working tree: the new release, and where the release files are. */
+  readonly repoRoot: string;
+  readonly from?: string;
+  /** Default: a SQLite file in the rehearsal's temporary folder. Give an empty database. */
+  readonly databaseUrl?: string;
+  readonly rpc: 'http' | 'amqp';
+  readonly amqpUrl: string;
+  readonly stepSeconds: number;
+  readonly rate: number;
+  readonly workers: number;
+  readonly microversion: string;
+  readonly cacheDir?: string;
+  readonly say: (line: string) => void;
+}
+
+/** Seconds a draining API keeps answering while failing its health check. */
+export const DRAIN_WAIT_SECONDS = Math.ceil(detectionSeconds(HEALTH_CHECK) + 2);
+
+const SERVICE = 'baremetal';
+
+interface Member {
+  readonly tier: Tier;
+  readonly index: number;
+  readonly build: Build;
+  readonly host: string;
+  readonly metricsPort: number;
+  /** API processes: where they listen (their services-table row is `<machine>:<port>`). */
+  readonly apiPort?: number;
+  readonly process: RunningProcess;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function scrapeCaps(port: number) {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    return capsFromMetrics(await response.text());
+  } catch {
+    return undefined;
+  }
+}
+
+export async function rehearse(options: RehearsalOptions): Promise<RehearsalReport> {
+  const { repoRoot, say } = options;
+  const release = chooseRelease(await readReleaseFiles(repoRoot), SERVICE, options.from);
+  say(
+    `previous release: ${release.name} at ${release.commit} (API ${release.api}, RPC ${release.rpc})`,
+  );
+  const previousRoot = await preparePreviousRelease({
+    repoRoot,
+    commit: release.commit,
+    cacheDir: options.cacheDir ?? releaseCacheDir(),
+    say,
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'baton-rehearsal-'));
+  const runId = `r${randomBytes(3).toString('hex')}`;
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}`;
+  say(`rehearsal ${runId}: working folder ${dir}`);
+  const rootOf = (build: Build) => (build === 'previous' ? previousRoot : repoRoot);
+  const runsOf = (build: Build) =>
+    build === 'previous'
+      ? release.name
+      : build === 'pinned'
+        ? `new pinned to ${release.name}`
+        : 'new';
+  const dbArgs = ['--service', SERVICE, '--db', databaseUrl];
+
+  const schema = await runBaton(previousRoot, ['db', 'upgrade', ...dbArgs]);
+  if (schema.status !== 0) {
+    throw new Error(
+      `${release.name}'s db upgrade failed (exit ${schema.status}): ${schema.output}`,
+    );
+  }
+  say(`schema created by ${release.name}'s db upgrade`);
+
+  const apiPorts = await Promise.all(Array.from({ length: PROCESSES_PER_TIER }, () => freePort()));
+  const members = new Map<string, Member>();
+  const processExits: { name: string; status: number }[] = [];
+  const key = (tier: Tier, index: number) => `${tier}${index}`;
+
+  const startMember = async (tier: Tier, index: number, build: Build): Promise<Member> => {
+    const host = `${runId}-${tier === 'api' ? 'api' : 'cond'}${index + 1}-${build}`;
+    const metricsPort = await freePort();
+    const file = join(dir, `${host}.conf`);
+    await writeFile(
+      file,
+      processConfigText({
+        host,
+        databaseUrl,
+        rpc: options.rpc,
+        amqpUrl: options.amqpUrl,
+        exchange: `baton-${runId}`,
+        pin: build === 'pinned' ? release.name : '',
+        metricsPort,
+        logFile: join(dir, `${host}.log`),
+        ...(tier === 'api' ? { apiPort: apiPorts[index], drainWait: DRAIN_WAIT_SECONDS } : {}),
+      }),
+    );
+    const process = await startBaton(
+      host,
+      rootOf(build),
+      ['baremetal', tier, '--config-file', file],
+      { ready: tier === 'api' ? /listening on/ : /serving topic/, logDir: dir },
+    );
+    say(`started ${host} (${runsOf(build)})`);
+    const apiPort = tier === 'api' ? apiPorts[index] : undefined;
+    const member = {
+      tier,
+      index,
+      build,
+      host,
+      metricsPort,
+      process,
+      ...(apiPort === undefined ? {} : { apiPort }),
+    };
+    members.set(key(tier, index), member);
+    return member;
+  };
+  const stopMember = async (member: Member) => {
+    const status = await stopProcess(member.process);
+    processExits.push({ name: member.host, status });
+    say(`stopped ${member.host}: exit ${status}`);
+  };
+
+  let balancer: Balancer | undefined;
+  let generator: LoadGenerator | undefined;
+  const log = new RequestLog();
+  const ledger = new Ledger();
+  const db: Database = await openDatabase(databaseUrl, { poolSize: 2 });
+  const steps: StepReport[] = [];
+  try {
+    for (let i = 0; i < PROCESSES_PER_TIER; i++) await startMember('conductor', i, 'previous');
+    for (let i = 0; i < PROCESSES_PER_TIER; i++) await startMember('api', i, 'previous');
+    balancer = await startBalancer(
+      {
+        frontendPort: await freePort(),
+        apis: apiPorts.map((port, i) => ({ name: `api${i + 1}`, port })),
+        statsSocket: join(dir, 'haproxy.sock'),
+      },
+      dir,
+    );
+    for (let i = 0; i < PROCESSES_PER_TIER; i++) await balancer.waitFor(`api${i + 1}`, 'UP');
+    say(
+      `haproxy on ${balancer.url}; load: ${options.workers} workers, ${options.rate} req/s at ${options.microversion}`,
+    );
+    generator = new LoadGenerator({
+      baseUrl: balancer.url,
+      microversion: options.microversion,
+      workers: options.workers,
+      rate: options.rate,
+      runId,
+      log,
+      ledger,
+    });
+    const loadStarted = Date.now();
+    generator.start();
+
+    let fleet: Fleet = initialFleet();
+    for (const step of rehearsalSteps()) {
+      const from = Date.now();
+      say(`step ${step.id}: ${step.title}`);
+      const commands = await runStep(step, {
+        replace: async (tier, index, to) => {
+          const old = members.get(key(tier, index)) as Member;
+          if (tier === 'conductor') {
+            await startMember(tier, index, to);
+            await stopMember(old);
+          } else {
+            await stopMember(old);
+            await startMember(tier, index, to);
+            await balancer?.waitFor(`api${index + 1}`, 'UP');
+          }
+        },
+        baton: async (args) => {
+          const result = await runBaton(repoRoot, [...args, ...dbArgs]);
+          say(`  baton ${args.join(' ')} -> exit ${result.status} (${result.seconds} s)`);
+          return result;
+        },
+      });
+      fleet = fleetAfter(fleet, step);
+      const processes = await viewProcesses([...members.values()], db, runsOf);
+      await sleep(options.stepSeconds * 1000);
+      const versions: VersionCounts = await versionCounts(db);
+      const to = Date.now();
+      const figures = windowFigures(log, from, to);
+      say(
+        `  step ${step.id}: ${figures.served} served, ${figures.failed} failed, ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`,
+      );
+      steps.push({
+        id: step.id,
+        title: step.title,
+        api: describeTier(fleet.api),
+        conductor: describeTier(fleet.conductor),
+        processes,
+        commands,
+        from,
+        to,
+        figures,
+        versions,
+      });
+    }
+    await generator.stop();
+    generator = undefined;
+    const total = windowFigures(log, loadStarted, Date.now() + 1);
+    await balancer.stop();
+    balancer = undefined;
+    for (const member of [...members.values()].filter((m) => m.tier === 'api'))
+      await stopMember(member);
+    for (const member of [...members.values()].filter((m) => m.tier === 'conductor'))
+      await stopMember(member);
+    members.clear();
+    // The cluster stopped cleanly: nothing may be left reserved or half-way.
+    const dataCheck = checkData(ledger, await nodeRows(db), await portRows(db));
+    const report = {
+      previous: { name: release.name, commit: release.commit },
+      database: db.url.backend,
+      rpc: options.rpc,
+      stepSeconds: options.stepSeconds,
+      targetRate: options.rate,
+      microversion: options.microversion,
+      steps,
+      total,
+      failedRequests: log.records.filter((r) => !r.ok),
+      outcomeFailures: log.outcomeFailures,
+      processExits,
+      dataCheck,
+    };
+    return { ...report, ok: rehearsalPassed(report) };
+  } finally {
+    await generator?.stop();
+    await balancer?.stop();
+    for (const member of members.values()) await stopProcess(member.process, 10_000);
+    await db.close();
+  }
+}
+
+interface StepHooks {
+  replace(tier: Tier, index: number, to: Build): Promise<void>;
+  baton(args: readonly string[]): Promise<CommandView>;
+}
+
+async function runStep(step: Step, hooks: StepHooks): Promise<CommandView[]> {
+  const commands: CommandView[] = [];
+  for (const action of step.actions) {
+    if (action.kind === 'replace') await hooks.replace(action.tier, action.index, action.to);
+    else if (action.kind === 'db-upgrade') commands.push(await hooks.baton(['db', 'upgrade']));
+    else if (action.kind === 'upgrade-check') commands.push(await hooks.baton(['upgrade-check']));
+    else {
+      // Exit 1 is "more remains": run it again, as an operator does (a bounded number of times).
+      let result = await hooks.baton(['db', 'online-migrations']);
+      for (let round = 1; result.status === 1 && round < 50; round++) {
+        result = await hooks.baton(['db', 'online-migrations']);
+      }
+      commands.push(result);
+    }
+  }
+  return commands;
+}
+
+async function viewProcesses(
+  members: readonly Member[],
+  db: Database,
+  runsOf: (build: Build) => string,
+): Promise<ProcessView[]> {
+  const services = await liveServices(db);
+  const sorted = [...members].sort((a, b) =>
+    a.tier === b.tier ? a.index - b.index : a.tier === 'api' ? -1 : 1,
+  );
+  return Promise.all(
+    sorted.map(async (member) => {
+      const row = services.find(
+        (s) =>
+          s.binary.startsWith(SERVICE) &&
+          (member.apiPort === undefined
+            ? s.host === member.host
+            : s.host.endsWith(`:${member.apiPort}`)),
+      );
+      const caps = await scrapeCaps(member.metricsPort);
+      return {
+        tier: member.tier,
+        host: member.host,
+        build: member.build,
+        runs: runsOf(member.build),
+        ...(row === undefined ? {} : { serviceVersion: row.version }),
+        ...(caps === undefined ? {} : { caps }),
+      };
+    }),
+  );
+}

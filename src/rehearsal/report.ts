@@ -1,0 +1,162 @@
+/**
+ * The rehearsal's report: one row per step of seed 000's table (the processes and what they
+ * run, the caps in force they report, the load's figures during the step, rows per object
+ * version at its end), the total, the failures, and the data check. Pure: data in, text out;
+ * `--json` writes the same data.
+ */
+import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
+import type { DataCheckResult } from './data-check.ts';
+import type { VersionCounts } from './database-snapshot.ts';
+import type { ReportedCaps } from './metrics-caps.ts';
+import type { OutcomeFailure, RequestRecord, WindowFigures } from './request-log.ts';
+import type { Build, Tier } from './step-plan.ts';
+
+export interface ProcessView {
+  readonly tier: Tier;
+  readonly host: string;
+  readonly build: Build;
+  /** The release it runs, as words: `zed`, `new pinned to zed`, `new`. */
+  readonly runs: string;
+  /** Its row's service version in the services table. */
+  readonly serviceVersion?: number;
+  /** What its `/metrics` reports. */
+  readonly caps?: ReportedCaps;
+}
+
+export interface CommandView {
+  readonly command: string;
+  readonly status: number;
+  readonly seconds: number;
+  readonly output: string;
+}
+
+export interface StepReport {
+  readonly id: string;
+  readonly title: string;
+  /** seed 000's words for each tier: "all FromVer" … */
+  readonly api: string;
+  readonly conductor: string;
+  readonly processes: readonly ProcessView[];
+  readonly commands: readonly CommandView[];
+  /** When its transition began and its hold ended (ms since the epoch). */
+  readonly from: number;
+  readonly to: number;
+  readonly figures: WindowFigures;
+  readonly versions: VersionCounts;
+}
+
+export interface RehearsalReport {
+  readonly previous: { readonly name: string; readonly commit: string };
+  readonly database: string;
+  readonly rpc: string;
+  readonly stepSeconds: number;
+  readonly targetRate: number;
+  readonly microversion: string;
+  readonly steps: readonly StepReport[];
+  readonly total: WindowFigures;
+  readonly failedRequests: readonly RequestRecord[];
+  readonly outcomeFailures: readonly OutcomeFailure[];
+  readonly processExits: readonly { readonly name: string; readonly status: number }[];
+  readonly dataCheck: DataCheckResult;
+  readonly ok: boolean;
+}
+
+/** Zero failed requests, no failed outcome, every process and command ended well, clean data. */
+export function rehearsalPassed(report: Omit<RehearsalReport, 'ok'>): boolean {
+  return (
+    report.total.failed === 0 &&
+    report.outcomeFailures.length === 0 &&
+    report.dataCheck.problems.length === 0 &&
+    report.processExits.every((exit) => exit.status === 0) &&
+    report.steps.every((step) => step.commands.every((command) => command.status === 0))
+  );
+}
+
+function processLine(view: ProcessView): string {
+  const caps = view.caps;
+  const inForce =
+    caps === undefined
+      ? 'caps ?'
+      : `rpc ${caps.rpcCap} api ${caps.apiMax} Node ${caps.objects.Node ?? '?'} Port ${caps.objects.Port ?? '?'}`;
+  const version = view.serviceVersion === undefined ? '' : ` v${view.serviceVersion}`;
+  return `${view.host}: ${view.runs}${version}, ${inForce}`;
+}
+
+function versionLines(versions: VersionCounts): string {
+  return Object.entries(versions)
+    .filter(([, counts]) => Object.keys(counts).length > 0)
+    .map(
+      ([object, counts]) =>
+        `${object} ${Object.entries(counts)
+          .map(([version, n]) => `${version}:${n}`)
+          .join(' ')}`,
+    )
+    .join('\n');
+}
+
+export function renderStepTable(steps: readonly StepReport[]): string {
+  return renderBoxTable(
+    [
+      'step',
+      'API / conductor',
+      'processes: release, caps in force',
+      'served',
+      'failed',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'rows per object version',
+    ],
+    steps.map((step) => [
+      step.id,
+      `${step.api}\n${step.conductor}`,
+      step.processes.map(processLine).join('\n'),
+      String(step.figures.served),
+      String(step.figures.failed + step.figures.outcomeFailures),
+      String(step.figures.perSecond),
+      String(step.figures.p50Ms),
+      String(step.figures.p99Ms),
+      versionLines(step.versions),
+    ]),
+    { ruleBetweenRows: true, alignRight: [3, 4, 5, 6, 7] },
+  );
+}
+
+export function renderReport(report: RehearsalReport): string {
+  const lines = [
+    `Rehearsal: ${report.previous.name} (${report.previous.commit.slice(0, 12)}) -> working tree, ${report.database}, rpc ${report.rpc}, ${report.stepSeconds} s per step, load at ${report.microversion} (target ${report.targetRate} req/s)`,
+    renderStepTable(report.steps),
+    `Total: ${report.total.requests} requests, ${report.total.served} served, ${report.total.failed} failed, ${report.total.perSecond} req/s, p50 ${report.total.p50Ms} ms, p99 ${report.total.p99Ms} ms, max ${report.total.maxMs} ms`,
+    `By kind: ${Object.entries(report.total.byKind)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ')}`,
+  ];
+  for (const step of report.steps) {
+    for (const command of step.commands) {
+      lines.push(
+        `step ${step.id}: ${command.command} -> exit ${command.status} (${command.seconds} s)`,
+      );
+    }
+  }
+  const failedExits = report.processExits.filter((exit) => exit.status !== 0);
+  lines.push(
+    failedExits.length === 0
+      ? `Processes: ${report.processExits.length} stopped, every one with exit 0`
+      : `Processes that did not exit 0: ${failedExits.map((e) => `${e.name} (${e.status})`).join(', ')}`,
+  );
+  for (const failure of report.failedRequests.slice(0, 20)) {
+    lines.push(
+      `FAILED ${new Date(failure.startedAt).toISOString()} ${failure.method} ${failure.path} -> ${failure.status} ${failure.detail ?? ''}`.trim(),
+    );
+  }
+  for (const failure of report.outcomeFailures.slice(0, 20)) {
+    lines.push(`FAILED ${new Date(failure.at).toISOString()} ${failure.what}`);
+  }
+  const check = report.dataCheck;
+  lines.push(
+    `Data check: ${check.nodesExpected} nodes and ${check.portsExpected} ports acknowledged; ${check.nodesInDatabase} nodes and ${check.portsInDatabase} ports in the database; ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}`,
+  );
+  for (const problem of check.problems.slice(0, 20)) lines.push(`  ${problem}`);
+  lines.push(report.ok ? 'Rehearsal passed.' : 'Rehearsal FAILED.');
+  return lines.join('\n');
+}

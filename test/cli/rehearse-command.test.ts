@@ -1,0 +1,53 @@
+/** `baton rehearse` refuses bad input with one line and 64, before building or starting anything. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runCli } from '../../src/cli/main.ts';
+
+async function baton(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const status = await runCli(argv, {
+    out: (line) => {
+      out += `${line}\n`;
+    },
+    err: (text) => {
+      err += text;
+    },
+  });
+  return { status, out, err };
+}
+
+describe('baton rehearse: bad input', () => {
+  it('refuses an unknown transport, step length, microversion or database URL', async () => {
+    for (const [args, message] of [
+      [['--rpc', 'smtp'], "--rpc must be http or amqp, not 'smtp'"],
+      [['--step-seconds', '0'], "--step-seconds must be a positive number, not '0'"],
+      [['--workers', '1.5'], "--workers must be a positive integer, not '1.5'"],
+      [['--microversion', 'latest'], "--microversion must be 1.N, not 'latest'"],
+    ] as const) {
+      const result = await baton('rehearse', ...args);
+      assert.equal(result.status, 64, result.err);
+      assert.equal(result.err, `baton: error: ${message}\n`);
+    }
+    const db = await baton('rehearse', '--db', 'oracle://x');
+    assert.equal(db.status, 64);
+    assert.match(db.err, /^baton: error: .+\n$/);
+  });
+
+  it('refuses a release that is not recorded, naming those that are', async () => {
+    const result = await baton('rehearse', '--from', 'wallaby');
+    assert.equal(result.status, 64);
+    assert.match(
+      result.err,
+      /^baton: error: no recorded baremetal release named 'wallaby' \(recorded: .*zed\/21\.1.*\)\n$/,
+    );
+  });
+
+  it('lists its options in --help', async () => {
+    const result = await baton('rehearse', '--help');
+    assert.equal(result.status, 0);
+    for (const flag of ['--from', '--db', '--rpc', '--step-seconds', '--json']) {
+      assert.match(result.out, new RegExp(flag));
+    }
+  });
+});

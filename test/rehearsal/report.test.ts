@@ -1,0 +1,99 @@
+/** The report: one row per step, the verdict, and what it prints about failures. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type RehearsalReport, rehearsalPassed, renderReport } from '../../src/rehearsal/report.ts';
+import { RequestLog, windowFigures } from '../../src/rehearsal/request-log.ts';
+
+function report(overrides: Partial<RehearsalReport> = {}): Omit<RehearsalReport, 'ok'> {
+  const log = new RequestLog();
+  log.add({
+    kind: 'list',
+    method: 'GET',
+    path: '/v1/nodes',
+    startedAt: 10,
+    ms: 4,
+    status: 200,
+    ok: true,
+  });
+  const figures = windowFigures(log, 0, 1000);
+  return {
+    previous: { name: 'zed', commit: 'bef0601c0bf435ccff120f73efd49f624bcc374c' },
+    database: 'sqlite',
+    rpc: 'http',
+    stepSeconds: 1,
+    targetRate: 60,
+    microversion: '1.80',
+    steps: [
+      {
+        id: '1.1',
+        title: 'conductor 1 to the new release, pinned',
+        api: 'all FromVer',
+        conductor: 'some FromVer, some ToVer-pinned',
+        processes: [
+          {
+            tier: 'conductor',
+            host: 'r1-cond1-pinned',
+            build: 'pinned',
+            runs: 'new pinned to zed',
+            serviceVersion: 2,
+            caps: {
+              release: 'zed',
+              apiMax: '1.80',
+              rpcCap: '1.0',
+              objects: { Node: '1.36', Port: '1.10' },
+            },
+          },
+        ],
+        commands: [],
+        from: 0,
+        to: 1000,
+        figures,
+        versions: { Node: { '1.36': 3, '1.37': 1 }, Chassis: {} },
+      },
+    ],
+    total: figures,
+    failedRequests: [],
+    outcomeFailures: [],
+    processExits: [{ name: 'r1-cond1-previous', status: 0 }],
+    dataCheck: {
+      nodesExpected: 1,
+      portsExpected: 0,
+      nodesInDatabase: 1,
+      portsInDatabase: 0,
+      problems: [],
+    },
+    ...overrides,
+  };
+}
+
+describe('rehearsal report', () => {
+  it('passes only with no failed request, no failed outcome, clean exits, commands and data', () => {
+    assert.equal(rehearsalPassed(report()), true);
+    const failed = report();
+    const badTotal = { ...failed.total, failed: 1 };
+    assert.equal(rehearsalPassed({ ...failed, total: badTotal }), false);
+    assert.equal(rehearsalPassed(report({ outcomeFailures: [{ at: 1, what: 'x' }] })), false);
+    assert.equal(rehearsalPassed(report({ processExits: [{ name: 'a', status: 137 }] })), false);
+    const problems = { ...failed.dataCheck, problems: ['node a: reservation left by c1'] };
+    assert.equal(rehearsalPassed(report({ dataCheck: problems })), false);
+    const steps = failed.steps.map((step) => ({
+      ...step,
+      commands: [{ command: 'baton upgrade-check', status: 1, seconds: 1, output: '' }],
+    }));
+    assert.equal(rehearsalPassed(report({ steps })), false);
+  });
+
+  it('prints a row per step with the caps in force and the rows per object version', () => {
+    const text = renderReport({ ...report(), ok: true });
+    assert.match(text, /\| 1\.1 +\| all FromVer/);
+    assert.match(
+      text,
+      /r1-cond1-pinned: new pinned to zed v2, rpc 1\.0 api 1\.80 Node 1\.36 Port 1\.10/,
+    );
+    assert.match(text, /Node 1\.36:3 1\.37:1/);
+    assert.doesNotMatch(text, /Chassis/, 'an empty table has no line');
+    assert.match(text, /Processes: 1 stopped, every one with exit 0/);
+    assert.match(text, /Data check: .*clean/);
+    assert.match(text, /Rehearsal passed\.$/);
+  });
+});

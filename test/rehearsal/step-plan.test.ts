@@ -1,0 +1,57 @@
+/** Seed 000's table as the rehearsal walks it. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  describeTier,
+  fleetAfter,
+  initialFleet,
+  rehearsalSteps,
+} from '../../src/rehearsal/step-plan.ts';
+
+describe('rehearsal step plan', () => {
+  it("has seed 000's steps in order, then the online migrations and the upgrade check", () => {
+    assert.deepEqual(
+      rehearsalSteps().map((step) => step.id),
+      ['0', '1.1', '1.2', '2.1', '2.2', '3.1', '3.2', '3.3', '3.4', 'done'],
+    );
+    const done = rehearsalSteps().at(-1);
+    assert.deepEqual(
+      done?.actions.map((a) => a.kind),
+      ['online-migrations', 'upgrade-check'],
+    );
+    assert.deepEqual(rehearsalSteps()[0]?.actions, [{ kind: 'db-upgrade' }]);
+  });
+
+  it("gives after each step the fleet of seed 000's table, in its words", () => {
+    let fleet = initialFleet();
+    const rows: string[] = [];
+    for (const step of rehearsalSteps()) {
+      fleet = fleetAfter(fleet, step);
+      rows.push(`${step.id} | ${describeTier(fleet.api)} | ${describeTier(fleet.conductor)}`);
+    }
+    assert.deepEqual(rows, [
+      '0 | all FromVer | all FromVer',
+      '1.1 | all FromVer | some FromVer, some ToVer-pinned',
+      '1.2 | all FromVer | all ToVer-pinned',
+      '2.1 | some FromVer, some ToVer-pinned | all ToVer-pinned',
+      '2.2 | all ToVer-pinned | all ToVer-pinned',
+      '3.1 | all ToVer-pinned | some ToVer-pinned, some ToVer',
+      '3.2 | all ToVer-pinned | all ToVer',
+      '3.3 | some ToVer-pinned, some ToVer | all ToVer',
+      '3.4 | all ToVer | all ToVer',
+      'done | all ToVer | all ToVer',
+    ]);
+  });
+
+  it('replaces one process per step, each exactly once per wave, for any tier size', () => {
+    const steps = rehearsalSteps(3);
+    assert.equal(steps.length, 2 + 4 * 3);
+    assert.deepEqual(
+      steps.filter((s) => s.id.startsWith('3.')).map((s) => s.id),
+      ['3.1', '3.2', '3.3', '3.4', '3.5', '3.6'],
+    );
+    let fleet = initialFleet(3);
+    for (const step of steps) fleet = fleetAfter(fleet, step);
+    assert.deepEqual(fleet, { conductor: ['new', 'new', 'new'], api: ['new', 'new', 'new'] });
+  });
+});
