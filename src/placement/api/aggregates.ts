@@ -72,7 +72,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   const schema = PUT_AGGREGATES_SCHEMAS.expect(request.microversion.version);
   let aggregates: string[];
   if (withGeneration) {
-    const data = readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
+    const data = await readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
       request,
       schema,
     );
@@ -84,7 +84,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
     }
     aggregates = data.aggregates;
   } else {
-    aggregates = readJsonBody<string[]>(request, schema);
+    aggregates = await readJsonBody<string[]>(request, schema);
   }
   const database = request.server.placement.db;
   let generation = provider.generation;
