@@ -398,6 +398,7 @@ export async function startBaremetalApi(
           publicEndpoint: api.publicEndpoint,
           defaultResourceClass: api.defaultResourceClass,
           heartbeatTimeout: conductor.heartbeatTimeout,
+          maxRequestBodySize: operations.maxRequestBodySize,
         },
       },
       apiMax: plan.caps.apiMax,

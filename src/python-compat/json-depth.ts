@@ -6,8 +6,11 @@
  * with a 400 in the service's format, in Python's words (docs/security.md).
  */
 
-/** Deeper than any document either API takes (Placement's deepest, a reshape, is 6). */
-export const MAX_JSON_DEPTH = 100;
+/**
+ * Python decodes somewhat under 1,000 levels; the real Ironic stores a node's `extra` 500
+ * levels deep (probed), so 500 are taken. Placement's deepest document, a reshape, is 6.
+ */
+export const MAX_JSON_DEPTH = 500;
 
 /**
  * Python's RecursionError message for the container that went past `limit` levels, or

@@ -12,6 +12,10 @@ import {
   type HttpOperations,
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  registerUnreadBodyDiscard,
+} from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { faultBody, webobBody } from './error-body.ts';
@@ -20,7 +24,6 @@ import { registerRoutes } from './routes.ts';
 import { ironicNegotiator, resolveIronicVersion, VersionRefusal } from './version-header.ts';
 import { pathOf, rewriteIronicUrl } from './wsgi-path.ts';
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const REQUEST_ID_HEADER = 'openstack-request-id';
 
 export interface BaremetalAppOptions {
@@ -65,6 +68,10 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (coded !== undefined) {
     return { status: coded, message: (error as Error).message, webob: false, headers: {} };
   }
+  // A body past `[oslo_middleware] max_request_body_size`: oslo.middleware's words.
+  if ((error as { code?: unknown } | null)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, message: 'Request is too large.', webob: false, headers: {} };
+  }
   // Fastify's own refusals (a body too large, a content type it will not read).
   const framework = statusOf((error as { statusCode?: unknown } | null)?.statusCode);
   if (framework !== undefined && framework < 500) {
@@ -106,6 +113,7 @@ declare module 'fastify' {
 }
 
 export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<FastifyInstance> {
+  const bodyLimit = options.services.settings.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const negotiator = ironicNegotiator(options.apiMax);
   const operations: HttpOperations =
     options.operations?.health === undefined
@@ -125,7 +133,8 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
     // A request that reaches a closing server is in flight: it is answered (the drain has
     // asked clients to close their connections well before; see server.ts).
     return503OnClosing: false,
-    bodyLimit: MAX_BODY_BYTES,
+    // `[oslo_middleware] max_request_body_size`, enforced while the body is read: a 413.
+    bodyLimit: bodyLimit,
     rewriteUrl: rewriteIronicUrl,
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
   });
@@ -136,9 +145,11 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   app.decorate('baremetalVersions', negotiator);
   app.decorateRequest('microversion', null as unknown as ResolvedVersion);
 
-  // Bodies are read as text and decoded by the handlers, as the real service reads them.
+  // Bodies are read as bytes and decoded by the handlers as the real service decodes them
+  // (strict UTF-8: request-body.ts); one refused or cut short is not kept reading forever.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  registerUnreadBodyDiscard(app, bodyLimit);
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;

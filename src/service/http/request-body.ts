@@ -34,6 +34,15 @@ const bodies = new WeakMap<FastifyRequest, Promise<Buffer>>();
 export function registerLazyBody(app: FastifyInstance, limit: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  registerUnreadBodyDiscard(app, limit);
+}
+
+/**
+ * A body left unread when the answer went out (refused before it was read, or past the
+ * limit) is discarded as it arrives, and the connection closed once `limit` more bytes came:
+ * an endless body cannot hold a connection.
+ */
+export function registerUnreadBodyDiscard(app: FastifyInstance, limit: number): void {
   app.addHook('onResponse', (request, _reply, done) => {
     const raw = request.raw;
     if (!raw.complete && !raw.destroyed && !bodies.has(request)) discardBounded(raw, limit);
