@@ -76,7 +76,8 @@ export function sendPlacementError(
   reply: FastifyReply,
   answer: ErrorAnswer,
 ) {
-  const version = request.microversion as ResolvedVersion | null;
+  // Undefined (not null) for a URL the router refused (frameworkErrors): no version agreed.
+  const version = (request.microversion ?? null) as ResolvedVersion | null;
   const noVersion =
     answer.outsidePlacement === true ||
     answer.versionRefused !== undefined ||

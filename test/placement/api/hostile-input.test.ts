@@ -172,6 +172,23 @@ describe('placement: hostile input over a socket', () => {
   });
 });
 
+describe('placement: a path parameter past the router limit', () => {
+  let served: Served;
+  before(async () => {
+    served = await serve({});
+  });
+  after(async () => served.close());
+
+  it('is a 414 in Placement format, not a crash (found by the fuzz suite)', async () => {
+    // The router refuses it before any version is agreed; reading that version threw out of
+    // the error handler and took the process down.
+    const response = await served.client.get(`/resource_providers/${'n'.repeat(9_000)}`);
+    assert.equal(response.status, 414);
+    assert.match(response.body.errors[0].request_id, /^req-/);
+    assert.equal((await served.client.get('/resource_providers')).status, 200);
+  });
+});
+
 describe('placement: the body size limit, enforced while reading', () => {
   let served: Served;
   const limit = 100_000;
