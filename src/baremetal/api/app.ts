@@ -136,7 +136,12 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
     // `[oslo_middleware] max_request_body_size`, enforced while the body is read: a 413.
     bodyLimit: bodyLimit,
     rewriteUrl: rewriteIronicUrl,
-    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // A URL the router refuses (a 414 past maxParamLength) comes before the hooks: its fault
+    // still carries the request id, as every fault does.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      return sendError(request, reply, error);
+    },
   });
   // First: /healthcheck and /metrics, before the version header (oslo.middleware's healthcheck
   // sits in front of the real pipeline), and every request logged and counted.
