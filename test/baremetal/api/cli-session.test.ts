@@ -167,7 +167,6 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
       services: baton.app.baremetal,
       host: '127.0.0.1',
       port: 0,
-      drainWaitMs: 0,
     });
   });
 
