@@ -90,6 +90,10 @@ describe('placement: hostile input over a socket', () => {
     assert.equal(answer.status, 400);
     assert.ok(answer.text.length < MAX_ERROR_BYTES, `error body of ${answer.text.length} bytes`);
     assert.match(detailOf(answer.text), /JSON does not validate: 'CUSTOM_x+\.\.\.' does not match/);
+    // Figures for docs/security.md.
+    console.log(
+      `32 MB name: ${answer.status} of ${answer.text.length} B in ${elapsed} ms; others waited at most ${Math.max(...others)} ms`,
+    );
     assert.ok(elapsed < 10_000, `answered in ${elapsed} ms`);
     assert.ok(Math.max(...others) < 5_000, `other clients waited ${others.join(', ')} ms`);
   });
@@ -144,6 +148,9 @@ describe('placement: hostile input over a socket', () => {
         `the 403 came after ${answer.bytesWrittenAtAnswer} bytes of 60 MB`,
       );
     }
+    console.log(
+      `8 × 60 MB refused: RSS grew ${Math.round(grown / MIB)} MB; the 403s came after at most ${Math.max(...answers.map((a) => a.bytesWrittenAtAnswer))} B each`,
+    );
     // Buffered, the bodies alone were 480 MB (0.9 GB RSS before the fix).
     assert.ok(grown < 150 * MIB, `RSS grew by ${Math.round(grown / MIB)} MB`);
   });
