@@ -478,6 +478,7 @@ export async function startBaremetalApi(
           publicEndpoint: api.publicEndpoint,
           defaultResourceClass: api.defaultResourceClass,
           heartbeatTimeout: conductor.heartbeatTimeout,
+          maxRequestBodySize: plan.config.operations.maxRequestBodySize,
         },
       },
       apiMax: plan.caps.apiMax,

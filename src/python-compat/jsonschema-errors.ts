@@ -6,6 +6,7 @@
  * (the shallowest in the document; among equals the first met, preferring errors whose
  * instance does not even have the schema's type).
  */
+import { excerpt } from './excerpt.ts';
 import { pythonPformat, pythonRepr } from './python-repr.ts';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -63,6 +64,47 @@ function pyEqual(a: unknown, b: unknown): boolean {
     );
   }
   return a === b;
+}
+
+/** Python's len() of a string, without spreading it into an array (it may be megabytes). */
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/**
+ * A key equal for values Python's `==` finds equal (True == 1 == 1.0, dicts by content), so
+ * uniqueness is checked in linear time, not by comparing every pair.
+ */
+function equalityKey(value: unknown): string {
+  if (typeof value === 'boolean') return `n${Number(value)}`;
+  if (typeof value === 'number') return `n${value}`;
+  if (typeof value === 'string') return `s${value}`;
+  if (value === null || value === undefined) return 'z';
+  if (Array.isArray(value)) return `a[${value.map(equalityKey).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${equalityKey((value as Record<string, unknown>)[k])}`);
+  return `o{${entries.join(',')}}`;
+}
+
+function hasDuplicates(items: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = equalityKey(item);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
 }
 
 const search = (pattern: string, text: string) => new RegExp(pattern, 'u').test(text);
@@ -128,7 +170,8 @@ function keywordErrors(
   instance: unknown,
   format: FormatCheck,
 ): Raw[] {
-  const r = pythonRepr;
+  // Input is echoed as a bounded excerpt (excerpt.ts); the schema's own values are short.
+  const r = (v: unknown) => pythonRepr(excerpt(v));
   const obj = isObject(instance) ? instance : undefined;
   switch (keyword) {
     case 'type': {
@@ -187,9 +230,7 @@ function keywordErrors(
         ? [fail(`${r(instance)} is too long`)]
         : [];
     case 'uniqueItems':
-      return value === true &&
-        Array.isArray(instance) &&
-        instance.some((x, i) => instance.slice(i + 1).some((y) => pyEqual(x, y)))
+      return value === true && Array.isArray(instance) && hasDuplicates(instance)
         ? [fail(`${r(instance)} has non-unique elements`)]
         : [];
     case 'minProperties':
@@ -217,11 +258,11 @@ function keywordErrors(
         ? [fail(`${r(instance)} is greater than or equal to the maximum of ${r(value)}`)]
         : [];
     case 'minLength':
-      return typeof instance === 'string' && [...instance].length < (value as number)
+      return typeof instance === 'string' && codePoints(instance) < (value as number)
         ? [fail(`${r(instance)} is too short`)]
         : [];
     case 'maxLength':
-      return typeof instance === 'string' && [...instance].length > (value as number)
+      return typeof instance === 'string' && codePoints(instance) > (value as number)
         ? [fail(`${r(instance)} is too long`)]
         : [];
     case 'pattern':
@@ -297,9 +338,10 @@ export function bestMatch(errors: readonly SchemaError[]): SchemaError | undefin
 function pythonIndex(keys: readonly Key[]): string {
   return keys.map((k) => `[${r(k)}]`).join('');
 }
-const r = (v: unknown) => pythonRepr(v);
+const r = (v: unknown) => pythonRepr(excerpt(v));
 
-const indented = (value: unknown) => `    ${pythonPformat(value).replaceAll('\n', '\n    ')}`;
+const indented = (value: unknown) =>
+  `    ${pythonPformat(excerpt(value)).replaceAll('\n', '\n    ')}`;
 
 /** str() of a jsonschema ValidationError: message, failing keyword and schema, instance. */
 export function errorText(error: SchemaError): string {

@@ -4,8 +4,11 @@
  * them) and pprint.pformat(width=72), which jsonschema uses for the schema and the instance.
  */
 
+import { ELLIPSIS } from './excerpt.ts';
+
 /** Python's repr() of a JSON value (dicts in their own order; pprint sorts them). */
 export function pythonRepr(value: unknown, sortKeys = false): string {
+  if (value === ELLIPSIS) return '...';
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';

@@ -5,6 +5,7 @@
  * operations are built from them (process-operations.ts, loaded only by serving commands).
  */
 import type { HealthcheckConfig } from './healthcheck.ts';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from './http/request-body.ts';
 import { DEFAULT_LOGGING, type LoggingConfig } from './logging/log-settings.ts';
 
 export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
@@ -27,6 +28,11 @@ export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
   readonly metricsPort: number | undefined;
   /** `[metrics] refresh_interval`: seconds between reads of the services table. */
   readonly metricsRefreshSeconds: number;
+  /**
+   * `[oslo_middleware] max_request_body_size`: bytes of a request body read at most; a larger
+   * one is a 413, refused while it is read (src/service/http/request-body.ts).
+   */
+  readonly maxRequestBodySize: number;
 }
 
 export const DEFAULT_OPERATIONS: OperationsConfig = {
@@ -38,4 +44,5 @@ export const DEFAULT_OPERATIONS: OperationsConfig = {
   metricsHost: '127.0.0.1',
   metricsPort: undefined,
   metricsRefreshSeconds: 10,
+  maxRequestBodySize: DEFAULT_MAX_REQUEST_BODY_SIZE,
 };

@@ -162,4 +162,12 @@ export const OPERATIONS_OPTIONS: readonly ConfigOption[] = [
     SECONDS(1, 3600),
     { flag: 'metrics-refresh-interval' },
   ),
+  option(
+    'oslo_middleware',
+    'max_request_body_size',
+    'maxRequestBodySize',
+    "Bytes of a request body read at most: a larger body is answered 413 as soon as it passes the limit (oslo.middleware's name; its 114688 is too small for a big POST /allocations or reshape, see docs/security.md).",
+    { ...integer(1024, 2 ** 31 - 1), metavar: 'bytes' },
+    { flag: 'max-request-body-size' },
+  ),
 ];

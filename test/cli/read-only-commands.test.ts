@@ -105,7 +105,7 @@ describe('baton: commands that only read create nothing', () => {
       baton('db', 'version', '--service', 'placement'),
     );
     assert.equal(version.status, 0, version.err);
-    assert.equal(version.out, '0001_initial\n');
+    assert.equal(version.out, '0002_exact_name_collation\n');
     const services = await baton('db', 'services', '--service', 'placement', '--data-dir', dir);
     assert.equal(services.status, 0, services.err);
     assert.equal(services.out, 'no services registered\ncaps in force: latest; API max 1.39\n');
@@ -164,9 +164,9 @@ describe('baton db version', () => {
       );
       assert.equal(verbose.status, 0, verbose.err);
       const lines = verbose.out.split('\n');
-      assert.equal(lines[0], '0001_initial');
-      assert.match(verbose.out, /\| 0001_initial \| 2026\.1 +\| applied \d{4}-\d\d-\d\dT/);
-      assert.match(verbose.out, /placement: 1 of 1 migrations applied \(database sqlite:/);
+      assert.equal(lines[0], '0002_exact_name_collation');
+      assert.match(verbose.out, /\| 0001_initial +\| 2026\.1 +\| applied \d{4}-\d\d-\d\dT/);
+      assert.match(verbose.out, /placement: 2 of 2 migrations applied \(database sqlite:/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,6 +13,10 @@ import {
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
 import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  registerUnreadBodyDiscard,
+} from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { faultBody, webobBody } from './error-body.ts';
@@ -21,7 +25,6 @@ import { registerRoutes } from './routes.ts';
 import { ironicNegotiator, resolveIronicVersion, VersionRefusal } from './version-header.ts';
 import { pathOf, rewriteIronicUrl } from './wsgi-path.ts';
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const REQUEST_ID_HEADER = 'openstack-request-id';
 
 export interface BaremetalAppOptions {
@@ -66,6 +69,10 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (coded !== undefined) {
     return { status: coded, message: (error as Error).message, webob: false, headers: {} };
   }
+  // A body past `[oslo_middleware] max_request_body_size`: oslo.middleware's words.
+  if ((error as { code?: unknown } | null)?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, message: 'Request is too large.', webob: false, headers: {} };
+  }
   // Fastify's own refusals (a body too large, a content type it will not read).
   const framework = statusOf((error as { statusCode?: unknown } | null)?.statusCode);
   if (framework !== undefined && framework < 500) {
@@ -107,6 +114,7 @@ declare module 'fastify' {
 }
 
 export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<FastifyInstance> {
+  const bodyLimit = options.services.settings.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const negotiator = ironicNegotiator(options.apiMax);
   const operations: HttpOperations =
     options.operations?.health === undefined
@@ -126,9 +134,15 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
     // A request reaching a closing server is refused by the hook below in the service's
     // format, not with Fastify's own 503 body (service/http/http-drain.ts).
     return503OnClosing: false,
-    bodyLimit: MAX_BODY_BYTES,
+    // `[oslo_middleware] max_request_body_size`, enforced while the body is read: a 413.
+    bodyLimit: bodyLimit,
     rewriteUrl: rewriteIronicUrl,
-    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // A URL the router refuses (a 414 past maxParamLength) comes before the hooks: its fault
+    // still carries the request id, as every fault does.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      return sendError(request, reply, error);
+    },
   });
   // First: /healthcheck and /metrics, before the version header (oslo.middleware's healthcheck
   // sits in front of the real pipeline), and every request logged and counted.
@@ -137,9 +151,11 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   app.decorate('baremetalVersions', negotiator);
   app.decorateRequest('microversion', null as unknown as ResolvedVersion);
 
-  // Bodies are read as text and decoded by the handlers, as the real service reads them.
+  // Bodies are read as bytes and decoded by the handlers as the real service decodes them
+  // (strict UTF-8: request-body.ts); one refused or cut short is not kept reading forever.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  registerUnreadBodyDiscard(app, bodyLimit);
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;

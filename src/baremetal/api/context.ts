@@ -17,6 +17,8 @@ export interface ApiHandlerSettings {
   readonly defaultResourceClass?: string | undefined;
   /** `[conductor] heartbeat_timeout` in seconds: a conductor silent longer is not alive. */
   readonly heartbeatTimeout: number;
+  /** `[oslo_middleware] max_request_body_size`: larger bodies are a 413 (the toolkit's default). */
+  readonly maxRequestBodySize?: number;
 }
 
 export const DEFAULT_API_SETTINGS: ApiHandlerSettings = {

@@ -5,6 +5,7 @@
  * null}`, faultcode `Server` from 500 on) or WebOb's HTTP error (`{"code": 404, "title": "Not
  * Found", "description": ""}`). Both are written with Python's json.dumps, byte for byte.
  */
+import { boundedMessage } from '../../python-compat/excerpt.ts';
 import { pythonJsonDumps } from '../../python-compat/index.ts';
 
 /** WebOb's titles of the statuses the API answers. */
@@ -30,10 +31,16 @@ const wrap = (inner: unknown) => pythonJsonDumps({ error_message: pythonJsonDump
 /** The body of a fault raised in a handler (method.expose's format_exception). */
 export function faultBody(status: number, message: string): string {
   const client = status >= 400 && status < 500;
-  return wrap({ faultcode: client ? 'Client' : 'Server', faultstring: message, debuginfo: null });
+  // Whatever echoed the input, the answer stays a few kilobytes (docs/security.md).
+  const faultstring = boundedMessage(message);
+  return wrap({ faultcode: client ? 'Client' : 'Server', faultstring, debuginfo: null });
 }
 
 /** The body of a WebOb HTTP error. */
 export function webobBody(status: number, description: string): string {
-  return wrap({ code: status, title: statusTitle(status), description });
+  return wrap({
+    code: status,
+    title: statusTitle(status),
+    description: boundedMessage(description),
+  });
 }

@@ -10,7 +10,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isUuidLike, pythonInt, pythonRepr, pythonStrip } from '../../python-compat/index.ts';
 import { InvalidParameterError, MissingParameterError } from '../errors.ts';
-import { readJsonBody } from './request-body.ts';
+import { bodyText, readJsonBody } from './request-body.ts';
 
 /** Python's str() of a parameter value, as `%s` shows it in messages. */
 export function pyStr(value: unknown): string {
@@ -187,7 +187,7 @@ export function requestParams(request: FastifyRequest): Params {
       for (const [key, value] of Object.entries(body.value)) addParam(params, key, value);
     }
   } else if (type === 'application/x-www-form-urlencoded') {
-    const text = typeof request.body === 'string' ? request.body : '';
+    const text = bodyText(request);
     for (const [key, value] of new URLSearchParams(text)) addParam(params, key, value);
   }
   return params;

@@ -6,17 +6,37 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { parsePythonJson } from '../../python-compat/index.ts';
+import { jsonTooDeep } from '../../python-compat/json-depth.ts';
+import { decodeUtf8AsPython } from '../../python-compat/python-utf8.ts';
+import { HttpAbort } from './errors.ts';
 
 export type JsonBody = { readonly value: unknown } | { readonly error: string };
 
 const cache = new WeakMap<FastifyRequest, JsonBody>();
 
+/**
+ * The body's text. Bytes that are not UTF-8 are the real service's WebOb 400 with an empty
+ * description (probed on Ironic 21.4.4: docs/security.md), whatever route reads them.
+ */
+export function bodyText(request: FastifyRequest): string {
+  const body = request.body;
+  if (typeof body === 'string') return body;
+  if (!Buffer.isBuffer(body)) return '';
+  const decoded = decodeUtf8AsPython(body);
+  if ('error' in decoded) throw new HttpAbort(400, '');
+  return decoded.text;
+}
+
 export function readJsonBody(request: FastifyRequest): JsonBody {
   const known = cache.get(request);
   if (known !== undefined) return known;
-  const text = typeof request.body === 'string' ? request.body : '';
+  const text = bodyText(request);
   let body: JsonBody;
+  // Nesting Python cannot decode (its RecursionError, a 500 there): refused before any
+  // recursive code walks it, in Python's words (docs/security.md).
+  const tooDeep = text === '' ? undefined : jsonTooDeep(text);
   if (text === '') body = { value: undefined };
+  else if (tooDeep !== undefined) body = { error: tooDeep };
   else {
     // JSON.parse first (fast); Python's reading (NaN, Infinity, its error texts) when it refuses.
     try {

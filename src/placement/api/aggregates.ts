@@ -7,6 +7,7 @@ import { bumpGeneration, ConcurrentUpdateError, inTransaction } from '../../db/i
 import { FeatureWindows } from '../../microversion/index.ts';
 import { PUT_AGGREGATES_SCHEMA_1_1, PUT_AGGREGATES_SCHEMA_1_19 } from '../schemas/aggregate.ts';
 import { providerAggregates, setProviderAggregates } from '../store/aggregates.ts';
+import { isTransientConflict } from '../store/allocation-rules.ts';
 import { findProvider } from '../store/provider-lookup.ts';
 import { setCacheHeaders } from './cache-headers.ts';
 import { conflict, ErrorCodes, notFound } from './errors.ts';
@@ -15,6 +16,9 @@ import { sendJson } from './reply.ts';
 import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, requireVersion } from './routing.ts';
+
+/** Attempts of a write that deadlocks (oslo.db's wrap_db_retry in the real service: 5). */
+const DEADLOCK_RETRIES = 5;
 
 /** PUT's body: a bare list, then an object carrying the provider generation. */
 export const PUT_AGGREGATES_SCHEMAS = new FeatureWindows(
@@ -72,7 +76,7 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
   const schema = PUT_AGGREGATES_SCHEMAS.expect(request.microversion.version);
   let aggregates: string[];
   if (withGeneration) {
-    const data = readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
+    const data = await readJsonBody<{ aggregates: string[]; resource_provider_generation: number }>(
       request,
       schema,
     );
@@ -84,12 +88,12 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
     }
     aggregates = data.aggregates;
   } else {
-    aggregates = readJsonBody<string[]>(request, schema);
+    aggregates = await readJsonBody<string[]>(request, schema);
   }
   const database = request.server.placement.db;
   let generation = provider.generation;
-  try {
-    await inTransaction(database, async (trx) => {
+  const write = () =>
+    inTransaction(database, async (trx) => {
       await setProviderAggregates(trx, database.caps, provider.id, aggregates);
       if (withGeneration) {
         generation = await bumpGeneration(trx, {
@@ -99,6 +103,17 @@ async function putAggregates(request: FastifyRequest, reply: FastifyReply) {
         });
       }
     });
+  try {
+    // A deadlock (MariaDB, two writers linking the same new aggregate) is run again, as the
+    // real service's oslo.db retry_on_deadlock does; the loser then sees the generation moved.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        break;
+      } catch (error) {
+        if (attempt >= DEADLOCK_RETRIES || !isTransientConflict(error)) throw error;
+      }
+    }
   } catch (error) {
     if (error instanceof ConcurrentUpdateError) {
       throw conflict(

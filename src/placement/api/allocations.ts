@@ -40,7 +40,11 @@ import { newestOf, setCacheHeaders } from './cache-headers.ts';
 import { badRequest, conflict, ErrorCodes, notFound } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { sendJson, sendNoContent } from './reply.ts';
-import { checkAcceptsJson, readJsonBody } from './request-body.ts';
+import {
+  checkAcceptsJson,
+  readJsonBody,
+  requireJsonContent as requireDeclaredJson,
+} from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute, since } from './routing.ts';
 
@@ -181,7 +185,7 @@ async function listForProvider(request: FastifyRequest, reply: FastifyReply) {
 /** 415 before anything else, as the real `require_content` decorator answers. */
 function requireJsonContent(request: FastifyRequest): void {
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') readJsonBody(request, {});
+  if (type !== 'application/json') requireDeclaredJson(request);
 }
 
 /** oslo's is_uuid_like accepted; stored in the canonical lower-case, dashed form. */
@@ -270,7 +274,7 @@ async function setForConsumer(request: FastifyRequest, reply: FastifyReply) {
   const rawUuid = param(request, 'consumer_uuid');
   if (!isUuidLike(rawUuid)) throw badRequest(`Malformed consumer_uuid: ${rawUuid}`);
   const consumerUuid = canonicalUuid(rawUuid);
-  const body = readJsonBody<ConsumerSection | LegacyPutBody>(
+  const body = await readJsonBody<ConsumerSection | LegacyPutBody>(
     request,
     PUT_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
   );
@@ -300,7 +304,7 @@ async function setForConsumer(request: FastifyRequest, reply: FastifyReply) {
 async function setAllocations(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, RULES.manage);
-  const body = readJsonBody<Record<string, ConsumerSection>>(
+  const body = await readJsonBody<Record<string, ConsumerSection>>(
     request,
     POST_ALLOCATIONS_SCHEMAS.expect(request.microversion.version),
   );

@@ -18,6 +18,7 @@ import {
 } from '../../auth/index.ts';
 import { ConcurrentUpdateError } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
+import { boundedMessage } from '../../python-compat/excerpt.ts';
 import {
   fastifyLoggerOptions,
   type HttpOperations,
@@ -25,15 +26,16 @@ import {
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
 import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
+import { RequestBodyTooLargeError, registerLazyBody } from '../../service/http/request-body.ts';
 import { effectiveAccept } from './accept.ts';
 import { answerClientError, isBodyUnread } from './client-errors.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
 import { placementJson } from './error-body.ts';
-import { ErrorCodes, PlacementHttpError } from './errors.ts';
+import { badRequest, ErrorCodes, PlacementHttpError } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { NOAUTH2 } from './noauth.ts';
 import { pyInt } from './python-version-header.ts';
-import { webobContentType } from './request-body.ts';
+import { NUL_REFUSED, webobContentType } from './request-body.ts';
 import type { PlacementServices } from './request-context.ts';
 import { registerRoot } from './root.ts';
 import { RESOURCE_ROUTES } from './routes.ts';
@@ -41,7 +43,6 @@ import { registerVersionNegotiation, VersionRefusedError } from './versions.ts';
 import { renderWebobError, webobDefaultJson } from './webob-error.ts';
 import { wsgiPath } from './wsgi-path.ts';
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** PostgreSQL's character_not_in_repertoire: a NUL in a text parameter. */
 const PG_NUL_IN_TEXT = '22021';
 
@@ -76,7 +77,8 @@ export function sendPlacementError(
   reply: FastifyReply,
   answer: ErrorAnswer,
 ) {
-  const version = request.microversion as ResolvedVersion | null;
+  // Undefined (not null) for a URL the router refused (frameworkErrors): no version agreed.
+  const version = (request.microversion ?? null) as ResolvedVersion | null;
   const noVersion =
     answer.outsidePlacement === true ||
     answer.versionRefused !== undefined ||
@@ -110,7 +112,9 @@ export function sendPlacementError(
         }),
         stripped: true,
       };
-  const rendered = renderWebobError(answer.status, answer.message, facts, json);
+  // Whatever echoed the input, the answer stays a few kilobytes (docs/security.md).
+  const message = boundedMessage(answer.message);
+  const rendered = renderWebobError(answer.status, message, facts, json);
   return reply.header('content-type', rendered.contentType).send(Buffer.from(rendered.body));
 }
 
@@ -130,9 +134,6 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     // While the server drains after SIGTERM, a request that still arrives on an open connection
     // is refused by the hook below in Placement's own format, not with Fastify's 503 body.
     return503OnClosing: false,
-    // The real service reads bodies of any size; a reshape or a POST /allocations of a big
-    // deployment can pass Fastify's 1 MiB default. Larger ones get a 413 (docs/placement.md).
-    bodyLimit: MAX_BODY_BYTES,
     // Route on the path as a WSGI server decodes it (`%2F` separates, bytes stay bytes).
     rewriteUrl: (request) => wsgiPath(request.url ?? '/'),
     // A URL the router cannot take apart: answered in Placement's format, not Fastify's.
@@ -153,10 +154,11 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   // healthcheck sits in front of the real pipeline), and every request is logged and counted.
   if (options.operations !== undefined) registerOperations(app, options.operations);
 
-  // Bodies are read as text and parsed by the handler, so content-type and JSON errors are
-  // answered in Placement's words (415 / 400) rather than by the framework.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Bodies are read by the handler when it gets to them (after auth and policy, as the real
+  // service reads them) and parsed there, so content-type and JSON errors are answered in
+  // Placement's words (415 / 400) rather than by the framework; the size limit holds while
+  // reading (src/service/http/request-body.ts).
+  registerLazyBody(app, options.services.config.maxRequestBodySize);
 
   // The real service sends `x-openstack-request-id`; `openstack-request-id` is kept as well
   // for clients of Baton's earlier releases (docs/placement.md).
@@ -209,9 +211,13 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     }
     done();
   });
-  // A body that broke while it was read (a bad chunk) is no body.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (isBodyUnread(request.raw)) request.body = undefined;
+  // A URL carrying a NUL: refused on every database alike (PostgreSQL cannot store or
+  // compare one; the others would), in the words PostgreSQL's refusal gets (docs/security.md).
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (/%00/.test(request.raw.url ?? '') || (request.url ?? '').includes('\u0000')) {
+      done(badRequest(NUL_REFUSED));
+      return;
+    }
     done();
   });
 
@@ -243,6 +249,9 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
         versionRefused: error,
       });
     }
+    if (error instanceof RequestBodyTooLargeError) {
+      return sendPlacementError(request, reply, { status: 413, message: error.message });
+    }
     if (error instanceof PlacementHttpError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendPlacementError(request, reply, error);
@@ -252,7 +261,7 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
       // with psycopg2's sentence; Baton the same sentence as a 400 (docs/placement.md).
       return sendPlacementError(request, reply, {
         status: 400,
-        message: 'A string literal cannot contain NUL (0x00) characters.',
+        message: NUL_REFUSED,
       });
     }
     const status = (error as FastifyError).statusCode;

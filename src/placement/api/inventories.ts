@@ -40,7 +40,12 @@ import { absoluteLocation } from './location.ts';
 import { pythonJsonNumbers } from './python-json.ts';
 import { PythonNumber, pythonFloat } from './python-number.ts';
 import { sendNoContent, sendPythonJson } from './reply.ts';
-import { checkAcceptsJson, readJsonBody, requireJsonContent } from './request-body.ts';
+import {
+  bodyTextRead,
+  checkAcceptsJson,
+  readJsonBody,
+  requireJsonContent,
+} from './request-body.ts';
 import { authorize } from './request-context.ts';
 import { declareRoute } from './routing.ts';
 
@@ -126,7 +131,7 @@ function sentInventory(fields: InventoryFields, sent: unknown): InventoryJson {
 
 /** The request's body with its numbers as the real service reads them. */
 function sentNumbers(request: FastifyRequest): unknown {
-  return pythonJsonNumbers(typeof request.body === 'string' ? request.body : '');
+  return pythonJsonNumbers(bodyTextRead(request));
 }
 
 /** One inventory; the generation is left out when 0, as the real service does. */
@@ -215,7 +220,7 @@ async function createProviderInventory(request: FastifyRequest, reply: FastifyRe
   authorize(request, RULES.create);
   const { uuid } = request.params as ProviderParams;
   const provider = await providerOr404(request, uuid);
-  const body = readJsonBody<CreateInventoryBody>(request, CREATE_INVENTORY_SCHEMA);
+  const body = await readJsonBody<CreateInventoryBody>(request, CREATE_INVENTORY_SCHEMA);
   const className = body.resource_class;
   const fields = withDefaults(body);
   const unable = (message: string) =>
@@ -279,7 +284,7 @@ async function replaceProviderInventories(request: FastifyRequest, reply: Fastif
   authorize(request, RULES.update);
   const { uuid } = request.params as ProviderParams;
   const provider = await providerOr404(request, uuid);
-  const body = readJsonBody<ReplaceInventoriesBody>(request, REPLACE_INVENTORIES_SCHEMA);
+  const body = await readJsonBody<ReplaceInventoriesBody>(request, REPLACE_INVENTORIES_SCHEMA);
   // The schema checks records only under class-like keys; a record under any other key is
   // checked here too (the real service would fail on it with a 500; its class is unknown).
   for (const [name, record] of Object.entries(body.inventories)) {
@@ -387,7 +392,7 @@ async function updateProviderInventory(request: FastifyRequest, reply: FastifyRe
   authorize(request, RULES.update);
   const { uuid, resource_class: className } = request.params as InventoryParams;
   const provider = await providerOr404(request, uuid);
-  const body = readJsonBody<UpdateInventoryBody>(request, UPDATE_INVENTORY_SCHEMA);
+  const body = await readJsonBody<UpdateInventoryBody>(request, UPDATE_INVENTORY_SCHEMA);
   if (body.resource_provider_generation !== provider.generation) {
     throw conflict('resource provider generation conflict', {
       code: ErrorCodes.CONCURRENT_UPDATE,

@@ -48,7 +48,7 @@ async function reshapeProviders(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, 'placement:reshaper:reshape');
   const schema = RESHAPER_SCHEMAS.expect(request.microversion.version);
-  const body = readJsonBody<ReshaperBody>(request, schema);
+  const body = await readJsonBody<ReshaperBody>(request, schema);
   const { db, resourceClasses } = request.server.placement;
 
   const reshapes: ProviderReshape[] = [];

@@ -61,7 +61,7 @@ async function list(request: FastifyRequest, reply: FastifyReply) {
 async function create(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, RULES.create);
-  const { name } = readJsonBody<{ name: string }>(request, RESOURCE_CLASS_BODY);
+  const { name } = await readJsonBody<{ name: string }>(request, RESOURCE_CLASS_BODY);
   const services = request.server.placement;
   const result = await createResourceClass(services.db, name);
   if (result.outcome === 'exists') {
@@ -89,7 +89,7 @@ async function show(request: FastifyRequest, reply: FastifyReply) {
 async function rename(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, RULES.update);
-  const { name: newName } = readJsonBody<{ name: string }>(request, RESOURCE_CLASS_BODY);
+  const { name: newName } = await readJsonBody<{ name: string }>(request, RESOURCE_CLASS_BODY);
   const name = nameParam(request);
   const row = await existingClass(request, name);
   if (isStandardClassId(row.id)) {

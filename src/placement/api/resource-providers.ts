@@ -152,7 +152,7 @@ async function createResourceProvider(request: FastifyRequest, reply: FastifyRep
   requireJsonContent(request);
   authorize(request, 'placement:resource_providers:create');
   const version = request.microversion;
-  const data = readJsonBody<ProviderBody>(request, CREATE_SCHEMAS.expect(version.version));
+  const data = await readJsonBody<ProviderBody>(request, CREATE_SCHEMAS.expect(version.version));
   const uuid = data.uuid ? canonicalUuid(data.uuid) : randomUUID();
   let provider: Awaited<ReturnType<typeof createProvider>>;
   try {
@@ -213,7 +213,7 @@ async function updateResourceProvider(request: FastifyRequest, reply: FastifyRep
   const before = await getProviderDetail(db.kysely, uuid);
   if (before === undefined) throw providerNotFound(uuid);
   const version = request.microversion;
-  const data = readJsonBody<ProviderBody>(request, UPDATE_SCHEMAS.expect(version.version));
+  const data = await readJsonBody<ProviderBody>(request, UPDATE_SCHEMAS.expect(version.version));
   let provider: Awaited<ReturnType<typeof updateProvider>>;
   try {
     provider = await updateProvider(

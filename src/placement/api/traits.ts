@@ -183,7 +183,7 @@ async function listOfProvider(request: FastifyRequest, reply: FastifyReply) {
 async function updateOfProvider(request: FastifyRequest, reply: FastifyReply) {
   requireJsonContent(request);
   authorize(request, RULES.providerUpdate);
-  const body = readJsonBody<{ traits: string[]; resource_provider_generation: number }>(
+  const body = await readJsonBody<{ traits: string[]; resource_provider_generation: number }>(
     request,
     PROVIDER_TRAITS_BODY,
   );

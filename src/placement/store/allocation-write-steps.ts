@@ -157,8 +157,18 @@ async function replaceAllocationRows(
   if (consumerUuids.length > 0) {
     await trx.deleteFrom('allocations').where('consumer_id', 'in', consumerUuids).execute();
   }
-  if (rows.length > 0) await trx.insertInto('allocations').values(rows).execute();
+  // In slices: one statement for 12,000 rows (a reshape of 1,000 consumers) would pass the
+  // bound parameters a statement may carry (SQLite 32,766; PostgreSQL and MariaDB 65,535).
+  for (let start = 0; start < rows.length; start += ALLOCATION_ROWS_PER_INSERT) {
+    await trx
+      .insertInto('allocations')
+      .values(rows.slice(start, start + ALLOCATION_ROWS_PER_INSERT))
+      .execute();
+  }
 }
+
+/** 6 parameters a row: 6,000 a statement, well within every backend's bound. */
+const ALLOCATION_ROWS_PER_INSERT = 1_000;
 
 /**
  * Finds or creates the consumer record and checks the caller's generation (seed 002).

@@ -261,21 +261,20 @@ forEachPlacementBackend('placement envelope', (ctx) => {
     assert.match(stray.body.errors[0].detail, /No such trait\(s\): CUSTOM_%zz\./);
   });
 
-  it('a NUL in a name is simply unknown; in a value PostgreSQL compares, a 400', async () => {
-    const trait = await ctx.api().get('/traits/CUSTOM_%00', { version: '1.39' });
-    assert.equal(trait.status, 404);
-    const rc = await ctx.api().get('/resource_classes/VCPU%00', { version: '1.39' });
-    assert.equal(rc.status, 404);
-    const listed = await ctx.api().get('/resource_providers?name=a%00', { version: '1.39' });
-    if (ctx.backend === 'postgresql') {
-      assert.equal(listed.status, 400);
+  it('a NUL anywhere in the URL is a 400 on every database (PostgreSQL words)', async () => {
+    // The real service: 404 for a name, 200 for a filter on MySQL, a 500 on PostgreSQL for a
+    // value it compares; Baton answers PostgreSQL's sentence as a 400 on all (docs/security.md).
+    for (const path of [
+      '/traits/CUSTOM_%00',
+      '/resource_classes/VCPU%00',
+      '/resource_providers?name=a%00',
+    ]) {
+      const answer = await ctx.api().get(path, { version: '1.39' });
+      assert.equal(answer.status, 400, path);
       assert.equal(
-        listed.body.errors[0].detail,
+        answer.body.errors[0].detail,
         `${BAD_REQUEST}\n\n A string literal cannot contain NUL (0x00) characters.  `,
       );
-    } else {
-      assert.equal(listed.status, 200);
-      assert.deepEqual(listed.body.resource_providers, []);
     }
   });
 
@@ -296,11 +295,14 @@ forEachPlacementBackend('placement envelope', (ctx) => {
     }
   });
 
-  it('reads bodies past 1 MiB, as the real service (no limit) does', async () => {
+  it('reads bodies past 1 MiB (within max_request_body_size), echoing an excerpt', async () => {
     const name = 'n'.repeat(2 * 1024 * 1024);
     const response = await ctx.api().post('/resource_providers', { name }, { version: '1.39' });
     assert.equal(response.status, 400);
-    assert.match(response.body.errors[0].detail, /JSON does not validate: 'n+' is too long/);
+    assert.match(
+      response.body.errors[0].detail,
+      /JSON does not validate: 'n{256}\.\.\.' is too long/,
+    );
   });
 });
 
