@@ -13,7 +13,10 @@ import { declareRoute } from './routing.ts';
 
 function shardsRouted(request: FastifyRequest): void {
   if (request.microversion.atLeast(FEATURES.nodeShard)) return;
-  throw new HttpAbort(request.method === 'GET' ? 404 : 405);
+  throw new HttpAbort(
+    request.method === 'GET' ? 404 : 405,
+    'The API version does not allow shards',
+  );
 }
 
 const list: Handler = async (request) => {

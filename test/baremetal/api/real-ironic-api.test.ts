@@ -9,10 +9,13 @@
  * CI=true it fails.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Sqlite from 'better-sqlite3';
+import { BAREMETAL_RELEASES } from '../../../src/baremetal/releases.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { SCENARIOS } from './scenarios/index.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
 import { differences, Normalizer, send, settle, type Target } from './support/compare.ts';
 
 const inCi = process.env.CI === 'true';
@@ -34,11 +37,12 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
   let baton: BatonApi;
 
   before(async () => {
-    // Pinned to zed, as this release's behaviour is compared (API 1.1 to 1.80).
+    // Both pinned to zed (API 1.1 to 1.80, zed's RPC and object versions): the rolling
+    // upgrade's steps 1 to 3.1, compared with the real service in the same state.
     [real, baton] = await Promise.all([
       startRealIronic({ pinReleaseVersion: 'zed' }),
       // Baton's conductor is host 127.0.0.1, as the real one is.
-      startBatonApi(),
+      startBatonApi({ caps: pinnedCaps('zed') }),
     ]);
   });
 
@@ -88,4 +92,34 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
       }
     });
   }
+
+  it("wrote every row at zed's object versions, as the real pinned service did", async () => {
+    const tables = ['nodes', 'ports', 'portgroups', 'chassis', 'conductors'] as const;
+    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
+    try {
+      for (const table of tables) {
+        const theirs = (
+          file.prepare(`select distinct version from ${table} order by version`).all() as {
+            version: string;
+          }[]
+        ).map((row) => row.version);
+        const ours = (
+          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
+        ).map((row) => row.version);
+        assert.ok(theirs.length > 0, `the scenarios wrote ${table}`);
+        assert.deepEqual(ours.sort(), theirs, table);
+        const zed = BAREMETAL_RELEASES.zed?.objects ?? {};
+        const type = {
+          nodes: 'Node',
+          ports: 'Port',
+          portgroups: 'Portgroup',
+          chassis: 'Chassis',
+          conductors: 'Conductor',
+        }[table];
+        assert.deepEqual(theirs, zed[type], `${table} at zed's ${type}`);
+      }
+    } finally {
+      file.close();
+    }
+  });
 });

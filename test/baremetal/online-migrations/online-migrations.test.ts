@@ -21,23 +21,22 @@ const OLDER: VersionTargets = {
     ({ Node: '1.30', Port: '1.7', Portgroup: '1.2', Conductor: '1.2' })[name] ?? latest,
 };
 
-test('the registry has update_to_latest_versions only, over every table of a stored type', () => {
+test('the registry ends with update_to_latest_versions, over every table of a stored type', () => {
   const registry = baremetalOnlineMigrations();
   assert.equal(registry.service, 'baremetal');
-  assert.deepEqual(
-    registry.migrations.map((m) => m.name),
-    [UPDATE_TO_LATEST_VERSIONS],
-  );
+  assert.equal(registry.migrations.at(-1)?.name, UPDATE_TO_LATEST_VERSIONS);
   const stored = BAREMETAL_OBJECT_TYPES.filter((t) => t.name !== 'TraitList').map((t) => t.name);
   assert.deepEqual(VERSIONED_TABLES.map((t) => t.type.name).sort(), [...stored].sort());
   assert.deepEqual(OBJECT_TABLES.map((t) => t.objectName).sort(), [...stored].sort());
-  assert.deepEqual(NEW_MODELS, []);
+  // New in antelope: the previous release names no version of it.
+  assert.deepEqual(NEW_MODELS, ['NodeInventory']);
+  assert.equal(BAREMETAL_RELEASES.zed?.objects.NodeInventory, undefined);
 });
 
 forEachStoreBackend('bare metal online migrations', (ctx) => {
   const compatibility = () => ({
     tables: OBJECT_TABLES,
-    supported: BAREMETAL_RELEASES.zed ?? { objects: {} },
+    supported: BAREMETAL_RELEASES.antelope ?? { objects: {} },
     newModels: NEW_MODELS,
   });
 
@@ -75,9 +74,9 @@ forEachStoreBackend('bare metal online migrations', (ctx) => {
       [
         ...new Set((await db.selectFrom(table).select('version').execute()).map((r) => r.version)),
       ].sort();
-    assert.deepEqual(await versions('nodes'), ['1.36']);
-    assert.deepEqual(await versions('ports'), ['1.10']);
-    assert.deepEqual(await versions('portgroups'), ['1.4']);
+    assert.deepEqual(await versions('nodes'), ['1.37']);
+    assert.deepEqual(await versions('ports'), ['1.11']);
+    assert.deepEqual(await versions('portgroups'), ['1.5']);
     assert.deepEqual(await versions('conductors'), ['1.3']);
     assert.deepEqual(await versions('node_traits'), ['1.0']);
     // The data moved with the version, and nothing else changed.
