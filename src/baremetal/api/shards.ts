@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Handler, servicesOf } from './context.ts';
-import { HttpAbort } from './errors.ts';
+import { ClientSideError, HttpAbort } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { bindParams } from './params.ts';
-import { declareRoute } from './routing.ts';
+import { sendResult } from './routing.ts';
 
 function shardsRouted(request: FastifyRequest): void {
   if (request.microversion.atLeast(FEATURES.nodeShard)) return;
@@ -26,13 +26,31 @@ const list: Handler = async (request) => {
   return { shards: counts.map(({ shard, count }) => ({ name: shard ?? 'None', count })) };
 };
 
-/** get_one is explicitly refused with 404 (once the version allows the controller). */
+/** get_one is explicitly refused (pecan.abort(404) in a method: a fault, version headers kept). */
 const one: Handler = async (request) => {
   shardsRouted(request);
-  throw new HttpAbort(404);
+  throw new ClientSideError('The resource could not be found.', 404);
+};
+
+/** Other methods: the version check first (405 with the message below 1.82), then 405. */
+const notAllowed: Handler = async (request) => {
+  shardsRouted(request);
+  throw new HttpAbort(405, '', { allow: 'GET' });
 };
 
 export function registerShardRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/v1/shards', { GET: list });
-  declareRoute(app, '/v1/shards/:shard', { GET: one });
+  for (const url of ['/v1/shards', '/v1/shards/:shard']) {
+    app.route({
+      method: ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'],
+      url,
+      handler: async (request, reply) =>
+        sendResult(
+          reply,
+          await (request.method === 'GET' ? (url === '/v1/shards' ? list : one) : notAllowed)(
+            request,
+            reply,
+          ),
+        ),
+    });
+  }
 }

@@ -17,6 +17,7 @@ export async function getNodeInventory(
   nodeId: string,
 ): Promise<NodeInventoryBody> {
   const node = await ctx.store.nodes.get(nodeId);
-  const record = await ctx.store.inventories.get(Number(node.get('id')), String(node.get('uuid')));
+  // Not found names the node by its database id, as the real one does.
+  const record = await ctx.store.inventories.get(Number(node.get('id')));
   return { inventory: record.get('inventory_data'), plugin_data: record.get('plugin_data') };
 }

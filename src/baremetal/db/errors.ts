@@ -32,8 +32,8 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
 
 /**
  * NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound,
- * InstanceNotFound, NodeInventoryNotFound (its identifier is the node's uuid, as Ironic's API
- * words it).
+ * InstanceNotFound, NodeInventoryNotFound (its identifier is the node's database id, as
+ * Ironic's words it).
  */
 export class NotFoundError extends BaremetalStoreError {
   override name = 'NotFoundError';

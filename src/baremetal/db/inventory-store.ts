@@ -21,11 +21,10 @@ function rowOf(row: Row): Row {
   return result;
 }
 
-/** The inventory of a node by its id; `nodeUuid` names it in the not-found error, as Ironic's API does. */
+/** The inventory of a node by its id (NodeInventoryNotFound names the id, as Ironic's does). */
 export async function getNodeInventory(
   ctx: StoreContext,
   nodeId: number,
-  nodeUuid: string = String(nodeId),
 ): Promise<NodeInventoryObject> {
   const row = await ctx.database.kysely
     .selectFrom('node_inventory')
@@ -33,7 +32,7 @@ export async function getNodeInventory(
     .where('node_id', '=', nodeId)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (row === undefined) throw new NotFoundError('node_inventory', nodeUuid);
+  if (row === undefined) throw new NotFoundError('node_inventory', nodeId);
   return objectFromRow(NodeInventory, rowOf(row as Row));
 }
 
