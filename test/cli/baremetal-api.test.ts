@@ -6,13 +6,14 @@
  * a status.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
 import { listServices, openDatabase } from '../../src/db/index.ts';
+import { API, pythonEnv, realIronicMissing } from '../support/real-ironic.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const HEADERS = { 'X-OpenStack-Ironic-API-Version': '1.80', 'Content-Type': 'application/json' };
@@ -184,6 +185,43 @@ describe('baton baremetal api', () => {
     } finally {
       api.child.kill('SIGKILL');
     }
+  });
+
+  it('exits 1 on an unknown pin listing the releases, as the real ironic-api does', {
+    skip: realIronicMissing(),
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'real-pin-'));
+    const conf = join(dir, 'ironic.conf');
+    await writeFile(
+      conf,
+      `[DEFAULT]\nauth_strategy = noauth\npin_release_version = bogus\n[database]\nconnection = sqlite:///${join(dir, 'i.sqlite')}\n[api]\nhost_ip = 127.0.0.1\nport = 0\n`,
+    );
+    const real = spawnSync(API, ['--config-file', conf], {
+      env: pythonEnv(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(real.status, 1);
+    const valid = /Valid values are \[([^\]]*)\], but found 'bogus'/.exec(
+      real.stdout + real.stderr,
+    );
+    assert.ok(valid, 'the real one lists the valid releases');
+    const realReleases = (valid[1] ?? '').split(', ');
+    const ours = await baton(
+      'baremetal',
+      'api',
+      '--db',
+      `sqlite:${join(dir, 'b.sqlite')}`,
+      '--pin-release-version',
+      'bogus',
+    );
+    assert.equal(ours.status, 1);
+    const listed = /known releases: (.*)$/.exec(ours.err.trim())?.[1]?.split(', ') ?? [];
+    // Every release Baton knows is one the real one accepts (it knows older ones too).
+    for (const release of listed.filter((r) => r !== 'master')) {
+      assert.ok(realReleases.includes(release), release);
+    }
+    assert.ok(listed.includes('zed') && listed.includes('antelope'));
   });
 
   it('refuses bad flags with status 64 and an unknown pin with 1 (as ironic-api), in one line', async () => {
