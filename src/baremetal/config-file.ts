@@ -5,7 +5,13 @@
  * the pin. Parsing is pure; only loadBaremetalConfigFile reads the disk.
  */
 import { dirname, resolve } from 'node:path';
-import { ConfigFileError, parseIni, readConfigOptions, readConfigText } from '../service/index.ts';
+import {
+  ConfigFileError,
+  deprecatedNamesUsed,
+  parseIni,
+  readConfigOptions,
+  readConfigText,
+} from '../service/index.ts';
 import { BAREMETAL_OPTIONS, type BaremetalValues } from './config-options.ts';
 
 export {
@@ -23,11 +29,14 @@ export interface BaremetalConfigFile {
   readonly dataDir?: string;
   /** `[DEFAULT] pin_release_version`, undefined when not set. */
   readonly pinReleaseVersion?: string;
+  /** oslo.config's warnings for the older option names the file uses. */
+  readonly deprecations: readonly string[];
 }
 
 /** What an INI text sets; relative paths are relative to `baseDir` (the file's folder). */
 export function baremetalConfigFromIni(text: string, baseDir = process.cwd()): BaremetalConfigFile {
-  const values = readConfigOptions(parseIni(text), BAREMETAL_OPTIONS, baseDir);
+  const sections = parseIni(text);
+  const values = readConfigOptions(sections, BAREMETAL_OPTIONS, baseDir);
   const { databaseUrl, dataDir, pinReleaseVersion } = values as {
     databaseUrl?: string;
     dataDir?: string;
@@ -35,6 +44,7 @@ export function baremetalConfigFromIni(text: string, baseDir = process.cwd()): B
   };
   return {
     values,
+    deprecations: deprecatedNamesUsed(sections, BAREMETAL_OPTIONS),
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(pinReleaseVersion === undefined ? {} : { pinReleaseVersion }),

@@ -25,7 +25,7 @@ import {
   STRING,
 } from '../service/config-options.ts';
 import { DATA_DIR_ENV } from '../service/data-dir.ts';
-import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
+import type { OperationsConfig } from '../service/operations-config.ts';
 import { OPERATIONS_OPTIONS } from '../service/operations-options.ts';
 import type { FakeDelays } from './conductor/conductor-settings.ts';
 import {
@@ -196,13 +196,6 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option(
     'DEFAULT',
-    'graceful_shutdown_timeout',
-    'gracefulShutdownTimeout',
-    'Seconds the work in flight may take to finish after SIGTERM.',
-    seconds(),
-  ),
-  option(
-    'DEFAULT',
     'hash_ring_reset_interval',
     'hashRingResetInterval',
     'Seconds the hash rings are cached (and a stopping conductor keeps serving RPC).',
@@ -245,13 +238,6 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'apiPublicEndpoint',
     'The root of the links in API bodies. Unset: the host each request names.',
     { ...STRING, metavar: 'url' },
-  ),
-  option(
-    'api',
-    'drain_wait',
-    'apiDrainWait',
-    "Seconds a stopping API keeps serving with its health check failed, for a balancer to take it out (Baton's).",
-    seconds(0),
   ),
   option(
     'DEFAULT',
@@ -382,8 +368,14 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
       DELAY,
     ),
   ),
-  // Logs, health check and metrics ([DEFAULT], [healthcheck], [metrics]): the toolkit's.
-  ...OPERATIONS_OPTIONS,
+  // Logs, health check, metrics and the stop ([DEFAULT], [healthcheck], [metrics]): the
+  // toolkit's; `[api] drain_wait` (--drain-wait), this service's name before the toolkit
+  // had one, is still read as `[healthcheck] drain_delay`.
+  ...OPERATIONS_OPTIONS.map((option) =>
+    option.field === 'drainDelaySeconds'
+      ? { ...option, deprecated: [{ section: 'api', name: 'drain_wait', flag: 'drain-wait' }] }
+      : option,
+  ),
 ];
 
 /** The defaults by field, as the sample and `--help` show them. */
@@ -403,7 +395,6 @@ function defaultValues(): Record<string, unknown> {
     apiPort: base.api.port,
     apiWorkers: base.api.apiWorkers,
     apiMaxLimit: base.api.maxLimit,
-    apiDrainWait: base.api.drainWait,
     authStrategy: base.api.authStrategy,
     insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
   };
@@ -431,7 +422,7 @@ function defaultValues(): Record<string, unknown> {
     values[field] = c[field];
   }
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
-  return { ...values, ...DEFAULT_OPERATIONS };
+  return { ...values, ...base.operations };
 }
 
 export const BAREMETAL_CONFIG: ConfigSchema = {
@@ -472,7 +463,7 @@ export function baremetalConfigOf(
   const base = defaultBaremetalConfig(defaultDatabaseUrl);
   const c = base.conductor;
   const operations = Object.fromEntries(
-    Object.entries(DEFAULT_OPERATIONS).map(([field, value]) => [field, v[field] ?? value]),
+    Object.entries(base.operations).map(([field, value]) => [field, v[field] ?? value]),
   ) as unknown as OperationsConfig;
   const pick = <T>(field: string, fallback: T): T =>
     v[field] === undefined ? fallback : (v[field] as T);
@@ -508,7 +499,6 @@ export function baremetalConfigOf(
       apiWorkers: pick('apiWorkers', base.api.apiWorkers),
       maxLimit: pick('apiMaxLimit', base.api.maxLimit),
       publicEndpoint: pick<string>('apiPublicEndpoint', '') || undefined,
-      drainWait: pick('apiDrainWait', base.api.drainWait),
       defaultResourceClass: pick<string>('defaultResourceClass', '') || undefined,
       authStrategy: pick('authStrategy', base.api.authStrategy),
       insecureNoauthOnAnyAddress: pick(

@@ -24,11 +24,6 @@ export interface BaremetalApiSettings {
   readonly maxLimit: number;
   /** `[api] public_endpoint`: the root of the links in bodies; the request's host when unset. */
   readonly publicEndpoint?: string | undefined;
-  /**
-   * `[api] drain_wait` (Baton's): seconds an API process stopping keeps serving with its
-   * health check failed, so that a load balancer takes it out first (5).
-   */
-  readonly drainWait: number;
   /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
   readonly defaultResourceClass?: string | undefined;
   /** `[DEFAULT] auth_strategy`: read as Ironic's; the API serves `noauth` only in this release. */
@@ -57,12 +52,21 @@ export interface BaremetalConfig {
 }
 
 export const DEFAULT_API_PORT = 6385;
-/** Seconds a stopping API keeps answering with its health check failed. */
+/**
+ * Seconds a stopping API keeps answering with its health check failed (`[healthcheck]
+ * drain_delay`, formerly `[api] drain_wait`), so that a load balancer takes it out first.
+ */
 export const DEFAULT_DRAIN_WAIT = 5;
+
+/** The toolkit's defaults, but the drain: an API of this service waits for its balancer. */
+export const DEFAULT_BAREMETAL_OPERATIONS: OperationsConfig = {
+  ...DEFAULT_OPERATIONS,
+  drainDelaySeconds: DEFAULT_DRAIN_WAIT,
+};
 
 export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
   return {
-    operations: DEFAULT_OPERATIONS,
+    operations: DEFAULT_BAREMETAL_OPERATIONS,
     databaseUrl,
     rpc: { rpc_transport: 'http' },
     api: {
@@ -70,7 +74,6 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       port: DEFAULT_API_PORT,
       apiWorkers: 1,
       maxLimit: 1000,
-      drainWait: DEFAULT_DRAIN_WAIT,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: false,
     },

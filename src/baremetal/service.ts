@@ -21,6 +21,7 @@ import {
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
+import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
   ConfigFileError,
   checkPeerVersions,
@@ -117,6 +118,8 @@ export interface BaremetalSettings {
 export interface BaremetalPlan {
   readonly config: BaremetalConfig;
   readonly caps: CapsInForce;
+  /** For the operator: older option names the file uses (oslo.config's deprecation warnings). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -146,7 +149,7 @@ export async function planBaremetal(
     flag: flags.pinReleaseVersion as string | undefined,
     file: file?.pinReleaseVersion,
   });
-  return { config, caps };
+  return { config, caps, warnings: file?.deprecations ?? [] };
 }
 
 /**
@@ -339,8 +342,11 @@ export interface BaremetalApiProcess {
   readonly address: AddressInfo;
   /** Where `/metrics` and `/healthcheck` also answer (`[metrics] bind_port`), if opened. */
   readonly metricsUrl: string | undefined;
-  /** The drain (api/server.ts), then the services table, the transport, the operations, the database. */
-  stop(): Promise<void>;
+  /**
+   * The drain (api/server.ts), then the services table, the transport, the operations, the
+   * database; the outcome says whether `[DEFAULT] graceful_shutdown_timeout` cut requests.
+   */
+  stop(): Promise<DrainOutcome>;
 }
 
 export interface StartApiOptions {
@@ -353,8 +359,8 @@ export interface StartApiOptions {
  * operations: a request line per answer, `/healthcheck`, `/metrics` on the API's port and on
  * `[metrics] bind_port` when set, RPC metrics), the database, the RPC client to the conductors
  * at the caps in force, the app listening, the process in the services table (one row per
- * process: the port tells several on one machine apart). Stopping drains for the longer of
- * `[api] drain_wait` and `[healthcheck] drain_delay`.
+ * process: the port tells several on one machine apart). Stopping drains as api/server.ts
+ * says (`[healthcheck] drain_delay`, then `[DEFAULT] graceful_shutdown_timeout`).
  */
 export async function startBaremetalApi(
   plan: BaremetalPlan,
@@ -388,7 +394,7 @@ export async function startBaremetalApi(
     const metrics = await ops.listenForMetrics();
     transport = baremetalTransport(database, plan, ops.rpc.logger);
     const { store, conductors } = connectToConductors(database, transport, plan, ops.rpc.observer);
-    const { api, conductor, operations } = plan.config;
+    const { api, conductor } = plan.config;
     listening = await listenBaremetalApi({
       services: {
         store,
@@ -403,7 +409,6 @@ export async function startBaremetalApi(
       apiMax: plan.caps.apiMax,
       host: api.hostIp,
       port: api.port,
-      drainWaitMs: Math.max(api.drainWait, operations.drainDelaySeconds) * 1000,
       operations: ops.http,
     });
     const registration = await registerProcess(
@@ -418,7 +423,7 @@ export async function startBaremetalApi(
     await ops.watchServices(shared);
     const running = listening;
     const used = { database, transport };
-    let stopping: Promise<void> | undefined;
+    let stopping: Promise<DrainOutcome> | undefined;
     return {
       url: running.url,
       address: running.address,
@@ -426,8 +431,9 @@ export async function startBaremetalApi(
       stop() {
         stopping ??= (async () => {
           try {
-            await running.drain();
+            const outcome = await running.drain();
             await registration.leave();
+            return outcome;
           } finally {
             await used.transport.close();
             await ops.close();

@@ -1,7 +1,8 @@
 /**
  * `baton baremetal api`: runs the bare metal API in the foreground until SIGTERM or SIGINT,
- * then drains (health check failed for `[api] drain_wait` seconds, then no new connections,
- * requests in flight answered; docs/baremetal.md, "API tier") and exits 0. Settings come from
+ * then drains (health check failed for `[healthcheck] drain_delay` seconds, then no new
+ * connections, requests in flight answered; docs/operations.md, "Stopping") and exits 0, or 1
+ * when `[DEFAULT] graceful_shutdown_timeout` had to cut requests. Settings come from
  * the defaults, then `--config-file`, then the flags (one per option of the file, made from
  * BAREMETAL_API_OPTIONS: `--host` and `--port` are where it listens); the service's composition
  * root (baremetal/service.ts) plans the process and resolves the pin. With `[api] api_workers`
@@ -36,8 +37,8 @@ import {
 } from '../service/index.ts';
 import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { configFlagValues } from './config-flags.ts';
-import type { ServeIo } from './placement-serve-command.ts';
+import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
+import { type ServeIo, stoppedLine, stoppingLine } from './placement-serve-command.ts';
 
 export interface BaremetalApiOptions {
   readonly configFile?: string;
@@ -138,6 +139,11 @@ export async function baremetalApi(
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
   const planned = await plan(options, service);
+  // Once for a pool: its workers run this command too.
+  const warnings = isWorkerProcess()
+    ? []
+    : [...(planned.warnings ?? []), ...deprecatedFlagsUsed(BAREMETAL_API_OPTIONS, options)];
+  for (const warning of warnings) io.err(`baton: warning: ${warning}\n`);
   const stopped = io.stopped ?? waitForStopSignal;
   const workers = planned.config.api.apiWorkers;
   if (workers > 1 && !isWorkerProcess()) return superviseWithPoolMetrics(planned, io, stopped);
@@ -147,13 +153,10 @@ export async function baremetalApi(
     `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, pinned to ${caps.release ?? 'nothing'})` +
       (server.metricsUrl === undefined ? '' : `; metrics and health check on ${server.metricsUrl}`),
   );
-  const drainSeconds = Math.max(config.api.drainWait, config.operations.drainDelaySeconds);
   const signal = await stopped();
-  io.out(
-    `${BAREMETAL_API_BINARY} stopping (${signal}): health check failed for ${drainSeconds} s, then finishing requests in flight`,
-  );
-  await server.stop();
-  io.out(`${BAREMETAL_API_BINARY} stopped`);
+  io.out(stoppingLine(BAREMETAL_API_BINARY, signal, config.operations));
+  const outcome = await server.stop();
+  io.out(stoppedLine(BAREMETAL_API_BINARY, outcome));
   leaveCluster();
-  return EXIT.ok;
+  return outcome.timedOut ? EXIT.failure : EXIT.ok;
 }

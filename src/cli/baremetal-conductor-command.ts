@@ -27,7 +27,7 @@ import {
   waitForStopSignal,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
-import { configFlagValues } from './config-flags.ts';
+import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import type { ServeIo } from './placement-serve-command.ts';
 
 export interface BaremetalConductorOptions {
@@ -65,6 +65,12 @@ export async function baremetalConductor(
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
   const planned = await plan(options, service);
+  for (const warning of [
+    ...(planned.warnings ?? []),
+    ...deprecatedFlagsUsed(BAREMETAL_OPTIONS, options),
+  ]) {
+    io.err(`baton: warning: ${warning}\n`);
+  }
   const name = BAREMETAL_CONDUCTOR_BINARY;
   let running: Awaited<ReturnType<typeof startBaremetalConductor>>;
   try {

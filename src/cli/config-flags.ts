@@ -58,8 +58,27 @@ export function addConfigFlags(command: Command, schema: ConfigSchema): Command 
     if (option.type.flag === 'list') made.argParser(collect);
     if (option.env !== undefined) made.env(option.env);
     command.addOption(made);
+    // An older name's flag still works, out of `--help` (the option's help names it).
+    for (const old of option.deprecated ?? []) {
+      if (old.flag === undefined) continue;
+      command.addOption(
+        new Option(`--${old.flag} <${metavar}>`, `deprecated: --${flag}`).hideHelp(),
+      );
+    }
   }
   return command;
+}
+
+/** The warnings for the deprecated flags given (`--drain-wait`: use `--drain-delay`). */
+export function deprecatedFlagsUsed(
+  options: readonly ConfigOption[],
+  given: Readonly<Record<string, unknown>>,
+): string[] {
+  return options.flatMap((option) =>
+    (option.deprecated ?? [])
+      .filter((old) => old.flag !== undefined && given[attributeOf(old.flag)] !== undefined)
+      .map((old) => `--${old.flag} is deprecated; use --${flagOf(option)}`),
+  );
 }
 
 /**
@@ -74,13 +93,20 @@ export function configFlagValues(
   for (const option of options) {
     const flag = flagOf(option);
     if (flag === undefined) continue;
-    const value = given[attributeOf(flag)];
+    let used = flag;
+    let value = given[attributeOf(flag)];
+    // The option's own flag wins over an older one's.
+    for (const old of option.deprecated ?? []) {
+      if (value !== undefined || old.flag === undefined) continue;
+      value = given[attributeOf(old.flag)];
+      used = old.flag;
+    }
     if (value === undefined) continue;
     try {
       if (typeof value === 'boolean') values[option.field] = value;
       else if (Array.isArray(value)) {
-        values[option.field] = option.type.parse(value.join(','), `--${flag}`, process.cwd());
-      } else values[option.field] = option.type.parse(String(value), `--${flag}`, process.cwd());
+        values[option.field] = option.type.parse(value.join(','), `--${used}`, process.cwd());
+      } else values[option.field] = option.type.parse(String(value), `--${used}`, process.cwd());
     } catch (error) {
       if (error instanceof ConfigFileError) throw usageError(error.message);
       throw error;

@@ -89,6 +89,31 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     });
 
   program
+    .command('up')
+    .description(
+      'run the whole control plane on embedded defaults: Placement, the bare metal API and a conductor, until SIGTERM/SIGINT',
+    )
+    .addOption(dataDirOption())
+    .addOption(
+      new Option('--placement-port <port>', 'where Placement listens (default: 8778)').env(
+        'BATON_PLACEMENT_PORT',
+      ),
+    )
+    .addOption(
+      new Option('--baremetal-port <port>', 'where the bare metal API listens (default: 6385)').env(
+        'BATON_BAREMETAL_PORT',
+      ),
+    )
+    .option(
+      '--host <address>',
+      'the address both APIs and the conductor listen on; the APIs check no token, so loopback only (default: 127.0.0.1)',
+    )
+    .action(async (options) => {
+      const { up } = await import('./up-command.ts');
+      setStatus(await up(options, io));
+    });
+
+  program
     .command('demo')
     .description('a short tour of the toolkit on embedded defaults')
     .action(async () => {

@@ -1,6 +1,7 @@
 /**
  * `baton placement serve`: runs the Placement API in the foreground until SIGTERM or
- * SIGINT, then stops accepting, lets in-flight requests finish and exits 0. Settings come
+ * SIGINT, then drains (service/http/http-drain.ts), lets in-flight requests finish and exits
+ * 0, or 1 when `[DEFAULT] graceful_shutdown_timeout` had to cut requests. Settings come
  * from the defaults, then `--config-file`, then the flags; Placement's composition root
  * (placement/service.ts) turns them into a plan and resolves the pin. Bad flags, settings or
  * an unknown pin exit 64; a database that cannot serve (outdated schema, unreachable) or an
@@ -30,6 +31,7 @@ import {
 } from '../placement/service.ts';
 import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
 import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
+import type { DrainOutcome, DrainSettings } from '../service/http/http-drain.ts';
 import {
   HealthState,
   isWorkerProcess,
@@ -187,9 +189,25 @@ export async function placementServe(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
   );
   const signal = await stopping;
-  io.out(`placement-api stopping (${signal}): finishing requests in flight`);
-  await server.close();
-  io.out('placement-api stopped');
+  io.out(stoppingLine(PLACEMENT_API_BINARY, signal, planned.config));
+  const outcome = await server.close();
+  io.out(stoppedLine(PLACEMENT_API_BINARY, outcome));
   leaveCluster();
-  return EXIT.ok;
+  return outcome.timedOut ? EXIT.failure : EXIT.ok;
+}
+
+/** What an API process says when it is asked to stop (both services). */
+export function stoppingLine(binary: string, signal: string, settings: DrainSettings): string {
+  const bound =
+    settings.gracefulShutdownTimeout > 0
+      ? `at most ${settings.gracefulShutdownTimeout} s`
+      : 'no time limit';
+  return `${binary} stopping (${signal}): health check failed for ${settings.drainDelaySeconds} s, then finishing requests in flight (${bound})`;
+}
+
+/** What it says when it has stopped: cut requests are an unclean stop. */
+export function stoppedLine(binary: string, outcome: DrainOutcome): string {
+  return outcome.timedOut
+    ? `${binary} stopped: graceful_shutdown_timeout passed, ${outcome.cut} request(s) in flight cut`
+    : `${binary} stopped`;
 }

@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
+import { type DrainOutcome, HttpDrain } from '../service/http/http-drain.ts';
 import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
 import type { ProcessOperations } from '../service/process-operations.ts';
 import { buildPlacementApp } from './api/app.ts';
@@ -44,7 +45,12 @@ export interface PlacementServer {
   /** `http://host:port` as listening (the real port when 0 was asked). */
   readonly url: string;
   readonly address: AddressInfo;
-  close(): Promise<void>;
+  /**
+   * The stop (service/http/http-drain.ts): health check DRAINING, `[healthcheck]
+   * drain_delay`, the listener closed, requests in flight finished within `[DEFAULT]
+   * graceful_shutdown_timeout` (else cut: the outcome counts them), the row left.
+   */
+  close(): Promise<DrainOutcome>;
 }
 
 /**
@@ -80,12 +86,16 @@ export async function startPlacementServer(
       warn,
     );
 
+    // Without the process's operations (tests that start a server of their own): no wait, no bound.
+    const drain =
+      operations?.drain ?? new HttpDrain({ drainDelaySeconds: 0, gracefulShutdownTimeout: 0 });
     const app = await buildPlacementApp({
       services: { db, config, policy, resourceClasses: new ResourceClassCache() },
       pinnedMax: caps?.apiMax,
-      ...(operations === undefined ? {} : { operations: operations.http }),
+      operations: { ...operations?.http, drain },
       authenticator,
     });
+    drain.attach(app.server);
     try {
       // The metrics port first: a port in use refuses the start before anything is served.
       await operations?.listenForMetrics();
@@ -132,25 +142,23 @@ export async function startPlacementServer(
       `${PLACEMENT_API_BINARY} serving: caps in force`,
     );
 
-    let closing: Promise<void> | undefined;
+    let closing: Promise<DrainOutcome> | undefined;
     return {
       url,
       address,
       close() {
         closing ??= (async () => {
-          // /healthcheck answers DRAINING (for the drain delay, if any, before new
-          // connections are refused), then the listener stops accepting and the requests in
-          // flight finish (the row stays fresh meanwhile).
-          await operations?.drain();
-          await app.close();
+          // The row stays fresh while the requests in flight finish.
+          const outcome = await drain.stop(() => app.close());
           try {
             await registration.leave();
           } finally {
             await operations?.close();
             await db.close();
           }
-          logger?.info(`${PLACEMENT_API_BINARY} stopped`);
+          logger?.info({ stop_seconds: outcome.seconds }, `${PLACEMENT_API_BINARY} stopped`);
           operations?.log.flush();
+          return outcome;
         })();
         return closing;
       },

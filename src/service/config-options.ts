@@ -38,6 +38,18 @@ export interface ConfigOption {
   readonly env?: string;
   /** The default as the sample and `--help` show it, when it is not a plain value. */
   readonly defaultText?: string;
+  /**
+   * Older names still read (oslo.config's `deprecated_opts`): the option's own name wins when
+   * both are set; the sample lists them as oslo-config-generator does.
+   */
+  readonly deprecated?: readonly DeprecatedName[];
+}
+
+/** An option's older place in the file, and the flag that went with it (kept, hidden). */
+export interface DeprecatedName {
+  readonly section: string;
+  readonly name: string;
+  readonly flag?: string;
 }
 
 /** Anything `option()` accepts as a type: an OptionType, or a bare parser (a string value). */
@@ -134,7 +146,7 @@ export function flagOf(option: ConfigOption): string | undefined {
 }
 
 /** `[section] name`, as errors name an option of the file. */
-export function optionPlace(option: ConfigOption): string {
+export function optionPlace(option: Pick<ConfigOption, 'section' | 'name'>): string {
   return `[${option.section}] ${option.name}`;
 }
 
@@ -146,11 +158,32 @@ export function readConfigOptions(
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const option of options) {
-    const text = sections.get(option.section)?.get(option.name);
-    if (text !== undefined)
-      values[option.field] = option.type.parse(text, optionPlace(option), baseDir);
+    const places = [option, ...(option.deprecated ?? [])];
+    for (const place of places) {
+      const text = sections.get(place.section)?.get(place.name);
+      if (text === undefined) continue;
+      values[option.field] = option.type.parse(text, optionPlace(place), baseDir);
+      break;
+    }
   }
   return values;
+}
+
+/** oslo.config's warning for an option set under its older name. */
+export function deprecatedNameWarning(option: ConfigOption, old: DeprecatedName): string {
+  return `Option "${old.name}" from group "${old.section}" is deprecated. Use option "${option.name}" from group "${option.section}".`;
+}
+
+/** The warnings for the older names a file uses (oslo.config logs one each). */
+export function deprecatedNamesUsed(
+  sections: IniSections,
+  options: readonly ConfigOption[],
+): string[] {
+  return options.flatMap((option) =>
+    (option.deprecated ?? [])
+      .filter((old) => sections.get(old.section)?.get(old.name) !== undefined)
+      .map((old) => deprecatedNameWarning(option, old)),
+  );
 }
 
 /** The default of an option as the sample and `--help` show it; undefined when it has none. */

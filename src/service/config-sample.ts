@@ -43,6 +43,9 @@ export function renderConfigSample(schema: ConfigSchema, heading: SampleHeading)
     for (const option of schema.options.filter((o) => o.section === section)) {
       out.push(...commentLines(`${option.help} (${option.type.name})`));
       for (const note of option.type.notes ?? []) out.push(`# ${note}`);
+      for (const old of option.deprecated ?? []) {
+        out.push(`# Deprecated group/name - [${old.section}]/${old.name}`);
+      }
       const flag = flagOf(option);
       if (flag !== undefined) {
         const env = option.env === undefined ? '' : ` (or ${option.env})`;

@@ -23,6 +23,7 @@ export {
   choice,
   DATABASE_URL,
   defaultTextOf,
+  deprecatedNamesUsed,
   flagOf,
   integer,
   LIST,

@@ -8,8 +8,17 @@ import type { HealthcheckConfig } from './healthcheck.ts';
 import { DEFAULT_LOGGING, type LoggingConfig } from './logging/log-settings.ts';
 
 export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
-  /** `[healthcheck] drain_delay`: seconds between a stop signal and closing the listener. */
+  /**
+   * `[healthcheck] drain_delay`: seconds between a stop signal and closing the listener, the
+   * health check failed meanwhile (the bare metal API's `[api] drain_wait` is its old name).
+   */
   readonly drainDelaySeconds: number;
+  /**
+   * `[DEFAULT] graceful_shutdown_timeout` (oslo.service's): seconds the requests in flight may
+   * take once the listener is closed, before the process cuts them and exits non-zero; 0: no
+   * limit. The bare metal conductor bounds its work in flight with it (from the signal).
+   */
+  readonly gracefulShutdownTimeout: number;
   /** `[metrics] enabled`: count, and answer `/metrics`. */
   readonly metricsEnabled: boolean;
   /** `[metrics] bind_host` of the metrics listener. */
@@ -24,6 +33,7 @@ export const DEFAULT_OPERATIONS: OperationsConfig = {
   ...DEFAULT_LOGGING,
   healthcheckDisableByFilePath: undefined,
   drainDelaySeconds: 0,
+  gracefulShutdownTimeout: 60,
   metricsEnabled: true,
   metricsHost: '127.0.0.1',
   metricsPort: undefined,

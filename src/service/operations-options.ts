@@ -122,6 +122,13 @@ export const OPERATIONS_OPTIONS: readonly ConfigOption[] = [
     { flag: 'healthcheck-disable-by-file-path' },
   ),
   option(
+    'DEFAULT',
+    'graceful_shutdown_timeout',
+    'gracefulShutdownTimeout',
+    'Seconds the work in flight may take once a stopping process has stopped accepting (an API: after drain_delay; the bare metal conductor: from the signal); past it, an API cuts its requests and exits non-zero. 0: no limit for an API.',
+    SECONDS(0, 2147483647),
+  ),
+  option(
     'healthcheck',
     'drain_delay',
     'drainDelaySeconds',

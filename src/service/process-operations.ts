@@ -10,6 +10,7 @@ import type { CapsInForce } from '../releases/index.ts';
 import type { RpcCallEvent, RpcLogger, RpcObserver } from '../rpc/index.ts';
 import { HealthState } from './healthcheck.ts';
 import type { HttpOperations } from './http/fastify-operations.ts';
+import { HttpDrain } from './http/http-drain.ts';
 import { logSettingsOf } from './logging/log-settings.ts';
 import { createServiceLogger, type LogSink, type ServiceLogger } from './logging/service-logger.ts';
 import { scrapeWorkers, shareMetricsWithPrimary } from './metrics/cluster-metrics.ts';
@@ -57,8 +58,11 @@ export interface ProcessOperations {
   watchServices(db: Database): Promise<ServicesWatch>;
   /** Opens `[metrics] bind_port` when set (the primary of a pool answers for its workers). */
   listenForMetrics(): Promise<MetricsListener | undefined>;
-  /** After a stop signal: the health check answers DRAINING, then the drain delay passes. */
-  drain(): Promise<void>;
+  /**
+   * The stop of the process's HTTP API (`[healthcheck] drain_delay`, `[DEFAULT]
+   * graceful_shutdown_timeout`): attach it to the server, `drain.stop(close)` on SIGTERM.
+   */
+  readonly drain: HttpDrain;
   /** Stops the services watch and the metrics listener and flushes the log. */
   close(): Promise<void>;
 }
@@ -123,11 +127,13 @@ export function createProcessOperations(options: ProcessOperationsOptions): Proc
     if (isWorkerProcess()) shareMetricsWithPrimary(process.registry);
   }
   let listener: MetricsListener | undefined;
+  const drain = new HttpDrain(config, health, log.logger);
   return {
     log,
     health,
     metrics,
-    http: { logger: log.logger, health, metrics },
+    drain,
+    http: { logger: log.logger, health, metrics, drain },
     rpc: {
       observer: rpcObserverOf(log, metrics?.rpc),
       logger: log.logger.child({ component: 'rpc' }),
@@ -154,16 +160,6 @@ export function createProcessOperations(options: ProcessOperationsOptions): Proc
         onError: (error) => log.logger.error({ err: error }, 'metrics scrape failed'),
       });
       return listener;
-    },
-    async drain() {
-      health.startDraining();
-      if (config.drainDelaySeconds > 0) {
-        log.logger.info(
-          { drain_delay: config.drainDelaySeconds },
-          'draining: the health check answers 503 before the listener closes',
-        );
-        await new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000));
-      }
     },
     async close() {
       await watch?.stop();

@@ -57,6 +57,25 @@ describe('bare metal config', () => {
     assert.equal(c.conductorGroup, '');
   });
 
+  it('reads [api] drain_wait as the deprecated name of [healthcheck] drain_delay; the new name wins', () => {
+    const read = (text: string) =>
+      baremetalConfigOf('sqlite:x', baremetalConfigFromIni(text, '/etc/baton').values).operations;
+    assert.equal(read('').drainDelaySeconds, 5, 'the API waits for its balancer by default');
+    assert.equal(read('').gracefulShutdownTimeout, 60);
+    assert.equal(read('[api]\ndrain_wait = 7').drainDelaySeconds, 7);
+    assert.deepEqual(baremetalConfigFromIni('[api]\ndrain_wait = 7').deprecations, [
+      'Option "drain_wait" from group "api" is deprecated. Use option "drain_delay" from group "healthcheck".',
+    ]);
+    assert.deepEqual(baremetalConfigFromIni('[healthcheck]\ndrain_delay = 7').deprecations, []);
+    assert.equal(
+      read('[api]\ndrain_wait = 7\n[healthcheck]\ndrain_delay = 2').drainDelaySeconds,
+      2,
+    );
+    assert.throws(() => read('[api]\ndrain_wait = -1'), /\[api\] drain_wait/);
+    const both = read('[DEFAULT]\ngraceful_shutdown_timeout = 9');
+    assert.equal(both.gracefulShutdownTimeout, 9, 'the APIs bound their stop with it');
+  });
+
   it('reads every section by field, keeps the pin apart, and names each option once', () => {
     const read = baremetalConfigFromIni(
       [
@@ -102,7 +121,6 @@ describe('bare metal config', () => {
       apiWorkers: 1,
       maxLimit: 1000,
       publicEndpoint: undefined,
-      drainWait: 5,
       defaultResourceClass: undefined,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: true,

@@ -136,6 +136,11 @@ describe('baton baremetal api', () => {
       assert.equal(served.status, 200);
       assert.equal(await api.exit, 0, api.output().err);
       assert.match(api.output().out, /stopping \(SIGTERM\): health check failed for 1 s/);
+      // The file's [api] drain_wait is the deprecated name of [healthcheck] drain_delay.
+      assert.match(
+        api.output().err,
+        /baton: warning: Option "drain_wait" from group "api" is deprecated\. Use option "drain_delay" from group "healthcheck"\./,
+      );
       assert.match(api.output().out, /baremetal-api stopped/);
       const after = await openDatabase(dbUrl);
       try {

@@ -50,6 +50,7 @@ const VALUES: Record<string, [string, string]> = {
   log_dir: [join(scratch, 'file-logs'), join(scratch, 'flag-logs')],
   disable_by_file_path: [join(scratch, 'file-disable'), join(scratch, 'flag-disable')],
   drain_delay: ['5', '0'],
+  graceful_shutdown_timeout: ['30', '0'],
   enabled: ['false', 'true'],
   refresh_interval: ['30', '5'],
   www_authenticate_uri: ['https://file.example/identity', 'https://flag.example/identity'],
@@ -212,7 +213,10 @@ describe('--help', () => {
     for (const { path, command } of leaves(buildProgram(() => {}))) {
       for (const option of command.options) {
         const long = option.long as string;
-        if (long === '--help' || long.startsWith('--no-') || option.mandatory) continue;
+        // A hidden flag (an option's deprecated name) is not in --help.
+        if (long === '--help' || long.startsWith('--no-') || option.mandatory || option.hidden) {
+          continue;
+        }
         assert.match(
           option.description,
           /\(default: [^)]+\)|; default: [^)]+\)/,

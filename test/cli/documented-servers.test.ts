@@ -10,7 +10,8 @@
  * test's own checkout has done). Every code line that looks like it starts a server must be
  * marked, so a new one cannot be missed. Each command runs without a shell, as a supervisor's
  * ExecStart= would, in its own process group, from the checkout, on a scratch data directory
- * (BATON_DATA_DIR) and a free port (BATON_PLACEMENT_PORT=0).
+ * (BATON_DATA_DIR) and free ports (BATON_PLACEMENT_PORT=0, BATON_BAREMETAL_PORT=0). `baton up`
+ * (`npm run up`) runs three servers: each must answer, have its live row, and be gone after.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -25,7 +26,7 @@ import { listServices, openDatabase } from '../../src/db/index.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MARKER = /^<!-- server: (.+?) -->$/;
 /** Code lines that start a server, whatever the docs call them. */
-const LOOKS_LIKE_A_SERVER = /\bnpm start\b|\bbaton\b.*\bserve\b|\bbaton up\b/;
+const LOOKS_LIKE_A_SERVER = /\bnpm start\b|\bnpm run up\b|\bbaton\b.*\bserve\b|\bbaton up\b/;
 
 interface DocumentedServer {
   readonly file: string;
@@ -182,10 +183,36 @@ function killGroup(pgid: number | undefined): void {
   }
 }
 
-async function waitForUrl(started: Started): Promise<string> {
+/** What a documented command runs: the servers' binaries, and what it says once serving. */
+interface Expected {
+  readonly binaries: readonly string[];
+  readonly ready: RegExp;
+  readonly stopped: RegExp;
+}
+
+function expectedOf(command: string): Expected {
+  if (/\bup\b/.test(command)) {
+    return {
+      binaries: ['baremetal-api', 'baremetal-conductor', 'placement-api'],
+      ready: /^baton up: ready/m,
+      stopped: /^baton up: stopped \(SIGTERM\)$/m,
+    };
+  }
+  return {
+    binaries: ['placement-api'],
+    ready: /listening on http/,
+    stopped: /placement-api stopped/,
+  };
+}
+
+/** The URLs the command's servers listen on, once it says it is ready. */
+async function waitForUrls(started: Started, expected: Expected): Promise<string[]> {
   for (let i = 0; i < 1200; i++) {
-    const url = /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
-    if (url !== undefined) return url;
+    if (expected.ready.test(started.output())) {
+      // A server says it on stdout and in its log: each URL once.
+      const said = started.output().matchAll(/listening on (http:\/\/\S+)/g);
+      return [...new Set([...said].map((m) => m[1] ?? ''))];
+    }
     if (started.child.exitCode !== null || started.child.signalCode !== null) break;
     await sleep(100);
   }
@@ -200,26 +227,46 @@ const SERVERS = documentedServers();
 const COMMANDS = [...new Set(SERVERS.map((server) => server.command))];
 
 describe('documented server commands', () => {
-  it('are marked: README.md names at least npm start and npx baton placement serve', () => {
-    assert.ok(COMMANDS.includes('npm start'), COMMANDS.join(', '));
-    assert.ok(COMMANDS.includes('npx baton placement serve'), COMMANDS.join(', '));
+  it('are marked: README.md names at least npm run up, npx baton up, npm start and npx baton placement serve', () => {
+    for (const command of [
+      'npm run up',
+      'npx baton up',
+      'npm start',
+      'npx baton placement serve',
+    ]) {
+      assert.ok(COMMANDS.includes(command), `${command} not in ${COMMANDS.join(', ')}`);
+    }
   });
 
   for (const command of COMMANDS) {
     it(`${command}: serves, and SIGTERM to it leaves no process and no live services row`, async () => {
       const dataDir = scratchDir();
-      const started = start(command, { BATON_DATA_DIR: dataDir, BATON_PLACEMENT_PORT: '0' });
+      const expected = expectedOf(command);
+      const started = start(command, {
+        BATON_DATA_DIR: dataDir,
+        BATON_PLACEMENT_PORT: '0',
+        BATON_BAREMETAL_PORT: '0',
+      });
       const pgid = started.child.pid;
       try {
-        const url = await waitForUrl(started);
-        assert.equal((await fetch(`${url}/`)).status, 200);
+        const urls = await waitForUrls(started, expected);
+        for (const url of urls) assert.equal((await fetch(`${url}/`)).status, 200, url);
         const db = await openDatabase(`sqlite:${join(dataDir, 'baton.sqlite')}`);
         try {
           const rows = await listServices(db);
-          assert.deepEqual(
-            rows.map((row) => [row.binary, row.live, row.host.endsWith(`:${new URL(url).port}`)]),
-            [['placement-api', true, true]],
-          );
+          // An API's row is its host and port; the conductor's its host name.
+          const ports = urls.map((url) => `:${new URL(url).port}`);
+          for (const binary of expected.binaries) {
+            const row = rows.find((r) => r.binary === binary);
+            assert.ok(row?.live, `${binary} has a live row: ${JSON.stringify(rows)}`);
+            if (binary.endsWith('-api')) {
+              assert.ok(
+                ports.some((port) => row.host.endsWith(port)),
+                row.host,
+              );
+            }
+          }
+          assert.equal(urls.length, expected.binaries.filter((b) => b.endsWith('-api')).length);
           started.child.kill('SIGTERM');
           const ended = await within(
             started.exit,
@@ -228,11 +275,11 @@ describe('documented server commands', () => {
           );
           assert.deepEqual(ended, { code: 0, signal: null }, started.output());
           assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
-          assert.deepEqual(await listServices(db), [], 'a clean stop removes the row');
+          assert.deepEqual(await listServices(db), [], 'a clean stop removes the rows');
         } finally {
           await db.close();
         }
-        assert.match(started.output(), /placement-api stopped/);
+        assert.match(started.output(), expected.stopped);
       } finally {
         killGroup(pgid);
       }
@@ -246,6 +293,7 @@ describe('documented server commands', () => {
       const started = start(command, {
         BATON_DATA_DIR: scratchDir(),
         BATON_PLACEMENT_PORT: String(address.port),
+        BATON_BAREMETAL_PORT: '0',
       });
       const pgid = started.child.pid;
       try {

@@ -367,7 +367,7 @@ describe('baton placement serve: settings', () => {
     stop('test');
     assert.equal(await run, 0);
     assert.deepEqual(lines.slice(1), [
-      'placement-api stopping (test): finishing requests in flight',
+      'placement-api stopping (test): health check failed for 0 s, then finishing requests in flight (at most 60 s)',
       'placement-api stopped',
     ]);
   });

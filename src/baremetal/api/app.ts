@@ -12,6 +12,7 @@ import {
   type HttpOperations,
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
+import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
 import { HealthState } from '../../service/index.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { faultBody, webobBody } from './error-body.ts';
@@ -111,7 +112,7 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
     options.operations?.health === undefined
       ? { ...options.operations, health: new HealthState() }
       : options.operations;
-  const health = operations.health as HealthState;
+  const drain = operations.drain;
   const app = Fastify({
     ...fastifyLoggerOptions(operations.logger),
     genReqId: () => `req-${randomUUID()}`,
@@ -122,8 +123,8 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
       ignoreDuplicateSlashes: false,
       maxParamLength: 8192,
     },
-    // A request that reaches a closing server is in flight: it is answered (the drain has
-    // asked clients to close their connections well before; see server.ts).
+    // A request reaching a closing server is refused by the hook below in the service's
+    // format, not with Fastify's own 503 body (service/http/http-drain.ts).
     return503OnClosing: false,
     bodyLimit: MAX_BODY_BYTES,
     rewriteUrl: rewriteIronicUrl,
@@ -142,9 +143,13 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;
-    // Draining: every answer asks the client (or balancer) not to reuse the connection.
-    if (health.draining) reply.header('connection', 'close');
     reply.header(REQUEST_ID_HEADER, request.id);
+    // Stopping, the listener closed: a request still arriving on an open connection is
+    // refused as the service's other faults are (the client retries elsewhere).
+    if (drain?.closing) {
+      reply.code(503).type('application/json').send(faultBody(503, CLOSING_MESSAGE));
+      return;
+    }
     if (path === '/') {
       request.microversion = negotiator.defaultVersion;
       done();

@@ -1,18 +1,21 @@
 /**
- * A listening bare metal API and its drain. Stopping an API process behind a load balancer
- * must not fail a request, so `drain()`:
+ * A listening bare metal API and its stop. Stopping an API process behind a load balancer
+ * must not fail a request, so `drain()` runs the toolkit's stop (service/http/http-drain.ts):
  *
  *   1. fails the health check (`/healthcheck` answers 503) and asks every client to close its
  *      connection after the answer it is given (`Connection: close`);
- *   2. keeps serving for `[api] drain_wait` seconds, time for the balancer's checks to take
- *      the process out of rotation;
- *   3. stops accepting connections and waits for the requests in flight to be answered.
+ *   2. keeps serving for `[healthcheck] drain_delay` seconds (formerly `[api] drain_wait`),
+ *      time for the balancer's checks to take the process out of rotation;
+ *   3. stops accepting connections, closes the idle ones and waits for the requests in flight
+ *      to be answered, for at most `[DEFAULT] graceful_shutdown_timeout` seconds (then cuts
+ *      them: the outcome counts them).
  *
  * The process then leaves the services table and closes the database (service.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { HttpOperations } from '../../service/http/fastify-operations.ts';
+import { type DrainOutcome, type DrainSettings, HttpDrain } from '../../service/http/http-drain.ts';
 import { HealthState } from '../../service/index.ts';
 import { buildBaremetalApp } from './app.ts';
 import type { BaremetalApiServices } from './context.ts';
@@ -23,10 +26,12 @@ export interface ApiListenOptions {
   readonly apiMax?: string | undefined;
   readonly host: string;
   readonly port: number;
-  /** `[api] drain_wait`, in milliseconds. */
-  readonly drainWaitMs: number;
-  /** The process's log, metrics and health check; a health check of its own when absent. */
+  /**
+   * The process's log, metrics, health check and stop; without a stop of its own, one with
+   * `drain` (default: no wait, no bound), and a health check of its own when absent.
+   */
   readonly operations?: HttpOperations;
+  readonly drain?: DrainSettings;
 }
 
 export interface ListeningApi {
@@ -35,35 +40,33 @@ export interface ListeningApi {
   readonly url: string;
   readonly address: AddressInfo;
   readonly health: HealthState;
-  /** The drain above; resolves once the last request in flight is answered. */
-  drain(): Promise<void>;
+  /** The stop above; resolves once the last request in flight is answered (or cut). */
+  drain(): Promise<DrainOutcome>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function listenBaremetalApi(options: ApiListenOptions): Promise<ListeningApi> {
   const health = options.operations?.health ?? new HealthState();
+  const drain =
+    options.operations?.drain ??
+    new HttpDrain(
+      options.drain ?? { drainDelaySeconds: 0, gracefulShutdownTimeout: 0 },
+      health,
+      options.operations?.logger,
+    );
   const app = await buildBaremetalApp({
     services: options.services,
     apiMax: options.apiMax,
-    operations: { ...options.operations, health },
+    operations: { ...options.operations, health, drain },
   });
+  drain.attach(app.server);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let draining: Promise<void> | undefined;
   return {
     app,
     url: `http://${host}:${address.port}`,
     address,
     health,
-    drain() {
-      draining ??= (async () => {
-        health.startDraining();
-        await sleep(options.drainWaitMs);
-        await app.close();
-      })();
-      return draining;
-    },
+    drain: () => drain.stop(() => app.close()),
   };
 }

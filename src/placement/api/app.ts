@@ -24,6 +24,7 @@ import {
   markErrorCode,
   registerOperations,
 } from '../../service/http/fastify-operations.ts';
+import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
 import { effectiveAccept } from './accept.ts';
 import { answerClientError, isBodyUnread } from './client-errors.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
@@ -127,8 +128,7 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
       maxParamLength: 8192,
     },
     // While the server drains after SIGTERM, a request that still arrives on an open connection
-    // is answered (then the connection closes) rather than refused with Fastify's own 503
-    // body; `/healthcheck` answers 503 DRAINING meanwhile, so a balancer sends no new ones.
+    // is refused by the hook below in Placement's own format, not with Fastify's 503 body.
     return503OnClosing: false,
     // The real service reads bodies of any size; a reshape or a POST /allocations of a big
     // deployment can pass Fastify's 1 MiB default. Larger ones get a 413 (docs/placement.md).
@@ -160,9 +160,16 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
 
   // The real service sends `x-openstack-request-id`; `openstack-request-id` is kept as well
   // for clients of Baton's earlier releases (docs/placement.md).
+  const drain = options.operations?.drain;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-openstack-request-id', request.id);
     reply.header('openstack-request-id', request.id);
+    // Stopping, the listener closed: a request still arriving on an open connection is
+    // refused in Placement's format (the client retries elsewhere; the connection closes).
+    if (drain?.closing) {
+      sendPlacementError(request, reply, { status: 503, message: CLOSING_MESSAGE });
+      return;
+    }
     done();
   });
   // CORS sits outside auth (a preflight needs no token), as the real middleware stack orders it.

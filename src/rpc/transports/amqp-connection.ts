@@ -5,7 +5,7 @@
  * owner's setup (declare queues, start consumers) on the new connection.
  * Until then `ready()` waits, bounded by the caller's deadline.
  */
-import { type ChannelModel, type ConfirmChannel, connect } from 'amqplib';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
 
 export interface AmqpSession {
   readonly model: ChannelModel;
@@ -101,6 +101,8 @@ export class AmqpConnection {
   async #connect(): Promise<void> {
     let model: ChannelModel | undefined;
     try {
+      // Loaded on the first connection: a process on the http transport never pays for it.
+      const { connect } = await import('amqplib');
       // Nagle's algorithm would hold small frames back ~40 ms behind delayed ACKs.
       model = await connect(this.#url, { noDelay: true });
       // At once, before anything else is awaited: amqplib emits 'error' before it closes a

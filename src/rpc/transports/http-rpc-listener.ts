@@ -35,6 +35,9 @@ export class HttpRpcListener {
   readonly #routes = new Map<string, Route[]>();
   readonly #secretDigest: Buffer | undefined;
   #server: Server | undefined;
+  /** Closing: every answer closes its connection, and an idle one is closed at once. */
+  #closing = false;
+  readonly #answering = new Set<ServerResponse>();
 
   constructor(sharedSecret?: string) {
     this.#secretDigest = sharedSecret === undefined ? undefined : digest(sharedSecret);
@@ -43,7 +46,18 @@ export class HttpRpcListener {
   /** Starts the HTTP server unless running; resolves with the bound port. */
   async start(host: string, port: number): Promise<number> {
     if (this.#server === undefined) {
-      const server = createServer((req, res) => this.#serve(req, res));
+      const server = createServer((req, res) => {
+        // The same stop as the APIs' (service/http/http-drain.ts): a caller's keep-alive
+        // connection never keeps a stopping conductor alive for the keep-alive timeout.
+        this.#answering.add(res);
+        if (this.#closing) res.setHeader('connection', 'close');
+        res.once('close', () => {
+          this.#answering.delete(res);
+          if (this.#closing) setImmediate(() => server.closeIdleConnections());
+        });
+        this.#serve(req, res);
+      });
+      this.#closing = false;
       // Longer than the clients' idle sockets live, so a client never reuses a closing one.
       server.keepAliveTimeout = 30_000;
       this.#server = server;
@@ -78,6 +92,8 @@ export class HttpRpcListener {
     const server = this.#server;
     this.#server = undefined;
     if (server === undefined) return;
+    this.#closing = true;
+    for (const res of this.#answering) if (!res.headersSent) res.setHeader('connection', 'close');
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

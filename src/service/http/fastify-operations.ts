@@ -18,6 +18,7 @@ import type { HealthState } from '../healthcheck.ts';
 import type { Logger } from '../logging/service-logger.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { Scrape } from '../metrics/process-metrics.ts';
+import type { HttpDrain } from './http-drain.ts';
 
 // Types only from the logging and metrics modules: an app that imports this module does not
 // load pino or prom-client (~0.1 s) until its composition root builds the operations.
@@ -36,6 +37,11 @@ export interface HttpOperations {
   readonly health?: HealthState | undefined;
   /** Counts requests and answers `/metrics`. */
   readonly metrics?: { readonly http: HttpMetrics; scrape(): Promise<Scrape> } | undefined;
+  /**
+   * The stop (http-drain.ts): the service attaches it to its server, and refuses a request
+   * arriving while it is `closing` with a 503 in its own error format.
+   */
+  readonly drain?: HttpDrain | undefined;
 }
 
 /** The Fastify constructor options that make the service logger the app's. */

@@ -168,7 +168,6 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
       apiMax: pinnedCaps('zed').apiMax,
       host: '127.0.0.1',
       port: 0,
-      drainWaitMs: 0,
     });
   });
 

@@ -24,7 +24,7 @@ describe('an API process and its operations', () => {
       flags: {
         databaseUrl: `sqlite:${join(dir, 'bm.sqlite')}`,
         apiPort: 0,
-        apiDrainWait: 0,
+        drainDelaySeconds: 0,
         metricsPort: 0,
         logFile,
         useJson: true,

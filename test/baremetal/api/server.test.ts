@@ -39,7 +39,7 @@ describe('the API server', () => {
       services: baton.app.baremetal,
       host: '127.0.0.1',
       port: 0,
-      drainWaitMs,
+      drain: { drainDelaySeconds: drainWaitMs / 1000, gracefulShutdownTimeout: 0 },
     });
 
   it('answers /healthcheck with OK, 204 to HEAD, outside versioning', async () => {

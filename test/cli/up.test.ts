@@ -1,0 +1,152 @@
+/**
+ * `baton up` beyond the documented start and stop (documented-servers.test.ts runs those):
+ * a child that dies takes the others down and `baton up` exits 1 naming it; bad input is a
+ * usage error before anything starts.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { planUp } from '../../src/cli/up-command.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'baton.mjs');
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The live children of `pid`, with their command lines. */
+function childrenOf(pid: number): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) !== pid || state === 'Z') continue;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      found.push({ pid: Number(name), cmdline });
+    } catch {
+      // ended while we looked
+    }
+  }
+  return found;
+}
+
+describe('baton up', () => {
+  it('stops the others and exits 1 naming the child that died', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-up-'));
+    const up = spawn(
+      process.execPath,
+      [BIN, 'up', '--data-dir', dataDir, '--placement-port', '0', '--baremetal-port', '0'],
+      { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    up.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    up.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    const pid = up.pid ?? 0;
+    try {
+      for (let i = 0; i < 1200 && !/^baton up: ready/m.test(output); i++) {
+        assert.equal(up.exitCode, null, output);
+        await sleep(100);
+      }
+      const children = childrenOf(pid);
+      assert.equal(children.length, 3, JSON.stringify(children));
+      const conductor = children.find((c) => c.cmdline.includes('baremetal conductor'));
+      assert.ok(conductor !== undefined);
+      process.kill(conductor.pid, 'SIGKILL');
+      assert.equal(await exited, 1, output);
+      assert.match(
+        output,
+        /^baton: error: baremetal-conductor exited \(signal SIGKILL\); the others were stopped$/m,
+      );
+      // The others drained: each said so.
+      assert.match(output, /^placement-api stopped$/m);
+      assert.match(output, /^baremetal-api stopped$/m);
+      for (const child of children) assert.equal(existsSync(`/proc/${child.pid}/cmdline`), false);
+    } finally {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('plans the three commands on one data directory, the API without a drain wait', () => {
+    const plan = planUp(
+      { dataDir: 'rel/dir', host: '127.0.0.2', placementPort: '0', baremetalPort: '16385' },
+      '/opt/baton/bin/baton.mjs',
+    );
+    const dir = join(process.cwd(), 'rel/dir');
+    assert.equal(plan.dataDir, dir);
+    assert.equal(plan.databaseUrl, `sqlite:${join(dir, 'baton.sqlite')}`);
+    assert.deepEqual(
+      plan.children.map((c) => [c.name, c.command, c.args.join(' ')]),
+      [
+        [
+          'placement-api',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs placement serve --host 127.0.0.2 --port 0 --data-dir ${dir}`,
+        ],
+        [
+          'baremetal-conductor',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs baremetal conductor --rpc-transport-url http://127.0.0.2:0 --data-dir ${dir}`,
+        ],
+        [
+          'baremetal-api',
+          process.execPath,
+          `/opt/baton/bin/baton.mjs baremetal api --host 127.0.0.2 --port 16385 --drain-wait 0 --data-dir ${dir}`,
+        ],
+      ],
+    );
+    const [placement, conductor] = plan.children;
+    assert.equal(
+      placement?.ready('placement-api listening on http://127.0.0.2:8778 (service version 1)'),
+      'http://127.0.0.2:8778',
+    );
+    assert.equal(placement?.ready('placement-api stopping'), undefined);
+    assert.equal(
+      conductor?.ready('baremetal-conductor vm serving topic ironic.conductor_manager over http'),
+      'vm',
+    );
+  });
+
+  it('a data directory whose database cannot be opened is one error line', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-up-'));
+    writeFileSync(join(dataDir, 'baton.sqlite'), 'not a database, not empty either'.repeat(100));
+    const run = spawnSync(process.execPath, [BIN, 'up', '--data-dir', dataDir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    rmSync(dataDir, { recursive: true, force: true });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stderr.trim().split('\n').at(-1) ?? '',
+      /^baton: error: cannot open database sqlite:.*baton\.sqlite: /,
+    );
+  });
+
+  it('refuses a bad port with a usage error, creating nothing', () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'baton-up-')), 'not-yet');
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'up', '--data-dir', dataDir, '--baremetal-port', '70000'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 64, run.stderr);
+    assert.equal(
+      run.stderr.trim().split('\n').at(-1),
+      "baton: error: option '--baremetal-port <port>' argument '70000' is invalid: a port, 0 to 65535",
+    );
+    assert.equal(existsSync(dataDir), false);
+  });
+});
