@@ -33,6 +33,9 @@ const YOGA: Release = {
 const ZED: Release = {
   api: '1.80',
   rpc: '1.0',
+  // Baton's first bare metal release: its processes report service version 1 (yoga, never
+  // shipped by Baton, has none).
+  serviceVersion: 1,
   objects: {
     Node: ['1.36'],
     Conductor: ['1.3'],
@@ -52,6 +55,8 @@ const ZED: Release = {
 const ANTELOPE: Release = {
   api: '1.82',
   rpc: '1.1',
+  // Its processes report service version 2 (service-version.ts).
+  serviceVersion: 2,
   objects: {
     Node: ['1.37'],
     NodeInventory: ['1.0'],

@@ -27,12 +27,20 @@ import {
   checkPeerVersions,
   codeVersionsOf,
   defineService,
+  followDeployment,
+  type LiveDeployment,
+  loggingPaths,
+  pinOf,
+  type ReloadReport,
   registerProcess,
+  reloadProcess,
   resolveCapsInForce,
   resolveDataDir,
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
+import type { ProcessOperations } from '../service/process-operations.ts';
+import type { ServicesWatch } from '../service/services-watch.ts';
 import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
@@ -83,6 +91,8 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   // `baton db …` words its output as ironic-dbsync and ironic-status do.
   operatorDialect: { tool: 'ironic-dbsync', product: 'ironic', releaseString: RELEASE_NUMBER },
   binaries: [BAREMETAL_API_BINARY, BAREMETAL_CONDUCTOR_BINARY],
+  // Seed 000: conductors first (step 1), then the APIs (step 2).
+  upgradeOrder: [BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_API_BINARY],
   migrations: BAREMETAL_MIGRATIONS,
   readConfigFile: async (path) => {
     const file = await loadBaremetalConfigFile(path);
@@ -101,6 +111,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
     apiVersions: SERVED_VERSIONS,
     rpcVersions: CONDUCTOR_RPC,
     objectTypes: BAREMETAL_OBJECT_TYPES,
+    serviceVersion: BAREMETAL_SERVICE_VERSION,
   }),
   // The released entries (yoga, zed); `master` is derived from `code`.
   releases: BAREMETAL_RELEASES,
@@ -214,7 +225,8 @@ export function connectToConductors(
     transport,
     topic: CONDUCTOR_TOPIC,
     version: CONDUCTOR_RPC.latest,
-    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
+    // Asked at each send: caps refreshed on SIGHUP apply at once.
+    ...(caps.rpcCap === undefined ? {} : { versionCap: () => caps.rpcCap }),
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
     remoteErrors: BAREMETAL_REMOTE_ERRORS,
     ...(observer === undefined ? {} : { observer }),
@@ -234,12 +246,59 @@ export function connectToConductors(
   return { store, conductors: new ConductorApi({ client, rings }) };
 }
 
+/**
+ * The deployment a bare metal process follows (the toolkit's live-deployment.ts): the caps in
+ * force from the pin or the oldest live process of either binary, refusing a deployment with
+ * a process too old to talk to; the caps gauges follow a refresh.
+ */
+async function followBaremetalDeployment(
+  shared: Database,
+  plan: BaremetalPlan,
+  ops: ProcessOperations,
+): Promise<{ readonly deployment: LiveDeployment; readonly plan: BaremetalPlan }> {
+  const logger = ops.log.logger;
+  const deployment = await followDeployment(shared, BAREMETAL_SERVICE, plan.caps, {
+    liveness: { liveWithinSeconds: plan.config.conductor.heartbeatTimeout },
+    log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+  });
+  const setGauges = (caps: CapsInForce) =>
+    ops.metrics?.deployment.setCaps(caps, BAREMETAL_SERVICE.code);
+  setGauges(deployment.caps.current());
+  deployment.caps.onUpdate(setGauges);
+  return { deployment, plan: { ...plan, caps: deployment.caps } };
+}
+
+/** SIGHUP for either process: the plan read again from the file and flags (service.ts's planBaremetal). */
+function reloadBaremetal(
+  ops: ProcessOperations,
+  deployment: LiveDeployment,
+  watch: ServicesWatch | undefined,
+  running: BaremetalPlan,
+  next: BaremetalPlan,
+): Promise<ReloadReport> {
+  return reloadProcess(
+    { log: ops.log, deployment, watch, childLoggers: [ops.rpc.logger] },
+    {
+      before: running.config,
+      after: next.config,
+      mutable: loggingPaths('operations.'),
+      logging: next.config.operations,
+      pinBefore: pinOf(running.caps),
+      pinAfter: pinOf(next.caps),
+    },
+  );
+}
+
 export interface BaremetalConductorProcess {
   readonly conductor: RunningConductor;
+  /** The caps in force now (they follow a reload). */
+  readonly caps: CapsInForce;
   /** Where `/metrics` and `/healthcheck` answer (`[metrics] bind_port`), if opened. */
   readonly metricsUrl: string | undefined;
   /** The shutdown sequence (conductor-process.ts), then the transport, the operations and the database. */
   stop(): Promise<boolean>;
+  /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
+  reload(next: BaremetalPlan): Promise<ReloadReport>;
 }
 
 /**
@@ -280,18 +339,20 @@ export async function startBaremetalConductor(
       },
       (message) => log.warn(message),
     );
+    const followed = await followBaremetalDeployment(shared, plan, ops);
+    const running = followed.plan;
     const listener = await ops.listenForMetrics();
-    transport = baremetalTransport(database, plan, ops.rpc.logger);
+    transport = baremetalTransport(database, running, ops.rpc.logger);
     const conductor = await startConductor({
       settings: plan.config.conductor,
       database,
-      caps: plan.caps,
+      caps: running.caps,
       transport,
       log,
       rpcObserver: ops.rpc.observer,
       rpcLogger: ops.rpc.logger,
     });
-    await ops.watchServices(shared);
+    const watch = await ops.watchServices(shared);
     const store = conductor.store;
     ops.metrics?.process.addCollectedGauge({
       name: 'baton_baremetal_nodes',
@@ -313,7 +374,9 @@ export async function startBaremetalConductor(
     let stopping: Promise<boolean> | undefined;
     return {
       conductor,
+      caps: running.caps,
       metricsUrl: listener?.url,
+      reload: (next) => reloadBaremetal(ops, followed.deployment, watch, running, next),
       stop() {
         stopping ??= (async () => {
           ops.health.startDraining();
@@ -342,11 +405,15 @@ export interface BaremetalApiProcess {
   readonly address: AddressInfo;
   /** Where `/metrics` and `/healthcheck` also answer (`[metrics] bind_port`), if opened. */
   readonly metricsUrl: string | undefined;
+  /** The caps in force now (they follow a reload). */
+  readonly caps: CapsInForce;
   /**
    * The drain (api/server.ts), then the services table, the transport, the operations, the
    * database; the outcome says whether `[DEFAULT] graceful_shutdown_timeout` cut requests.
    */
   stop(): Promise<DrainOutcome>;
+  /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
+  reload(next: BaremetalPlan): Promise<ReloadReport>;
 }
 
 export interface StartApiOptions {
@@ -391,9 +458,16 @@ export async function startBaremetalApi(
       },
       warn,
     );
+    const followed = await followBaremetalDeployment(shared, plan, ops);
+    const runningPlan = followed.plan;
     const metrics = await ops.listenForMetrics();
-    transport = baremetalTransport(database, plan, ops.rpc.logger);
-    const { store, conductors } = connectToConductors(database, transport, plan, ops.rpc.observer);
+    transport = baremetalTransport(database, runningPlan, ops.rpc.logger);
+    const { store, conductors } = connectToConductors(
+      database,
+      transport,
+      runningPlan,
+      ops.rpc.observer,
+    );
     const { api, conductor } = plan.config;
     listening = await listenBaremetalApi({
       services: {
@@ -420,14 +494,16 @@ export async function startBaremetalApi(
       },
       { heartbeatSeconds: conductor.heartbeatInterval, warn },
     );
-    await ops.watchServices(shared);
+    const watch = await ops.watchServices(shared);
     const running = listening;
     const used = { database, transport };
     let stopping: Promise<DrainOutcome> | undefined;
     return {
       url: running.url,
       address: running.address,
+      caps: runningPlan.caps,
       metricsUrl: metrics?.url,
+      reload: (next) => reloadBaremetal(ops, followed.deployment, watch, runningPlan, next),
       stop() {
         stopping ??= (async () => {
           try {

@@ -23,7 +23,11 @@ import {
 } from '../baremetal/service.ts';
 import { BAREMETAL_API_BINARY, BAREMETAL_SERVICE_VERSION } from '../baremetal/service-version.ts';
 import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
-import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
+import {
+  describeCapsSource,
+  InvalidReleaseMappingError,
+  UnknownReleaseError,
+} from '../releases/index.ts';
 import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
@@ -39,6 +43,7 @@ import { MetricsListenError, type MetricsListener } from '../service/metrics/met
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { type ServeIo, stoppedLine, stoppingLine } from './placement-serve-command.ts';
+import { reloadOnSighup } from './reload-on-sighup.ts';
 
 export interface BaremetalApiOptions {
   readonly configFile?: string;
@@ -148,12 +153,17 @@ export async function baremetalApi(
   const workers = planned.config.api.apiWorkers;
   if (workers > 1 && !isWorkerProcess()) return superviseWithPoolMetrics(planned, io, stopped);
   const server = await start(planned, io);
-  const { caps, config } = planned;
+  const { config } = planned;
+  const caps = server.caps;
   io.out(
-    `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, pinned to ${caps.release ?? 'nothing'})` +
+    `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, caps in force: ${describeCapsSource(caps)})` +
       (server.metricsUrl === undefined ? '' : `; metrics and health check on ${server.metricsUrl}`),
   );
+  const stopReload = reloadOnSighup(BAREMETAL_API_BINARY, io, async () =>
+    server.reload(await plan(options, service)),
+  );
   const signal = await stopped();
+  stopReload();
   io.out(stoppingLine(BAREMETAL_API_BINARY, signal, config.operations));
   const outcome = await server.stop();
   io.out(stoppedLine(BAREMETAL_API_BINARY, outcome));

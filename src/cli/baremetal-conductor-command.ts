@@ -18,7 +18,11 @@ import {
   BAREMETAL_SERVICE_VERSION,
 } from '../baremetal/service-version.ts';
 import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
-import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
+import {
+  describeCapsSource,
+  InvalidReleaseMappingError,
+  UnknownReleaseError,
+} from '../releases/index.ts';
 import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
@@ -29,6 +33,7 @@ import {
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import type { ServeIo } from './placement-serve-command.ts';
+import { reloadOnSighup } from './reload-on-sighup.ts';
 
 export interface BaremetalConductorOptions {
   readonly configFile?: string;
@@ -86,16 +91,21 @@ export async function baremetalConductor(
     }
     throw error;
   }
-  const { config, caps } = planned;
+  const { config } = planned;
+  const caps = running.caps;
   io.out(
     `${name} ${config.conductor.host} serving topic ironic.conductor_manager over ${config.rpc.rpc_transport ?? 'http'} ` +
-      `(service version ${BAREMETAL_SERVICE_VERSION}, pinned to ${caps.release ?? 'nothing'}, RPC cap ${caps.rpcCap ?? 'none'})` +
+      `(service version ${BAREMETAL_SERVICE_VERSION}, caps in force: ${describeCapsSource(caps)}, RPC cap ${caps.rpcCap ?? 'none'})` +
       (running.metricsUrl === undefined
         ? ''
         : `; metrics and health check on ${running.metricsUrl}`),
   );
+  const stopReload = reloadOnSighup(name, io, async () =>
+    running.reload(await plan(options, service)),
+  );
   const stopped = io.stopped ?? waitForStopSignal;
   const signal = await stopped();
+  stopReload();
   io.out(`${name} stopping (${signal}): offline now, finishing the work in flight`);
   const clean = await running.stop();
   io.out(

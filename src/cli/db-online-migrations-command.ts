@@ -6,6 +6,8 @@
  * online_data_migrations`: 0 done, 1 more remains (--max-count or --max-run-seconds
  * reached), 2 failed.
  */
+
+import type { Database } from '../db/index.ts';
 import {
   checkBatchSize,
   OnlineMigrationUsageError,
@@ -13,9 +15,13 @@ import {
   renderOnlineMigrationsReport,
   runOnlineMigrations,
 } from '../db/index.ts';
-import { compatibilityOf } from '../service/index.ts';
+import {
+  checkOnlineMigrationGate,
+  compatibilityOf,
+  type ServiceDefinition,
+} from '../service/index.ts';
 import { batchReporter } from './batch-progress.ts';
-import { usageError } from './cli-error.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, resolveService, withServiceDatabase } from './command-context.ts';
 import { dbsyncOnlineMigrations } from './ironic-dbsync-dialect.ts';
 import { type ProgressEnv, processProgressEnv } from './progress-env.ts';
@@ -25,6 +31,24 @@ export interface OnlineMigrationOptions extends DatabaseOptions {
   readonly batchSize?: string;
   readonly sleepBetweenBatches?: string;
   readonly maxRunSeconds?: string;
+  /** Run although live services cannot read what the migrations write (said on stderr). */
+  readonly force?: boolean;
+}
+
+/**
+ * Seed 004's gate: exit 2 while a live service cannot read the object versions the migrations
+ * write, naming them and the upgrade step still to do; `--force` runs anyway, saying so.
+ */
+async function passGate(
+  db: Database,
+  service: ServiceDefinition,
+  force: boolean,
+  err: (line: string) => void,
+): Promise<void> {
+  const gate = await checkOnlineMigrationGate(db, service);
+  if (gate.message === undefined) return;
+  if (!force) throw new CliExit(gate.message, EXIT.incompatible);
+  err(`baton: warning: --force: running the online data migrations anyway: ${gate.message}`);
 }
 
 /** A number of seconds from the command line, as milliseconds; absent stays absent. */
@@ -52,13 +76,22 @@ export async function dbOnlineMigrations(
   out: (line: string) => void,
   env: ProgressEnv = processProgressEnv(),
   err: (line: string) => void = out,
+  /** The service, when a test brings its own definition; else the one `options.service` names. */
+  definition?: ServiceDefinition,
 ): Promise<number> {
-  const dialect = (await resolveService(options.service)).operatorDialect;
+  const force = options.force === true;
+  const dialect = (definition ?? (await resolveService(options.service))).operatorDialect;
   if (dialect !== undefined) {
     // The service's own tool's lines and statuses (cli/ironic-dbsync-dialect.ts).
     const maxCount = dbsyncMaxCount(options.maxCount);
-    return withServiceDatabase(options, 'existing', (service, db, config) =>
-      dbsyncOnlineMigrations(db, service, dialect, config, maxCount, { out, err }),
+    return withServiceDatabase(
+      options,
+      'existing',
+      async (service, db, config) => {
+        await passGate(db, service, force, err);
+        return dbsyncOnlineMigrations(db, service, dialect, config, maxCount, { out, err });
+      },
+      definition,
     );
   }
   let maxCount: number | undefined;
@@ -73,25 +106,31 @@ export async function dbOnlineMigrations(
   }
   const batchPauseMs = seconds('--sleep-between-batches', options.sleepBetweenBatches, true);
   const maxRunMs = seconds('--max-run-seconds', options.maxRunSeconds, false);
-  return withServiceDatabase(options, 'existing', async (service, db, config) => {
-    const progress = batchReporter(env, out);
-    const report = await runOnlineMigrations(db, service.onlineMigrations(config), {
-      maxCount,
-      batchSize,
-      ...(batchPauseMs === undefined ? {} : { batchPauseMs }),
-      ...(maxRunMs === undefined ? {} : { maxRunMs }),
-      now: env.now,
-      sleep: env.sleep,
-      onBatch: progress.onBatch,
-      compatibility: compatibilityOf(service),
-    });
-    progress.stop();
-    out(renderOnlineMigrationsReport(report, { release: service.release }));
-    if (report.timeLimitReached) {
-      out(
-        `Stopped after --max-run-seconds ${options.maxRunSeconds} with rows left to migrate; run the command again to carry on from there.`,
-      );
-    }
-    return report.exitStatus;
-  });
+  return withServiceDatabase(
+    options,
+    'existing',
+    async (service, db, config) => {
+      await passGate(db, service, force, err);
+      const progress = batchReporter(env, out);
+      const report = await runOnlineMigrations(db, service.onlineMigrations(config), {
+        maxCount,
+        batchSize,
+        ...(batchPauseMs === undefined ? {} : { batchPauseMs }),
+        ...(maxRunMs === undefined ? {} : { maxRunMs }),
+        now: env.now,
+        sleep: env.sleep,
+        onBatch: progress.onBatch,
+        compatibility: compatibilityOf(service),
+      });
+      progress.stop();
+      out(renderOnlineMigrationsReport(report, { release: service.release }));
+      if (report.timeLimitReached) {
+        out(
+          `Stopped after --max-run-seconds ${options.maxRunSeconds} with rows left to migrate; run the command again to carry on from there.`,
+        );
+      }
+      return report.exitStatus;
+    },
+    definition,
+  );
 }

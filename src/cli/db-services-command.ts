@@ -1,17 +1,34 @@
-/** `baton db services`: who runs which service version; `--remove-dead` forgets dead ones. */
+/**
+ * `baton db services`: who runs which service version, and the caps in force they call for
+ * (the pin, else the oldest live process's release: seed 004); `--remove-dead` forgets dead
+ * ones; `--json` prints the same as one JSON document.
+ */
 import { DEFAULT_LIVE_WITHIN_SECONDS, listServices, removeDeadServices } from '../db/index.ts';
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
+import { UnknownReleaseError } from '../releases/index.ts';
+import {
+  capsAsJson,
+  capsSummary,
+  readDeployment,
+  type ServiceDefinition,
+  tooOldMessage,
+} from '../service/index.ts';
 import { EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
 
 export interface ServicesOptions extends DatabaseOptions {
   readonly removeDead?: boolean;
   readonly deadAfter?: string;
+  /** The pin the caps are shown for (default: the config file's). */
+  readonly pinReleaseVersion?: string;
+  readonly json?: boolean;
 }
 
 export async function dbServices(
   options: ServicesOptions,
   out: (line: string) => void,
+  /** The service, when a test brings its own definition; else the one `options.service` names. */
+  definition?: ServiceDefinition,
 ): Promise<number> {
   const deadAfter = options.deadAfter === undefined ? undefined : Number(options.deadAfter);
   if (deadAfter !== undefined && !(Number.isSafeInteger(deadAfter) && deadAfter > 0)) {
@@ -19,36 +36,79 @@ export async function dbServices(
       `--dead-after must be a positive number of seconds, not '${options.deadAfter}'`,
     );
   }
-  return withServiceDatabase(options, 'existing', async (_service, db) => {
-    const liveness = deadAfter === undefined ? {} : { liveWithinSeconds: deadAfter };
-    if (options.removeDead) {
-      const removed = await removeDeadServices(db, {
-        deadAfterSeconds: deadAfter ?? DEFAULT_LIVE_WITHIN_SECONDS,
-      });
-      for (const dead of removed)
-        out(
-          `removed ${dead.binary} on ${dead.host} (version ${dead.version}, last seen ${dead.lastSeen.toISOString()})`,
+  return withServiceDatabase(
+    options,
+    'existing',
+    async (service, db, config) => {
+      const liveness = deadAfter === undefined ? {} : { liveWithinSeconds: deadAfter };
+      const removedLines: string[] = [];
+      if (options.removeDead) {
+        const removed = await removeDeadServices(db, {
+          deadAfterSeconds: deadAfter ?? DEFAULT_LIVE_WITHIN_SECONDS,
+        });
+        for (const dead of removed)
+          removedLines.push(
+            `removed ${dead.binary} on ${dead.host} (version ${dead.version}, last seen ${dead.lastSeen.toISOString()})`,
+          );
+        if (removed.length === 0) removedLines.push('no dead services to remove');
+      }
+      const services = await listServices(db, liveness);
+      let deployment: Awaited<ReturnType<typeof readDeployment>>;
+      try {
+        deployment = await readDeployment(
+          db,
+          service,
+          options.pinReleaseVersion ?? config.pinReleaseVersion,
+          liveness,
         );
-      if (removed.length === 0) out('no dead services to remove');
-    }
-    const services = await listServices(db, liveness);
-    if (services.length === 0) {
-      out('no services registered');
+      } catch (error) {
+        if (error instanceof UnknownReleaseError) throw usageError(error.message);
+        throw error;
+      }
+      if (options.json) {
+        out(
+          JSON.stringify(
+            {
+              service: service.name,
+              removed: removedLines,
+              services: services.map((s) => ({
+                binary: s.binary,
+                host: s.host,
+                version: s.version,
+                startedAt: s.startedAt.toISOString(),
+                lastSeen: s.lastSeen.toISOString(),
+                state: s.live ? 'live' : 'dead',
+              })),
+              capsInForce: capsAsJson(deployment.caps, service),
+              tooOld: deployment.tooOld,
+            },
+            null,
+            2,
+          ),
+        );
+        return EXIT.ok;
+      }
+      for (const line of removedLines) out(line);
+      if (services.length === 0) out('no services registered');
+      else
+        out(
+          renderBoxTable(
+            ['binary', 'host', 'version', 'started', 'last seen', 'state'],
+            services.map((s) => [
+              s.binary,
+              s.host,
+              String(s.version),
+              s.startedAt.toISOString(),
+              s.lastSeen.toISOString(),
+              s.live ? 'live' : 'dead',
+            ]),
+          ),
+        );
+      out(capsSummary(deployment.caps, service));
+      if (deployment.tooOld.length > 0)
+        out(`warning: ${tooOldMessage(service, deployment.tooOld)}`);
       return EXIT.ok;
-    }
-    out(
-      renderBoxTable(
-        ['binary', 'host', 'version', 'started', 'last seen', 'state'],
-        services.map((s) => [
-          s.binary,
-          s.host,
-          String(s.version),
-          s.startedAt.toISOString(),
-          s.lastSeen.toISOString(),
-          s.live ? 'live' : 'dead',
-        ]),
-      ),
-    );
-    return EXIT.ok;
-  });
+    },
+    definition,
+  );
 }

@@ -147,6 +147,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--max-run-seconds <seconds>',
       'start no batch after this long; exit 1 if rows remain, as --max-count does (default: no limit)',
     )
+    .option(
+      '--force',
+      'run even while live services of an older release cannot read the object versions written (said on stderr) (default: refuse, exit 2)',
+    )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
       setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
@@ -165,6 +169,13 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--dead-after <seconds>',
       `how long without a heartbeat makes a service dead (default: ${DEFAULT_LIVE_WITHIN_SECONDS})`,
     )
+    .addOption(
+      new Option(
+        '--pin-release-version <release>',
+        `the pin the caps in force are shown for; one of ${pinValues()}; empty: not pinned (default: the config file's [DEFAULT] pin_release_version, else none)`,
+      ).env('BATON_PIN_RELEASE_VERSION'),
+    )
+    .option('--json', 'print the services and the caps in force as JSON (default: a table)')
     .action(async (options) => {
       const { dbServices } = await import('./db-services-command.ts');
       setStatus(await dbServices(options, out));

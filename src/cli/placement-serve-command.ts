@@ -46,6 +46,7 @@ import type { LogSink } from '../service/logging/service-logger.ts';
 import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
+import { reloadOnSighup } from './reload-on-sighup.ts';
 
 /**
  * Commander's values: `--config-file`, and one per option of PLACEMENT_OPTIONS under the
@@ -188,7 +189,11 @@ export async function placementServe(
   io.out(
     `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
   );
+  const stopReload = reloadOnSighup(PLACEMENT_API_BINARY, io, async () =>
+    server.reload(await planServe(options, service)),
+  );
   const signal = await stopping;
+  stopReload();
   io.out(stoppingLine(PLACEMENT_API_BINARY, signal, planned.config));
   const outcome = await server.close();
   io.out(stoppedLine(PLACEMENT_API_BINARY, outcome));

@@ -21,7 +21,15 @@ import {
   InvalidReleaseMappingError,
   UnknownReleaseError,
 } from '../releases/index.ts';
-import { compatibilityOf, resolveCapsInForce } from '../service/index.ts';
+import {
+  capsSummary,
+  compatibilityOf,
+  pinOf,
+  readDeployment,
+  resolveCapsInForce,
+  type ServiceDefinition,
+  tooOldMessage,
+} from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
 import { incompatibleDatabaseMessage, incompatibleRows } from './ironic-dbsync-dialect.ts';
@@ -33,82 +41,103 @@ export interface UpgradeCheckOptions extends DatabaseOptions {
 export async function upgradeCheck(
   options: UpgradeCheckOptions,
   out: (line: string) => void,
+  /** The service, when a test brings its own definition; else the one `options.service` names. */
+  definition?: ServiceDefinition,
 ): Promise<number> {
-  return withServiceDatabase(options, 'existing', async (service, db, config) => {
-    let caps: CapsInForce;
-    try {
-      // The pin the service's processes run with: the flag, else the config file's.
-      caps = resolveCapsInForce(service, {
-        flag: options.pinReleaseVersion,
-        file: config.pinReleaseVersion,
-      });
-    } catch (error) {
-      if (error instanceof UnknownReleaseError) throw usageError(error.message);
-      if (error instanceof InvalidReleaseMappingError)
-        throw new CliExit(error.message, EXIT.failure);
-      throw error;
-    }
-    // Read once: the schema check reports it, the data-migration check depends on it.
-    let schema: ReturnType<typeof checkSchema> | undefined;
-    const readSchema = () => {
-      schema ??= checkSchema(db, service.migrations);
-      return schema;
-    };
-    const schemaCheck: UpgradeCheck = {
-      name: 'Schema migrations',
-      async run() {
-        const report = await readSchema();
-        if (report.state === 'current' || report.state === 'ahead') return checkSuccess();
-        if (report.state === 'modified') return checkFailure(report.message);
-        return checkWarning(report.message);
-      },
-    };
-    const onlineCheck = pendingOnlineMigrationsCheck(db, service.onlineMigrations(config));
-    const onlineAfterSchema: UpgradeCheck = {
-      name: onlineCheck.name,
-      async run() {
-        // Data migrations read the tables the schema migrations create.
-        const { state } = await readSchema();
-        if (state === 'empty' || state === 'behind') {
-          return checkWarning(
-            'Not checked: the schema is not up to date (see above); run the schema migrations first.',
-          );
-        }
-        return onlineCheck.run();
-      },
-    };
-    const checks: UpgradeCheck[] = [
-      schemaCheck,
-      onlineAfterSchema,
-      mixedServiceVersionsCheck(db, { binaries: service.binaries }),
-      releasePinCheck(caps),
-    ];
-    const compatibility = compatibilityOf(service);
-    const dialect = service.operatorDialect;
-    if (dialect !== undefined) {
-      // ironic-status's check: its name and, on failure, dbsync's message.
-      checks.splice(2, 0, {
-        name: 'Object versions',
+  return withServiceDatabase(
+    options,
+    'existing',
+    async (service, db, config) => {
+      let caps: CapsInForce;
+      try {
+        // The pin the service's processes run with: the flag, else the config file's.
+        caps = resolveCapsInForce(service, {
+          flag: options.pinReleaseVersion,
+          file: config.pinReleaseVersion,
+        });
+      } catch (error) {
+        if (error instanceof UnknownReleaseError) throw usageError(error.message);
+        if (error instanceof InvalidReleaseMappingError)
+          throw new CliExit(error.message, EXIT.failure);
+        throw error;
+      }
+      // Read once: the schema check reports it, the data-migration check depends on it.
+      let schema: ReturnType<typeof checkSchema> | undefined;
+      const readSchema = () => {
+        schema ??= checkSchema(db, service.migrations);
+        return schema;
+      };
+      const schemaCheck: UpgradeCheck = {
+        name: 'Schema migrations',
         async run() {
-          const rows = await incompatibleRows(db, service);
-          return rows.length === 0
-            ? checkSuccess()
-            : checkFailure(incompatibleDatabaseMessage(rows, dialect, service.name));
+          const report = await readSchema();
+          if (report.state === 'current' || report.state === 'ahead') return checkSuccess();
+          if (report.state === 'modified') return checkFailure(report.message);
+          return checkWarning(report.message);
         },
-      });
-    } else if (compatibility !== undefined) {
-      checks.splice(
-        2,
-        0,
-        objectVersionsCheck(db, {
-          ...compatibility,
-          service: service.name,
-          release: service.release,
-        }),
-      );
-    }
-    const report = await runUpgradeChecks(checks);
-    out(renderUpgradeCheckTable(report.rows));
-    return report.exitStatus;
-  });
+      };
+      const onlineCheck = pendingOnlineMigrationsCheck(db, service.onlineMigrations(config));
+      const onlineAfterSchema: UpgradeCheck = {
+        name: onlineCheck.name,
+        async run() {
+          // Data migrations read the tables the schema migrations create.
+          const { state } = await readSchema();
+          if (state === 'empty' || state === 'behind') {
+            return checkWarning(
+              'Not checked: the schema is not up to date (see above); run the schema migrations first.',
+            );
+          }
+          return onlineCheck.run();
+        },
+      };
+      const pin = pinOf(caps);
+      // The caps a process starting now runs with (seed 004): the pin, else the oldest live
+      // process's release; a live process too old to talk to fails the check.
+      const capsCheck: UpgradeCheck = {
+        name: 'Caps in force',
+        async run() {
+          const deployment = await readDeployment(db, service, pin);
+          const summary = capsSummary(deployment.caps, service);
+          if (deployment.tooOld.length > 0)
+            return checkFailure(`${tooOldMessage(service, deployment.tooOld)} (${summary})`);
+          return checkSuccess(summary);
+        },
+      };
+      const checks: UpgradeCheck[] = [
+        schemaCheck,
+        onlineAfterSchema,
+        mixedServiceVersionsCheck(db, { binaries: service.binaries }),
+        capsCheck,
+        releasePinCheck({ release: pin }),
+      ];
+      const compatibility = compatibilityOf(service);
+      const dialect = service.operatorDialect;
+      if (dialect !== undefined) {
+        // ironic-status's check: its name and, on failure, dbsync's message.
+        checks.splice(2, 0, {
+          name: 'Object versions',
+          async run() {
+            const rows = await incompatibleRows(db, service);
+            return rows.length === 0
+              ? checkSuccess()
+              : checkFailure(incompatibleDatabaseMessage(rows, dialect, service.name));
+          },
+        });
+      } else if (compatibility !== undefined) {
+        checks.splice(
+          2,
+          0,
+          objectVersionsCheck(db, {
+            ...compatibility,
+            service: service.name,
+            release: service.release,
+          }),
+        );
+      }
+      const report = await runUpgradeChecks(checks);
+      out(renderUpgradeCheckTable(report.rows));
+      return report.exitStatus;
+    },
+    definition,
+  );
 }

@@ -8,5 +8,10 @@ import type { ReleaseMapping } from '../releases/index.ts';
 /** The release this code is. */
 export const PLACEMENT_RELEASE = '2026.1';
 
-/** Releases before this code's and this one, by name. */
-export const PLACEMENT_RELEASES: ReleaseMapping = { '2026.1': { api: '1.39', objects: {} } };
+/**
+ * Releases before this code's and this one, by name. `serviceVersion` is what the release's
+ * placement-api processes report in the services table (service-version.ts).
+ */
+export const PLACEMENT_RELEASES: ReleaseMapping = {
+  '2026.1': { api: '1.39', objects: {}, serviceVersion: 1 },
+};

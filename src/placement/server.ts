@@ -11,9 +11,21 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import type { Database } from '../db/index.ts';
-import type { CapsInForce } from '../releases/index.ts';
+import { type CapsInForce, capsInForce, describeCapsSource, LiveCaps } from '../releases/index.ts';
 import { type DrainOutcome, HttpDrain } from '../service/http/http-drain.ts';
-import { checkPeerVersions, type ProcessRegistration, registerProcess } from '../service/index.ts';
+import {
+  checkPeerVersions,
+  followDeployment,
+  type LiveDeployment,
+  loggingPaths,
+  type ProcessRegistration,
+  pinOf,
+  type ReloadReport,
+  registerProcess,
+  reloadProcess,
+  type ServiceDefinition,
+  type ServicesWatch,
+} from '../service/index.ts';
 import type { ProcessOperations } from '../service/process-operations.ts';
 import { buildPlacementApp } from './api/app.ts';
 import { checkPlacementAuth } from './auth-settings.ts';
@@ -39,12 +51,43 @@ export interface StartOptions {
    * absent, the server logs and counts nothing (tests that start one of their own).
    */
   readonly operations?: ProcessOperations;
+  /**
+   * The service definition (service.ts): with it, the caps in force follow the services table
+   * (seed 004) and a deployment too old to talk to refuses the start; without it (tests that
+   * start a server of their own), the caps given stay as they are.
+   */
+  readonly service?: ServiceDefinition;
+}
+
+/** The caps given, never refreshed: a server started without its service definition. */
+function staticDeployment(caps: CapsInForce | undefined): LiveDeployment {
+  const fixed = new LiveCaps(
+    caps ?? {
+      release: undefined,
+      source: { kind: 'latest' },
+      apiMax: undefined,
+      rpcCap: undefined,
+      objectTargets: { objectVersion: (_type, latest) => latest },
+    },
+  );
+  return { caps: fixed, refresh: async () => ({ caps: fixed.current(), changed: false }) };
 }
 
 export interface PlacementServer {
   /** `http://host:port` as listening (the real port when 0 was asked). */
   readonly url: string;
   readonly address: AddressInfo;
+  /** The caps in force now: the pin, else the oldest live placement-api's release (seed 004). */
+  readonly caps: CapsInForce;
+  /**
+   * SIGHUP: the log level from `next` (planned again from the file and flags), the other
+   * changed options reported as needing a restart, the caps read again from the services table.
+   * Undefined without the process's operations (a server a test started bare).
+   */
+  reload(next: {
+    readonly config: PlacementConfig;
+    readonly caps: CapsInForce;
+  }): Promise<ReloadReport | undefined>;
   /**
    * The stop (service/http/http-drain.ts): health check DRAINING, `[healthcheck]
    * drain_delay`, the listener closed, requests in flight finished within `[DEFAULT]
@@ -63,6 +106,8 @@ export async function startPlacementServer(
   options: StartOptions = {},
 ): Promise<PlacementServer> {
   const operations = options.operations;
+  // The definition's, when given: what this code reports in the services table.
+  const serviceVersion = options.service?.code.serviceVersion ?? PLACEMENT_SERVICE_VERSION;
   const logger = operations?.log.logger;
   const warn =
     options.warn ?? (logger === undefined ? () => {} : (message: string) => logger.warn(message));
@@ -80,11 +125,31 @@ export async function startPlacementServer(
       shared,
       {
         binary: PLACEMENT_API_BINARY,
-        version: PLACEMENT_SERVICE_VERSION,
+        version: serviceVersion,
         supportedSpan: PLACEMENT_SUPPORTED_SPAN,
       },
       warn,
     );
+    // The caps in force (seed 004): a live placement-api older than the previous release
+    // refuses the start; without a pin, the oldest live one's release names the caps.
+    const service = options.service;
+    const deployment: LiveDeployment =
+      service === undefined
+        ? staticDeployment(caps)
+        : await followDeployment(
+            shared,
+            service,
+            caps ?? capsInForce(service.releases, undefined),
+            {
+              log: { info: (message) => logger?.info(message), warn },
+            },
+          );
+    if (service !== undefined) {
+      const setGauges = (value: CapsInForce) =>
+        operations?.metrics?.deployment.setCaps(value, service.code);
+      setGauges(deployment.caps.current());
+      deployment.caps.onUpdate(setGauges);
+    }
 
     // Without the process's operations (tests that start a server of their own): no wait, no bound.
     const drain =
@@ -114,6 +179,7 @@ export async function startPlacementServer(
     const url = `http://${host}:${address.port}`;
 
     let registration: ProcessRegistration;
+    let watch: ServicesWatch | undefined;
     try {
       registration = await registerProcess(
         shared,
@@ -121,12 +187,12 @@ export async function startPlacementServer(
           binary: PLACEMENT_API_BINARY,
           // One row per process: the port tells apart several on one machine.
           host: `${hostname()}:${address.port}`,
-          version: PLACEMENT_SERVICE_VERSION,
+          version: serviceVersion,
         },
         { heartbeatSeconds: options.heartbeatSeconds, warn },
       );
       // After registering, so the first read counts this process.
-      await operations?.watchServices(shared);
+      watch = await operations?.watchServices(shared);
     } catch (error) {
       await app.close();
       await operations?.close();
@@ -135,8 +201,9 @@ export async function startPlacementServer(
     closeDb = undefined;
     logger?.info(
       {
-        service_version: PLACEMENT_SERVICE_VERSION,
-        release: caps?.release ?? 'master',
+        service_version: serviceVersion,
+        release: deployment.caps.release ?? 'master',
+        caps_source: describeCapsSource(deployment.caps),
         api_max: caps?.apiMax,
       },
       `${PLACEMENT_API_BINARY} serving: caps in force`,
@@ -146,6 +213,21 @@ export async function startPlacementServer(
     return {
       url,
       address,
+      caps: deployment.caps,
+      async reload(next) {
+        if (operations === undefined) return undefined;
+        return reloadProcess(
+          { log: operations.log, deployment, watch },
+          {
+            before: config,
+            after: next.config,
+            mutable: loggingPaths(),
+            logging: next.config,
+            pinBefore: caps === undefined ? undefined : pinOf(caps),
+            pinAfter: pinOf(next.caps),
+          },
+        );
+      },
       close() {
         closing ??= (async () => {
           // The row stays fresh while the requests in flight finish.

@@ -74,7 +74,10 @@ export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
     });
   },
   objectTables: [],
-  code: codeVersionsOf({ apiVersions: PLACEMENT_VERSIONS }),
+  code: codeVersionsOf({
+    apiVersions: PLACEMENT_VERSIONS,
+    serviceVersion: PLACEMENT_SERVICE_VERSION,
+  }),
   // Releases before this code's and this one; `master` is derived from `code`.
   releases: PLACEMENT_RELEASES,
   newModels: [],
@@ -162,7 +165,7 @@ export async function startPlacementApi(
     ...(logSink === undefined ? {} : { logSink }),
   });
   try {
-    return await startPlacementServer(plan.config, plan.caps, { ...start, operations });
+    return await startPlacementServer(plan.config, plan.caps, { ...start, operations, service });
   } catch (error) {
     await operations.close();
     throw error;

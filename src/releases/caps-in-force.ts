@@ -1,20 +1,34 @@
 /**
  * The caps in force: what a process may speak while older processes still run beside it
- * (seeds 000 and 003). One value, resolved once when a service starts, handed to
- * everything the pin caps: the API's highest microversion, the RPC client's version cap,
- * and the object versions written to the database and sent over RPC.
+ * (seeds 000, 003 and 004). One value, resolved when a service starts (and again on SIGHUP),
+ * handed to everything the caps limit: the API's highest microversion, the RPC client's
+ * version cap, and the object versions written to the database and sent over RPC.
  *
- * Today the caps come from one release of the mapping: the pin, or `master` when not
- * pinned. A value that names its release is what lets a later source (the lowest release
- * the live services report) produce the same shape.
+ * The caps come from one release of the mapping, chosen by their `source`: the operator's pin,
+ * else the release of the oldest live service of the deployment (deployment-versions.ts), else
+ * the code's own (`master`, "latest").
  */
 import type { VersionTargets } from '../objects/targets.ts';
 import { ReleasePin } from './pin.ts';
 import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from './release-mapping.ts';
 
+/** Where the caps in force come from. */
+export type CapsSource =
+  | { readonly kind: 'pin' }
+  | {
+      readonly kind: 'auto';
+      /** The oldest live process of the deployment, whose release the caps are. */
+      readonly binary: string;
+      readonly host: string;
+      readonly serviceVersion: number;
+    }
+  | { readonly kind: 'latest' };
+
 export interface CapsInForce {
-  /** The release whose versions cap this process; undefined when not pinned (the code's own). */
+  /** The release whose versions cap this process; undefined for the code's own (latest). */
   readonly release: string | undefined;
+  /** Why these caps: the pin, the oldest live service (auto), or nothing older (latest). */
+  readonly source: CapsSource;
   /** The highest API microversion to serve; undefined for a service without an API. */
   readonly apiMax: string | undefined;
   /** The highest RPC version to send; undefined for a service without RPC. */
@@ -28,14 +42,44 @@ export interface CapsInForce {
  * code's own versions; an unknown release is an UnknownReleaseError naming the known ones.
  */
 export function capsInForce(mapping: ReleaseMapping, pin: string | undefined | null): CapsInForce {
+  const release = pin?.trim() ?? '';
+  return capsOfRelease(mapping, release === '' ? undefined : release, {
+    kind: release === '' ? 'latest' : 'pin',
+  });
+}
+
+/**
+ * The caps of one release of the mapping (undefined: `master`), recorded with their source.
+ * Automatic caps (source `auto`) limit the RPC version and the objects but not the API: a
+ * process's microversion range is the operator's choice (the pin), fixed for its lifetime.
+ */
+export function capsOfRelease(
+  mapping: ReleaseMapping,
+  release: string | undefined,
+  source: CapsSource,
+): CapsInForce {
   const master = mapping[MASTER];
   if (master === undefined)
     throw new InvalidReleaseMappingError(`the release mapping has no '${MASTER}' entry`);
-  const resolved = ReleasePin.resolve(mapping, pin);
+  const resolved = ReleasePin.resolve(mapping, release);
   return Object.freeze({
     release: resolved.release,
-    apiMax: master.api === undefined ? undefined : resolved.apiMaxVersion(master.api),
+    source,
+    apiMax:
+      master.api === undefined
+        ? undefined
+        : source.kind === 'auto'
+          ? master.api
+          : resolved.apiMaxVersion(master.api),
     rpcCap: master.rpc === undefined ? undefined : resolved.rpcVersionCap(master.rpc),
     objectTargets: resolved,
   });
+}
+
+/** The source as operators read it: `pin zed`, `auto from baremetal-conductor@1 (zed)`, `latest`. */
+export function describeCapsSource(caps: Pick<CapsInForce, 'release' | 'source'>): string {
+  const { source } = caps;
+  if (source.kind === 'pin') return `pin ${caps.release ?? ''}`.trim();
+  if (source.kind === 'latest') return 'latest';
+  return `auto from ${source.binary}@${source.serviceVersion} (${caps.release ?? MASTER}, host ${source.host})`;
 }

@@ -1,5 +1,24 @@
 /** Release mapping, pinning and the caps in force: the public surface of src/releases. */
-export { type CapsInForce, capsInForce } from './caps-in-force.ts';
+export {
+  type CapsInForce,
+  type CapsSource,
+  capsInForce,
+  capsOfRelease,
+  describeCapsSource,
+} from './caps-in-force.ts';
+export {
+  codeServiceVersion,
+  deploymentCaps,
+  type LiveService,
+  oldestLiveService,
+  oldestSupportedVersion,
+  previousRelease,
+  releaseOfServiceVersion,
+  servicesThatCannotRead,
+  servicesTooOld,
+  type UnreadableBy,
+} from './deployment-versions.ts';
+export { LiveCaps } from './live-caps.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';
 export {
   InvalidReleaseMappingError,

@@ -89,6 +89,7 @@ export function validateReleaseMapping(
     readonly objects: Readonly<Record<string, string>>;
     readonly api?: string | undefined;
     readonly rpc?: string | undefined;
+    readonly serviceVersion?: number | undefined;
   },
 ): void {
   const master = mapping[MASTER];
@@ -108,6 +109,14 @@ export function validateReleaseMapping(
         compareObjectVersions(version, latest) > 0
       )
         throw fail(`${part} ${version} is above ${MASTER}'s ${latest}`);
+    }
+    const serviceVersion = entry.serviceVersion;
+    if (serviceVersion !== undefined) {
+      if (!Number.isSafeInteger(serviceVersion) || serviceVersion < 1)
+        throw fail(`service version ${serviceVersion} is not a positive integer`);
+      const latest = master.serviceVersion;
+      if (latest !== undefined && serviceVersion > latest)
+        throw fail(`service version ${serviceVersion} is above ${MASTER}'s ${latest}`);
     }
     for (const [type, versions] of Object.entries(entry.objects)) {
       for (const version of versions) {
@@ -134,5 +143,8 @@ export function validateReleaseMapping(
   }
   if (current.rpc !== undefined && master.rpc !== current.rpc) {
     throw stale(`have rpc ${current.rpc}, the latest RPC version`);
+  }
+  if (current.serviceVersion !== undefined && master.serviceVersion !== current.serviceVersion) {
+    throw stale(`have service version ${current.serviceVersion}, the code's`);
   }
 }

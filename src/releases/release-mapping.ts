@@ -12,6 +12,12 @@ export interface Release {
   readonly rpc?: string;
   /** For each object type, the versions this release knows (the highest is used). */
   readonly objects: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The service version (seed 004's integer in the services table) that this release's
+   * processes report: what lets a process tell, from the table, which release a live peer
+   * runs (automatic caps, deployment-versions.ts). Only releases Baton shipped have one.
+   */
+  readonly serviceVersion?: number;
 }
 
 export type ReleaseMapping = Readonly<Record<string, Release>>;

@@ -21,8 +21,11 @@ export interface RpcClientOptions {
   readonly topic: string;
   /** The version requests are built for unless `prepare` says otherwise. */
   readonly version: string;
-  /** The highest version this client may send (the pin's `rpcVersionCap`); none: no cap. */
-  readonly versionCap?: string;
+  /**
+   * The highest version this client may send (the caps in force); none: no cap. A function is
+   * asked at each send, so caps refreshed while the process runs (SIGHUP) apply at once.
+   */
+  readonly versionCap?: string | (() => string | undefined);
   readonly namespace?: string | null;
   readonly server?: string;
   readonly timeoutMs?: number;
@@ -52,7 +55,7 @@ interface ClientState {
   readonly transport: RpcTransport;
   readonly topic: string;
   readonly version: string;
-  readonly versionCap: string | undefined;
+  readonly versionCap: (() => string | undefined) | undefined;
   readonly namespace: string | null;
   readonly server: string | undefined;
   readonly fanout: boolean;
@@ -68,12 +71,13 @@ export class RpcClient {
 
   constructor(options: RpcClientOptions) {
     assertRpcVersion(options.version, 'RPC version');
-    if (options.versionCap !== undefined) assertRpcVersion(options.versionCap, 'RPC version cap');
+    const cap = options.versionCap;
+    if (typeof cap === 'string') assertRpcVersion(cap, 'RPC version cap');
     this.#s = {
       transport: options.transport,
       topic: options.topic,
       version: options.version,
-      versionCap: options.versionCap,
+      versionCap: typeof cap === 'string' ? () => cap : cap,
       namespace: options.namespace ?? null,
       server: options.server,
       fanout: options.fanout ?? false,
@@ -92,7 +96,14 @@ export class RpcClient {
     return this.#s.version;
   }
   get versionCap(): string | undefined {
-    return this.#s.versionCap;
+    return this.#cap();
+  }
+
+  /** The cap now (a function cap is asked each time, and checked). */
+  #cap(): string | undefined {
+    const cap = this.#s.versionCap?.();
+    if (cap !== undefined) assertRpcVersion(cap, 'RPC version cap');
+    return cap;
   }
 
   prepare(options: PrepareOptions): RpcClient {
@@ -110,7 +121,7 @@ export class RpcClient {
 
   /** Whether `version` is within the cap (same major, minor at most the cap's). */
   canSendVersion(version: string): boolean {
-    const cap = this.#s.versionCap;
+    const cap = this.#cap();
     return cap === undefined || rpcVersionWithin(version, cap);
   }
 
@@ -189,8 +200,9 @@ export class RpcClient {
 
   #request(method: string, args: Record<string, unknown>): RpcRequest {
     const s = this.#s;
-    if (s.versionCap !== undefined && !rpcVersionWithin(s.version, s.versionCap))
-      throw new RpcVersionCapError(method, s.version, s.versionCap);
+    const cap = this.#cap();
+    if (cap !== undefined && !rpcVersionWithin(s.version, cap))
+      throw new RpcVersionCapError(method, s.version, cap);
     if (typeof method !== 'string' || method === '')
       throw new RpcError('an RPC method name must be a non-empty string');
     return {

@@ -31,6 +31,16 @@ export function pinReleaseVersion(setting: PinSetting): string | undefined {
 export function resolveCapsInForce(service: ServiceDefinition, setting: PinSetting): CapsInForce {
   try {
     validateReleaseMapping(service.releases, service.code);
+    const own = service.releases[service.release];
+    const code = service.code.serviceVersion;
+    // The release this code is must report the code's service version, or a peer's version
+    // would name the wrong release (a service version bumped without the mapping, or back).
+    if (own !== undefined && code !== undefined && own.serviceVersion !== code) {
+      throw new InvalidReleaseMappingError(
+        `${service.release}: this code's release must have serviceVersion ${code} (the service version its processes report), not ${own.serviceVersion ?? 'none'}`,
+        service.release,
+      );
+    }
   } catch (error) {
     if (error instanceof InvalidReleaseMappingError) {
       throw new InvalidReleaseMappingError(

@@ -14,6 +14,8 @@ export interface CodeVersions {
   readonly rpc: string | undefined;
   /** Each object type's current version, by name. */
   readonly objects: Readonly<Record<string, string>>;
+  /** The service version its processes report in the services table (seed 004). */
+  readonly serviceVersion: number | undefined;
 }
 
 export interface CodeTables {
@@ -21,6 +23,8 @@ export interface CodeTables {
   readonly apiVersions?: readonly string[];
   readonly rpcVersions?: RpcVersionsTable<string>;
   readonly objectTypes?: readonly Pick<ObjectType, 'name' | 'version'>[];
+  /** The service version of this code (`<service>/service-version.ts`). */
+  readonly serviceVersion?: number;
 }
 
 export function codeVersionsOf(tables: CodeTables): CodeVersions {
@@ -33,7 +37,7 @@ export function codeVersionsOf(tables: CodeTables): CodeVersions {
   const api = tables.apiVersions?.at(-1);
   if (tables.apiVersions !== undefined && api === undefined)
     throw new RangeError('an API needs at least one microversion');
-  return { api, rpc: tables.rpcVersions?.latest, objects };
+  return { api, rpc: tables.rpcVersions?.latest, objects, serviceVersion: tables.serviceVersion };
 }
 
 /** The `master` entry of a release mapping: exactly what the code speaks. */
@@ -43,6 +47,7 @@ export function masterReleaseOf(code: CodeVersions): Release {
   return {
     ...(code.api === undefined ? {} : { api: code.api }),
     ...(code.rpc === undefined ? {} : { rpc: code.rpc }),
+    ...(code.serviceVersion === undefined ? {} : { serviceVersion: code.serviceVersion }),
     objects,
   };
 }

@@ -36,6 +36,7 @@ export {
   readConfigOptions,
   STRING,
 } from './config-options.ts';
+export { changedSettings, onReloadSignal, settingsNeedingRestart } from './config-reload.ts';
 export { renderConfigSample, type SampleHeading } from './config-sample.ts';
 export {
   DATA_DIR_ENV,
@@ -46,6 +47,15 @@ export {
   resolveDataDir,
 } from './data-dir.ts';
 export {
+  capsAsJson,
+  capsSummary,
+  checkDeployment,
+  DeploymentTooOldError,
+  type DeploymentView,
+  readDeployment,
+  tooOldMessage,
+} from './deployment-caps.ts';
+export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
   HEALTHY_REASON,
@@ -54,6 +64,13 @@ export {
   HealthState,
   healthAnswer,
 } from './healthcheck.ts';
+export {
+  capsLine,
+  type DeploymentLog,
+  followDeployment,
+  type LiveDeployment,
+  pinOf,
+} from './live-deployment.ts';
 // Logs and metrics: only the settings here. The logger, the metrics and the HTTP hooks load
 // pino and prom-client (~0.1 s), so serving commands import them by path, when they serve:
 // process-operations.ts, http/fastify-operations.ts (docs/operations.md).
@@ -70,6 +87,12 @@ export {
   parseLogFormat,
   parseLogLevel,
 } from './logging/log-settings.ts';
+export {
+  checkOnlineMigrationGate,
+  gateMessage,
+  type OnlineMigrationGate,
+  upgradeStepToDo,
+} from './online-migration-gate.ts';
 export { DEFAULT_OPERATIONS, type OperationsConfig } from './operations-config.ts';
 export { OPERATIONS_OPTIONS } from './operations-options.ts';
 export {
@@ -80,6 +103,13 @@ export {
   registerProcess,
   ServiceTooOldError,
 } from './process-registration.ts';
+export {
+  loggingPaths,
+  type ReloadInput,
+  type ReloadReport,
+  type ReloadTarget,
+  reloadProcess,
+} from './process-reload.ts';
 export {
   compatibilityOf,
   defineService,

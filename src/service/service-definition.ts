@@ -49,6 +49,11 @@ export interface ServiceDefinition {
   readonly release: string;
   /** The binaries that register in the services table. */
   readonly binaries: readonly string[];
+  /**
+   * The binaries in the order a rolling upgrade restarts them (seed 000: conductors, step 1,
+   * before APIs, step 2); `binaries` when absent. Names the step still to do in messages.
+   */
+  readonly upgradeOrder?: readonly string[];
   readonly migrations: MigrationSet;
   /** Reads the service's own config file (its format; errors name the file). */
   readConfigFile(path: string): Promise<ServiceConfig>;

@@ -76,8 +76,15 @@ export async function superviseWorkers(
       worker.process.kill('SIGTERM');
     }
   };
+  // SIGHUP reloads each worker's settings (process-reload.ts); the primary has none to reload.
+  const reload = () => {
+    for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGHUP');
+  };
+  process.on('SIGHUP', reload);
   io.out(`${binary}: ${count} worker processes`);
-  const signal = await Promise.race([stopped(), Promise.all(exits).then(() => 'exit')]);
+  const signal = await Promise.race([stopped(), Promise.all(exits).then(() => 'exit')]).finally(
+    () => process.off('SIGHUP', reload),
+  );
   if (signal !== 'exit') {
     io.out(`${binary} stopping (${signal}): workers finish their requests in flight`);
     stopAll();

@@ -96,7 +96,7 @@ describe('baton baremetal api', () => {
         /listening on (http:\/\/\S+)/,
       );
       const url = api.match[1] as string;
-      assert.match(api.output().out, /API 1\.1 to 1\.82, pinned to nothing/);
+      assert.match(api.output().out, /API 1\.1 to 1\.82, caps in force: latest\)/);
       const created = await fetch(`${url}/v1/nodes`, {
         method: 'POST',
         headers: HEADERS,

@@ -108,7 +108,7 @@ describe('baton: commands that only read create nothing', () => {
     assert.equal(version.out, '0001_initial\n');
     const services = await baton('db', 'services', '--service', 'placement', '--data-dir', dir);
     assert.equal(services.status, 0, services.err);
-    assert.equal(services.out, 'no services registered\n');
+    assert.equal(services.out, 'no services registered\ncaps in force: latest; API max 1.39\n');
   });
 
   test("the config file's [DEFAULT] state_path is the data directory when no flag names one", async () => {

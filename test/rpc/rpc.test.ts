@@ -139,6 +139,29 @@ forEachTransport('rpc', (ctx) => {
     assert.deepEqual(seen, []);
   });
 
+  test('a cap given as a function is read at each send, so caps refreshed live apply at once', async () => {
+    const topic = ctx.topic();
+    await startConductor(ctx, topic, { release: 'new', server: 'new-cond' });
+    let cap: string | undefined = '1.1';
+    const client = new RpcClient({
+      transport: ctx.transport(),
+      topic,
+      version: '1.2',
+      versionCap: () => cap,
+      timeoutMs: 5000,
+    });
+    const prepared = client.prepare({ timeoutMs: 4000 });
+    assert.equal(client.canSendVersion('1.2'), false);
+    await assert.rejects(prepared.call('whoami'), RpcVersionCapError);
+    cap = '1.2';
+    assert.equal(client.versionCap, '1.2');
+    assert.equal(await prepared.call('whoami'), 'new-cond', 'a prepared copy follows too');
+    cap = undefined;
+    assert.equal(client.canSendVersion('1.2'), true);
+    cap = 'one';
+    assert.throws(() => client.canSendVersion('1.2'), /RPC version cap/);
+  });
+
   test('a capped client talking to a newer server: 1.1 accepted, objects at 1.14 upgraded on arrival', async () => {
     const topic = ctx.topic();
     const { seen } = await startConductor(ctx, topic, {

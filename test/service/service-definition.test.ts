@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PLACEMENT_VERSIONS } from '../../src/placement/api/versions.ts';
 import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
+import { PLACEMENT_SERVICE_VERSION } from '../../src/placement/service-version.ts';
 import {
   InvalidReleaseMappingError,
   type ReleaseMapping,
@@ -44,6 +45,7 @@ describe('a service definition', () => {
     assert.deepEqual(PLACEMENT_SERVICE.releases.master, {
       api: PLACEMENT_VERSIONS.at(-1),
       objects: {},
+      serviceVersion: PLACEMENT_SERVICE_VERSION,
     });
     assert.deepEqual(Object.keys(PLACEMENT_SERVICE.releases), ['2026.1', 'master']);
   });

@@ -58,4 +58,5 @@ export {
   SchemaNotCurrentError,
   type SchemaReport,
   type SchemaState,
+  SchemaTooNewError,
 } from './schema-check.ts';

@@ -4,7 +4,11 @@
  * columns that are not there) and says which command upgrades it. A schema
  * that a newer release has already upgraded is fine for this code: the
  * policy only lets migrations expand the schema, which is what makes a
- * rolling upgrade possible, so 'ahead' is reported, not refused.
+ * rolling upgrade possible, so 'ahead' is reported, not refused, as long as
+ * it is ahead by one release: the previous release's processes keep running
+ * (and restarting) through seed 000's steps. Ahead by two releases or more,
+ * this code is older than the release before the schema's, whose contract
+ * migrations may have dropped what it reads: it refuses to start.
  */
 import type { Database } from '../connect.ts';
 import { expectedChecksum } from './checksum.ts';
@@ -23,6 +27,8 @@ export interface SchemaReport {
   readonly pending: readonly string[];
   /** Applied migrations this code does not know (a newer release's). */
   readonly unknown: readonly string[];
+  /** The releases of the unknown migrations, as the history recorded them (first seen first). */
+  readonly unknownReleases: readonly string[];
   /** Applied migrations whose operations differ from this code's. */
   readonly modified: readonly string[];
   readonly message: string;
@@ -40,6 +46,22 @@ export class SchemaNotCurrentError extends MigrationError {
 
 const list = (ids: readonly string[]) =>
   ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
+
+/**
+ * The schema was upgraded by a release two or more after this code's: this process is older
+ * than the previous release of the database and must be upgraded, not started.
+ */
+export class SchemaTooNewError extends SchemaNotCurrentError {
+  override name = 'SchemaTooNewError';
+  constructor(service: string, report: SchemaReport) {
+    const releases = report.unknownReleases;
+    const newest = releases.at(-1);
+    super(service, {
+      ...report,
+      message: `this is an older release than the database: the schema of service ${service} has migrations of releases ${releases.join(', ')} that this code does not know (${list(report.unknown)}), so this code is more than one release behind it; upgrade this host's code to release ${releases.at(-2) ?? newest} or newer (the database's is ${newest}) before starting it`,
+    });
+  }
+}
 
 /** Compares the database's history with the set; reads only, creates nothing. */
 export async function checkSchema<DB>(
@@ -60,7 +82,13 @@ export async function checkSchema<DB>(
     if (row?.appliedAt) applied.push(migration.id);
     else pending.push(migration.id);
   }
-  const unknown = rows.filter((row) => !known.has(row.id)).map((row) => row.id);
+  const unknownRows = rows.filter((row) => !known.has(row.id));
+  const unknown = unknownRows.map((row) => row.id);
+  const unknownReleases = [
+    ...new Set(
+      unknownRows.map((row) => row.release).filter((release) => !set.releases.includes(release)),
+    ),
+  ];
   const interrupted = rows
     .filter((row) => known.has(row.id) && !row.appliedAt)
     .map((row) => row.id);
@@ -70,6 +98,7 @@ export async function checkSchema<DB>(
     applied,
     pending,
     unknown,
+    unknownReleases,
     modified,
     message,
   });
@@ -125,6 +154,9 @@ export async function assertSchemaCurrent<DB>(
     const result = await migrateToLatest(database, set);
     if (result.error) throw result.error;
     report = await checkSchema(database, set);
+  }
+  if (report.state === 'ahead' && report.unknownReleases.length >= 2) {
+    throw new SchemaTooNewError(set.service, report);
   }
   if (report.state === 'current' || report.state === 'ahead') return report;
   throw new SchemaNotCurrentError(set.service, report);

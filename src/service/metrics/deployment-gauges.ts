@@ -6,7 +6,7 @@
  * of each binary of the service.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { CapsInForce } from '../../releases/index.ts';
+import type { CapsInForce, CapsSource } from '../../releases/index.ts';
 import type { CodeVersions } from '../code-versions.ts';
 import type { ServicesSnapshot } from '../services-watch.ts';
 
@@ -16,15 +16,15 @@ export const UNPINNED_RELEASE = 'master';
 const NONE = 'none';
 
 export class DeploymentGauges {
-  readonly #caps: Gauge<'release' | 'api_max' | 'rpc_cap'>;
+  readonly #caps: Gauge<'release' | 'source' | 'api_max' | 'rpc_cap'>;
   readonly #objects: Gauge<'object' | 'version'>;
 
   constructor(registry: Registry, services: () => ServicesSnapshot | undefined) {
     const registers = [registry];
     this.#caps = new Gauge({
       name: 'baton_caps_in_force_info',
-      help: 'The caps in force: the pinned release (master when unpinned), API max microversion and RPC version cap (always 1).',
-      labelNames: ['release', 'api_max', 'rpc_cap'],
+      help: 'The caps in force: their release (master when latest), where they come from (pin, auto from the oldest live service, latest), API max microversion and RPC version cap (always 1).',
+      labelNames: ['release', 'source', 'api_max', 'rpc_cap'],
       registers,
     });
     this.#objects = new Gauge({
@@ -65,6 +65,7 @@ export class DeploymentGauges {
     this.#caps.set(
       {
         release: caps.release ?? UNPINNED_RELEASE,
+        source: sourceLabel(caps.source),
         api_max: caps.apiMax ?? NONE,
         rpc_cap: caps.rpcCap ?? NONE,
       },
@@ -75,4 +76,11 @@ export class DeploymentGauges {
       this.#objects.set({ object, version: caps.objectTargets.objectVersion(object, latest) }, 1);
     }
   }
+}
+
+/** `pin`, `latest`, or `auto from <binary>@<service version>` (the host stays out of the label). */
+function sourceLabel(source: CapsSource): string {
+  return source.kind === 'auto'
+    ? `auto from ${source.binary}@${source.serviceVersion}`
+    : source.kind;
 }

@@ -12,6 +12,7 @@ import {
   migrateToLatest,
   parseDatabaseUrl,
   SchemaNotCurrentError,
+  SchemaTooNewError,
 } from '../../../src/db/index.ts';
 import { forEachBackend } from '../support/backends.ts';
 import { columnsOf, migration, migrationSet } from './fixtures.ts';
@@ -124,5 +125,45 @@ forEachBackend('schema currency at startup', (ctx) => {
     const report = await assertSchemaCurrent(ctx.db(), fresh, { createIfEmpty: true });
     assert.equal(report.state, 'current');
     assert.deepEqual(await columnsOf(ctx.db(), 'things'), ['id']);
+  });
+});
+
+forEachBackend('schema two releases ahead of the code', (ctx) => {
+  const table = (id: string, name: string, release: string) =>
+    migration(
+      id,
+      [
+        {
+          op: 'createTable',
+          table: name,
+          columns: [{ name: 'id', type: 'integer', primaryKey: true }],
+        },
+      ],
+      { release },
+    );
+  const r1 = table('0001_a', 'toonew_a', 'r1');
+  const r2 = table('0002_b', 'toonew_b', 'r2');
+  const r3 = table('0003_c', 'toonew_c', 'r3');
+  const code = (releases: string[], migrations: ReturnType<typeof migration>[]) =>
+    migrationSet('toonew', migrations, { releases });
+
+  test('one release ahead starts (rolling upgrade); two ahead refuses with what to do', async () => {
+    assert.equal(
+      (await migrateToLatest(ctx.db(), code(['r1', 'r2', 'r3'], [r1, r2, r3]))).error,
+      undefined,
+    );
+    const previous = await assertSchemaCurrent(ctx.db(), code(['r1', 'r2'], [r1, r2]));
+    assert.equal(previous.state, 'ahead');
+    assert.deepEqual(previous.unknownReleases, ['r3']);
+    await assert.rejects(assertSchemaCurrent(ctx.db(), code(['r1'], [r1])), (e: unknown) => {
+      assert.ok(e instanceof SchemaTooNewError);
+      assert.ok(e instanceof SchemaNotCurrentError, 'the serving commands exit 1 on it');
+      assert.deepEqual(e.report.unknownReleases, ['r2', 'r3']);
+      assert.equal(
+        e.message,
+        "this is an older release than the database: the schema of service toonew has migrations of releases r2, r3 that this code does not know (0002_b, 0003_c), so this code is more than one release behind it; upgrade this host's code to release r2 or newer (the database's is r3) before starting it",
+      );
+      return true;
+    });
   });
 });
