@@ -80,7 +80,7 @@ describe('baton up', () => {
     }
   });
 
-  it('plans the three commands on one data directory, the API without a drain wait', () => {
+  it('plans the three commands on one data directory, the API without a drain delay', () => {
     const plan = planUp(
       { dataDir: 'rel/dir', host: '127.0.0.2', placementPort: '0', baremetalPort: '16385' },
       '/opt/baton/bin/baton.mjs',
@@ -104,7 +104,7 @@ describe('baton up', () => {
         [
           'baremetal-api',
           process.execPath,
-          `/opt/baton/bin/baton.mjs baremetal api --host 127.0.0.2 --port 16385 --drain-wait 0 --data-dir ${dir}`,
+          `/opt/baton/bin/baton.mjs baremetal api --host 127.0.0.2 --port 16385 --drain-delay 0 --data-dir ${dir}`,
         ],
       ],
     );
