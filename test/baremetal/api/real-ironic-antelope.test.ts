@@ -70,12 +70,12 @@ describe('the node inventory of a node that has one', () => {
     }
   });
 
-  it('is refused with 406 when the RPC cap in force is below 1.1, even at an API version that has it', async () => {
-    // Caps a process could not get from one pin: the API at antelope's maximum, the RPC cap
-    // at zed's (automatic caps from an older conductor, seed 004).
+  it("is refused with 406 under zed's RPC cap at an API version that has it; so is a shard under zed's Node", async () => {
+    // Automatic caps from an older conductor (seed 004): zed's RPC cap and objects, the API
+    // maximum left at antelope's.
     const zed = pinnedCaps('zed');
     const baton = await startBatonApi({
-      caps: { ...pinnedCaps('antelope'), rpcCap: zed.rpcCap },
+      caps: { ...zed, apiMax: pinnedCaps('antelope').apiMax },
     });
     try {
       await baton.request({
@@ -88,6 +88,32 @@ describe('the node inventory of a node that has one', () => {
       assert.equal(answer.statusCode, 406);
       const inner = JSON.parse(answer.json().error_message);
       assert.match(inner.faultstring, /RPC API 1\.1/);
+      // The Node version in force (1.36) cannot carry a shard: refused, never silently dropped.
+      const at182 = {
+        'X-OpenStack-Ironic-API-Version': '1.82',
+        'content-type': 'application/json',
+      };
+      const patch = await baton.request({
+        method: 'PATCH',
+        url: '/v1/nodes/capped',
+        headers: at182,
+        payload: [{ op: 'add', path: '/shard', value: 'alpha' }],
+      });
+      assert.equal(patch.statusCode, 406);
+      const create = await baton.request({
+        method: 'POST',
+        url: '/v1/nodes',
+        headers: at182,
+        payload: { driver: 'fake-hardware', shard: 'alpha' },
+      });
+      assert.equal(create.statusCode, 406);
+      const plain = await baton.request({
+        method: 'POST',
+        url: '/v1/nodes',
+        headers: at182,
+        payload: { driver: 'fake-hardware', name: 'no-shard' },
+      });
+      assert.equal(plain.statusCode, 201);
     } finally {
       await baton.close();
     }
