@@ -6,8 +6,8 @@
  *
  * `api` and `objects` are Ironic's, for the object types Baton implements. `rpc` is Baton's own
  * conductor RPC API version, not Ironic's (1.55 for both releases): Baton's RPC API starts at
- * 1.0 with this first release, and yoga gets the same, since no Baton release spoke an older
- * one.
+ * 1.0 with its first release (zed), and yoga gets the same, since no Baton release spoke an
+ * older one.
  *
  * `master` (the code as it is) is not written here: the service definition (service.ts,
  * `defineService` with `codeVersionsOf`) derives it from the served microversions, the
@@ -47,13 +47,41 @@ const ZED: Release = {
   },
 };
 
-/** The releases this code knows, oldest first, each under its semver and its name. */
+/**
+ * Ironic 21.4's entry (2023.1): API 1.82 (1.81 node inventory, 1.82 shards), Node 1.37 (shard),
+ * Port 1.11 and Portgroup 1.5 (node_uuid), NodeInventory 1.0 (new). RPC 1.1 is Baton's
+ * `get_node_inventory` (rpcapi/versions.ts).
+ */
+const ANTELOPE: Release = {
+  api: '1.82',
+  rpc: '1.1',
+  // Its processes report service version 2 (service-version.ts).
+  serviceVersion: 2,
+  objects: {
+    Node: ['1.37'],
+    NodeInventory: ['1.0'],
+    Conductor: ['1.3'],
+    Chassis: ['1.3'],
+    Port: ['1.11'],
+    Portgroup: ['1.5'],
+    Trait: ['1.0'],
+    TraitList: ['1.0'],
+  },
+};
+
+/**
+ * The releases this code knows, oldest first, each under its semver and its name (and, from
+ * antelope on, the year-based name OpenStack gave it, as Ironic's mapping does not).
+ */
 export const BAREMETAL_RELEASES: ReleaseMapping = {
   '20.1': YOGA,
   yoga: YOGA,
   '21.1': ZED,
   zed: ZED,
+  '21.4': ANTELOPE,
+  '2023.1': ANTELOPE,
+  antelope: ANTELOPE,
 };
 
 /** The release this code is: the service definition's `release`. */
-export const CURRENT_RELEASE = 'zed';
+export const CURRENT_RELEASE = 'antelope';

@@ -5,6 +5,8 @@
  */
 export const BAREMETAL_API_BINARY = 'baremetal-api';
 export const BAREMETAL_CONDUCTOR_BINARY = 'baremetal-conductor';
-export const BAREMETAL_SERVICE_VERSION = 1;
+export const BAREMETAL_SERVICE_VERSION = 2;
+/** The service version of each release: zed 1, antelope 2 (its inventory move waits for 2). */
+export const SERVICE_VERSION_OF_RELEASE = { zed: 1, antelope: 2 } as const;
 /** How many service versions behind its oldest live peer a starting process may be. */
 export const BAREMETAL_SUPPORTED_SPAN = 1;

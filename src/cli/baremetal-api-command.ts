@@ -63,13 +63,15 @@ async function plan(
     if (
       error instanceof UnsafeListenError ||
       error instanceof ConfigFileError ||
-      error instanceof UnknownReleaseError ||
       error instanceof DatabaseUrlError ||
       error instanceof RpcConfigError
     ) {
       throw usageError(error.message);
     }
-    if (error instanceof InvalidReleaseMappingError) throw new CliExit(error.message, EXIT.failure);
+    // The real ironic-api and ironic-conductor exit 1 on a pin they do not know, listing the
+    // valid releases (oslo.config's choices); so do these.
+    if (error instanceof InvalidReleaseMappingError || error instanceof UnknownReleaseError)
+      throw new CliExit(error.message, EXIT.failure);
     throw error;
   }
 }

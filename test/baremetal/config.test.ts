@@ -198,7 +198,7 @@ describe('bare metal config', () => {
       flags: { pinReleaseVersion: '', heartbeatInterval: 1, dataDir: dir, databaseUrl: undefined },
     });
     assert.equal(flagged.caps.release, undefined, 'an empty flag unpins');
-    assert.equal(flagged.caps.apiMax, '1.80');
+    assert.equal(flagged.caps.apiMax, '1.82');
     assert.equal(flagged.config.conductor.heartbeatInterval, 1);
     assert.equal(flagged.config.conductor.heartbeatTimeout, 30, 'the file still applies');
     const embedded = await planBaremetal({ flags: { dataDir: dir } });
@@ -206,7 +206,8 @@ describe('bare metal config', () => {
     await assert.rejects(
       planBaremetal({ flags: { pinReleaseVersion: 'xena' } }),
       (error: unknown) =>
-        error instanceof UnknownReleaseError && /yoga, 21\.1, zed, master/.test(error.message),
+        error instanceof UnknownReleaseError &&
+        /yoga, 21\.1, zed, 21\.4, 2023\.1, antelope, master/.test(error.message),
     );
     await assert.rejects(
       planBaremetal({ flags: { rpcTransport: 'amqp', rpcTransportUrl: 'http://x' } }),
@@ -216,11 +217,11 @@ describe('bare metal config', () => {
 
   it('defines the service for the toolkit, master derived from the code', () => {
     assert.deepEqual(BAREMETAL_SERVICE.binaries, ['baremetal-api', 'baremetal-conductor']);
-    assert.equal(BAREMETAL_SERVICE.release, 'zed');
+    assert.equal(BAREMETAL_SERVICE.release, 'antelope');
     const master = BAREMETAL_SERVICE.releases.master;
-    assert.equal(master?.api, '1.80', 'the served maximum, not the list beyond it');
-    assert.equal(master?.rpc, '1.0');
-    assert.deepEqual(master?.objects.Node, ['1.36']);
+    assert.equal(master?.api, '1.82');
+    assert.equal(master?.rpc, '1.1');
+    assert.deepEqual(master?.objects.Node, ['1.37']);
     assert.equal(BAREMETAL_SERVICE.objectTables.length > 0, true);
   });
 });

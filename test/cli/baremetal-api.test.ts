@@ -6,13 +6,14 @@
  * a status.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
 import { listServices, openDatabase } from '../../src/db/index.ts';
+import { API, pythonEnv, realIronicMissing } from '../support/real-ironic.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const HEADERS = { 'X-OpenStack-Ironic-API-Version': '1.80', 'Content-Type': 'application/json' };
@@ -95,7 +96,7 @@ describe('baton baremetal api', () => {
         /listening on (http:\/\/\S+)/,
       );
       const url = api.match[1] as string;
-      assert.match(api.output().out, /API 1\.1 to 1\.80, caps in force: latest\)/);
+      assert.match(api.output().out, /API 1\.1 to 1\.82, caps in force: latest\)/);
       const created = await fetch(`${url}/v1/nodes`, {
         method: 'POST',
         headers: HEADERS,
@@ -191,16 +192,53 @@ describe('baton baremetal api', () => {
     }
   });
 
-  it('refuses bad flags and an unknown pin with status 64 and one line', async () => {
+  it('exits 1 on an unknown pin listing the releases, as the real ironic-api does', {
+    skip: realIronicMissing(),
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'real-pin-'));
+    const conf = join(dir, 'ironic.conf');
+    await writeFile(
+      conf,
+      `[DEFAULT]\nauth_strategy = noauth\npin_release_version = bogus\n[database]\nconnection = sqlite:///${join(dir, 'i.sqlite')}\n[api]\nhost_ip = 127.0.0.1\nport = 0\n`,
+    );
+    const real = spawnSync(API, ['--config-file', conf], {
+      env: pythonEnv(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(real.status, 1);
+    const valid = /Valid values are \[([^\]]*)\], but found 'bogus'/.exec(
+      real.stdout + real.stderr,
+    );
+    assert.ok(valid, 'the real one lists the valid releases');
+    const realReleases = (valid[1] ?? '').split(', ');
+    const ours = await baton(
+      'baremetal',
+      'api',
+      '--db',
+      `sqlite:${join(dir, 'b.sqlite')}`,
+      '--pin-release-version',
+      'bogus',
+    );
+    assert.equal(ours.status, 1);
+    const listed = /known releases: (.*)$/.exec(ours.err.trim())?.[1]?.split(', ') ?? [];
+    // Every release Baton knows is one the real one accepts (it knows older ones too).
+    for (const release of listed.filter((r) => r !== 'master')) {
+      assert.ok(realReleases.includes(release), release);
+    }
+    assert.ok(listed.includes('zed') && listed.includes('antelope'));
+  });
+
+  it('refuses bad flags with status 64 and an unknown pin with 1 (as ironic-api), in one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baremetal-api-'));
     const db = `sqlite:${join(dir, 'x.sqlite')}`;
     const port = await baton('baremetal', 'api', '--db', db, '--port', 'http');
     assert.equal(port.status, 64);
     assert.equal(port.err, "baton: error: --port: 'http' is not an integer from 0 to 65535\n");
     const pin = await baton('baremetal', 'api', '--db', db, '--pin-release-version', 'bogus');
-    assert.equal(pin.status, 64);
+    assert.equal(pin.status, 1);
     assert.match(pin.err, /bogus/);
-    assert.match(pin.err, /zed/);
+    assert.match(pin.err, /zed, 21\.4, 2023\.1, antelope/);
     assert.equal(pin.err.trim().split('\n').length, 1);
     const limit = await baton('baremetal', 'api', '--db', db, '--max-limit', '0');
     assert.equal(limit.status, 64);

@@ -56,10 +56,16 @@ function realDbsync(conf: string, ...args: string[]) {
   return { status: result.status, out: drop(result.stdout), err: drop(result.stderr) };
 }
 
-/** Baton's advice where the real names its own commands and version. */
+/**
+ * Baton's advice where the real names its own commands and version; Baton's own online
+ * migration (antelope's inventory move, which Ironic does not have) left out.
+ */
 const asReal = (text: string) =>
   text
-    .replace(/ironic \(21\.1\)/g, 'ironic (21.4.4)')
+    .split('\n')
+    .filter((line) => !line.startsWith('move_inventory_to_node_inventory()'))
+    .join('\n')
+    .replace(/ironic \(21\.4\)/g, 'ironic (21.4.4)')
     .replace(
       /baton db online-migrations --service baremetal/g,
       'ironic-dbsync online_data_migrations',
@@ -87,6 +93,7 @@ describe('baton db commands for the bare metal service', () => {
     assert.equal(
       run.out,
       'Running batches of 50 until migrations have been completed.\n' +
+        'move_inventory_to_node_inventory() migrated 0 of 0 objects.\n' +
         'update_to_latest_versions() migrated 0 of 0 objects.\n' +
         'Data migrations have completed.\n',
     );
@@ -122,8 +129,8 @@ describe('baton db commands for the bare metal service', () => {
   });
 
   test('rows to migrate: 50 at a time with --max-count (1, "Please re-run"), then rounds of 50 to the end (0)', async () => {
-    // This release's mapping lists Node 1.36 only; a mapping that also knew Node 1.30 (as the
-    // next release's will know 1.36) is what leaves rows for update_to_latest_versions.
+    // The mapping lists Node 1.36 and 1.37 only; a mapping that also knew Node 1.30 is what
+    // leaves rows for update_to_latest_versions.
     const widened: ServiceDefinition = {
       ...BAREMETAL_SERVICE,
       releases: { ...BAREMETAL_SERVICE.releases, older: { objects: { Node: ['1.30'] } } },
@@ -138,6 +145,7 @@ describe('baton db commands for the bare metal service', () => {
     assert.ok(dialect);
     assert.equal(await dbsyncOnlineMigrations(db, widened, dialect, NO_CONFIG, 50, io), 1);
     assert.deepEqual(lines, [
+      'move_inventory_to_node_inventory() migrated 0 of 0 objects.',
       'update_to_latest_versions() migrated 50 of 120 objects.',
       'Data migrations have not completed. Please re-run.',
     ]);
@@ -145,7 +153,10 @@ describe('baton db commands for the bare metal service', () => {
     assert.equal(await dbsyncOnlineMigrations(db, widened, dialect, NO_CONFIG, undefined, io), 0);
     assert.deepEqual(lines, [
       'Running batches of 50 until migrations have been completed.',
+      'move_inventory_to_node_inventory() migrated 0 of 0 objects.',
       'update_to_latest_versions() migrated 50 of 70 objects.',
+      // Each round runs every migration, as ironic-dbsync's rounds do.
+      'move_inventory_to_node_inventory() migrated 0 of 0 objects.',
       'update_to_latest_versions() migrated 20 of 20 objects.',
       'Data migrations have completed.',
     ]);
@@ -154,14 +165,14 @@ describe('baton db commands for the bare metal service', () => {
     );
     assert.deepEqual(
       versions.rows.map((r) => r.version),
-      ['1.36'],
+      ['1.37'],
     );
   });
 
   test('a row at a version no release knows: upgrade and online-migrations refuse with 2, upgrade-check fails', async () => {
     await addNodes(db, 1, '1.99');
     const message =
-      'The database is not compatible with this release of ironic (21.1). Please run "baton db online-migrations --service baremetal" using the previous release.';
+      'The database is not compatible with this release of ironic (21.4). Please run "baton db online-migrations --service baremetal" using the previous release.';
     const upgrade = await baton('db', 'upgrade', '--service', 'baremetal', '--db', url);
     assert.equal(upgrade.status, 2);
     assert.equal(upgrade.err, `baton: error: ${message}\n`);
@@ -192,7 +203,7 @@ describe('baton db commands for the bare metal service', () => {
     assert.equal(upgrade.status, 2);
     assert.equal(
       upgrade.err,
-      'baton: error: The database version is not compatible with this release of ironic (21.1). This can happen if you are attempting to upgrade from a version older than the previous release (skip versions upgrade). This is an unsupported upgrade method. Please run "baton db upgrade --service baremetal" using the previous releases for a fast-forward upgrade.\n',
+      'baton: error: The database version is not compatible with this release of ironic (21.4). This can happen if you are attempting to upgrade from a version older than the previous release (skip versions upgrade). This is an unsupported upgrade method. Please run "baton db upgrade --service baremetal" using the previous releases for a fast-forward upgrade.\n',
     );
   });
 
@@ -208,7 +219,7 @@ describe('baton db commands for the bare metal service', () => {
       const empty = realDbsync(conf, 'online_data_migrations');
       const ours = await baton('db', 'online-migrations', '--service', 'baremetal', '--db', url);
       assert.equal(empty.status, ours.status);
-      assert.equal(empty.out, ours.out.trim());
+      assert.equal(empty.out, asReal(ours.out.trim()));
       const zero = realDbsync(conf, 'online_data_migrations', '--max-count', '0');
       const ourZero = await baton(
         'db',

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION_LINE =
-  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+); baremetal zed; commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
+  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+); baremetal antelope; commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
 
 /** npm's own variables would tell a nested npm what the outer one runs. */
 const cleanEnv = Object.fromEntries(

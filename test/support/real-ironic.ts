@@ -27,7 +27,7 @@ const run = promisify(execFile);
 export const REAL_IRONIC_INSTALL =
   'apt-get install ironic-api ironic-conductor python3-ironicclient';
 const PACKAGE_DIR = '/usr/lib/python3/dist-packages/ironic';
-const API = '/usr/bin/ironic-api';
+export const API = '/usr/bin/ironic-api';
 const CONDUCTOR = '/usr/bin/ironic-conductor';
 export const DBSYNC = '/usr/bin/ironic-dbsync';
 export const BAREMETAL_CLI = '/usr/bin/baremetal';

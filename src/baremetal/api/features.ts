@@ -170,9 +170,9 @@ export const BAREMETAL_FEATURE_VERSIONS = {
   allocationNodeName: '1.79',
   /** Project-scoped admins may create and delete nodes (a signifier). */
   projectCreateDeleteNode: '1.80',
-  /** /nodes/{node}/inventory (next release). */
+  /** /nodes/{node}/inventory. */
   nodeInventory: '1.81',
-  /** Node `shard`, /v1/shards, the `shard` and `sharded` filters (next release). */
+  /** Node `shard`, /v1/shards, the `shard` and `sharded` filters, ports by shard. */
   nodeShard: '1.82',
 } as const satisfies Record<string, BaremetalVersion>;
 

@@ -139,6 +139,7 @@ const FILTER_KEYS = [
   'description_contains',
   'retired',
   'instance_uuid',
+  'sharded',
 ] as const;
 
 function storeFilters(params: Params): NodeFilters {
@@ -146,6 +147,8 @@ function storeFilters(params: Params): NodeFilters {
   for (const key of FILTER_KEYS) {
     if (params[key] !== undefined) filters[key] = params[key];
   }
+  // `shard=a,b` is Ironic's shard_in.
+  if (params.shard !== undefined) filters.shard_in = params.shard;
   return filters as NodeFilters;
 }
 

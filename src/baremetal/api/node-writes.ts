@@ -61,8 +61,24 @@ async function chassisIdOf(request: FastifyRequest, uuid: unknown): Promise<numb
   return chassis.get('id');
 }
 
+/**
+ * Node fields the object version in force cannot carry: automatic caps (seed 004) lower the
+ * Node version written and sent without lowering the API maximum, so a 1.82 request may name
+ * `shard` while the conductors still get Node 1.36, which would drop it. Seed 000: what the API
+ * version pin does not prevent is refused with 406.
+ */
+function fieldsBeyondObjectCap(request: FastifyRequest): readonly string[] {
+  const target = servicesOf(request).store.context.targets.objectVersion(Node.name, Node.version);
+  if (target === Node.version) return [];
+  const carried = new Set<string>(Node.fieldsAt(target));
+  return Node.fieldNames.filter((field) => !carried.has(field));
+}
+
 /** reject_fields_in_newer_versions: a field of a later version set to anything but empty. */
 function rejectNewerFields(request: FastifyRequest, values: Record<string, unknown>): void {
+  for (const field of fieldsBeyondObjectCap(request)) {
+    if (values[field] !== undefined && values[field] !== null) throw new NotAcceptableError();
+  }
   for (const field of nodeFieldsHidden(request)) {
     if (field === 'name' && (values.name === null || values.name === undefined)) continue;
     const empty = field === 'conductor_group' ? '' : null;
@@ -135,7 +151,7 @@ export function validateNodePatch(
   resetInterfaces: boolean | undefined,
 ): void {
   allowedPatchFields(patch, PATCH_ALLOWED_FIELDS);
-  for (const field of nodeFieldsHidden(request)) {
+  for (const field of [...nodeFieldsHidden(request), ...fieldsBeyondObjectCap(request)]) {
     if (patchValues(patch, `/${field}`).length > 0) throw new NotAcceptableError();
   }
   if (patchValues(patch, '/traits').length > 0) {

@@ -50,7 +50,6 @@ const UNIMPLEMENTED = [
   'history',
   'allocation',
   'volume',
-  'inventory',
   'vendor_passthru',
   // The real one reads the node segment as a chassis UUID here; not reproduced (docs).
   'detail',

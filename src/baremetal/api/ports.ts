@@ -191,6 +191,8 @@ async function portsCollection(
     ports = await store.ports.list({ ...page, filters: { node_id: found.get('id') } });
   } else if (params.address) {
     ports = await store.ports.list({ ...page, filters: { address: params.address as string } });
+  } else if (shard) {
+    ports = await store.ports.list({ ...page, filters: { shards: shard } });
   } else {
     ports = await store.ports.list(page);
   }

@@ -76,6 +76,9 @@ const v1: Handler = async (request) => {
   if (request.microversion.atLeast(FEATURES.conductors)) {
     body.conductors = resourceLinks(base, 'conductors');
   }
+  if (request.microversion.atLeast(FEATURES.nodeShard)) {
+    body.shards = resourceLinks(base, 'shards');
+  }
   return body;
 };
 

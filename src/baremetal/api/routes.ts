@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerChassisRoutes } from './chassis.ts';
 import { registerConductorRoutes } from './conductors.ts';
 import { registerDriverRoutes } from './drivers.ts';
+import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
 import { registerNodeStateRoutes } from './node-states.ts';
 import { registerNodeTraitRoutes } from './node-traits.ts';
@@ -16,6 +17,7 @@ import { registerNodeRoutes } from './nodes.ts';
 import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
+import { registerShardRoutes } from './shards.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -27,6 +29,8 @@ export function registerRoutes(app: FastifyInstance): void {
   registerNodeManagementRoutes(app);
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
+  registerNodeInventoryRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
+  registerShardRoutes(app);
 }

@@ -88,16 +88,16 @@ export const BAREMETAL_VERSIONS = [
   '1.78', // node history
   '1.79', // allocations prefer the node whose name matches
   '1.80', // project-scoped admins may create and delete nodes (a signifier)
-  '1.81', // node inventory (next release: not served by this one)
-  '1.82', // node shards (next release: not served by this one)
+  '1.81', // node inventory
+  '1.82', // node shards: `shard`, /v1/shards, the shard and sharded filters
 ] as const;
 
 export type BaremetalVersion = (typeof BAREMETAL_VERSIONS)[number];
 
 export const MIN_VERSION: BaremetalVersion = BAREMETAL_VERSIONS[0];
 
-/** The newest version this release serves unpinned (Ironic 21.1 "zed"). */
-export const SERVED_MAX_VERSION: BaremetalVersion = '1.80';
+/** The newest version this release serves unpinned (Ironic 21.4 "antelope"). */
+export const SERVED_MAX_VERSION: BaremetalVersion = '1.82';
 
 /** The versions this release serves: the list up to and including `SERVED_MAX_VERSION`. */
 export const SERVED_VERSIONS: readonly BaremetalVersion[] = BAREMETAL_VERSIONS.slice(

@@ -7,6 +7,7 @@ import { InvalidArgumentsError, type RpcEndpoint, type RpcMethod } from '../../r
 import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import * as inventory from './manager-inventory.ts';
 import * as management from './manager-management.ts';
 import * as nodes from './manager-nodes.ts';
 import * as ports from './manager-ports.ts';
@@ -163,6 +164,10 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
     ),
     destroy_portgroup: m({ portgroup_obj: 'required' }, (a) =>
       ports.destroyPortgroup(ctx, a.portgroup_obj as PortgroupObject),
+    ),
+    // 1.1
+    get_node_inventory: m({ node_id: 'required' }, (a) =>
+      inventory.getNodeInventory(ctx, text('get_node_inventory', a, 'node_id')),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

@@ -11,7 +11,14 @@ export class BaremetalStoreError extends IronicError {
   override name = 'BaremetalStoreError';
 }
 
-export type ResourceKind = 'node' | 'chassis' | 'port' | 'portgroup' | 'conductor' | 'instance';
+export type ResourceKind =
+  | 'node'
+  | 'chassis'
+  | 'port'
+  | 'portgroup'
+  | 'conductor'
+  | 'instance'
+  | 'node_inventory';
 
 const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   node: 'Node',
@@ -20,9 +27,14 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   portgroup: 'Portgroup',
   conductor: 'Conductor',
   instance: 'Instance',
+  node_inventory: 'Node inventory record for node',
 };
 
-/** NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound, InstanceNotFound. */
+/**
+ * NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound,
+ * InstanceNotFound, NodeInventoryNotFound (its identifier is the node's database id, as
+ * Ironic's words it).
+ */
 export class NotFoundError extends BaremetalStoreError {
   override name = 'NotFoundError';
   override get code() {

@@ -24,10 +24,12 @@ export interface NodeFilters {
   // Membership (_NODE_IN_QUERY_FIELDS).
   readonly uuid_in?: readonly string[];
   readonly provision_state_in?: readonly string[];
+  readonly shard_in?: readonly string[];
   // NULL or not (_NODE_NON_NULL_FILTERS): true keeps the nodes where the column is set.
   readonly associated?: boolean;
   readonly reserved?: boolean;
   readonly with_power_state?: boolean;
+  readonly sharded?: boolean;
   /** The node's chassis, by uuid; an unknown chassis is ChassisNotFound. */
   readonly chassis_uuid?: string;
   readonly reserved_by_any_of?: readonly string[];
@@ -67,6 +69,7 @@ const NOT_NULL = {
   associated: 'instance_uuid',
   reserved: 'reservation',
   with_power_state: 'power_state',
+  sharded: 'shard',
 } as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: filters apply to any select from nodes
@@ -90,6 +93,7 @@ export function applyNodeFilters<Q extends NodeSelect>(
   if (filters.uuid_in !== undefined) q = whereIn(q, 'nodes.uuid', filters.uuid_in);
   if (filters.provision_state_in !== undefined)
     q = whereIn(q, 'nodes.provision_state', filters.provision_state_in);
+  if (filters.shard_in !== undefined) q = whereIn(q, 'nodes.shard', filters.shard_in);
   for (const [filter, column] of Object.entries(NOT_NULL)) {
     const value = filters[filter as keyof typeof NOT_NULL];
     if (value !== undefined) q = q.where(`nodes.${column}`, value ? 'is not' : 'is', null);

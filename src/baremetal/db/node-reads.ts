@@ -203,3 +203,18 @@ export async function countNodesByProvisionState(
     .execute();
   return rows.map((row) => ({ state: String(row.provision_state), count: Number(row.count) }));
 }
+
+/** Ironic's get_shard_list: each shard value (null included) and its node count, most first. */
+export async function countNodesByShard(
+  ctx: StoreContext,
+): Promise<{ shard: string | null; count: number }[]> {
+  const rows = await ctx.database.kysely
+    .selectFrom('nodes')
+    .select(['shard', ctx.database.kysely.fn.countAll<number | string>().as('count')])
+    .groupBy('shard')
+    .orderBy('shard')
+    .execute();
+  return rows
+    .map((row) => ({ shard: row.shard, count: Number(row.count) }))
+    .sort((a, b) => b.count - a.count);
+}

@@ -2,7 +2,7 @@
  * Writing nodes as Ironic's `create_node`, `update_node` and `destroy_node` do: a new node gets
  * a UUID and the `enroll` provision state unless given; an update never changes the UUID, and
  * one that sets `provision_state` stamps `provision_updated_at` (and the inspection times);
- * destroying a node removes its ports, portgroups, traits and tags with it. Values are written
+ * destroying a node removes its ports, portgroups, traits, tags and inventory with it. Values are written
  * at the object versions of the caller's caps (object-rows.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -179,6 +179,7 @@ export async function destroyNode(ctx: StoreContext, ident: string | number): Pr
     await trx.deleteFrom('portgroups').where('node_id', '=', id).execute();
     await trx.deleteFrom('node_tags').where('node_id', '=', id).execute();
     await trx.deleteFrom('node_traits').where('node_id', '=', id).execute();
+    await trx.deleteFrom('node_inventory').where('node_id', '=', id).execute();
     await trx.deleteFrom('nodes').where('id', '=', id).execute();
   });
 }

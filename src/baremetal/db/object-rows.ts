@@ -42,3 +42,21 @@ export function changesForDb(obj: VersionedObject, targets: VersionTargets): Row
 export const LATEST_VERSIONS: VersionTargets = {
   objectVersion: (_name, latest) => latest,
 };
+
+/**
+ * Port 1.11 and Portgroup 1.5's `node_uuid`: their node's uuid, read with the row (a join, as
+ * Ironic's association proxy) and never written to the port's own table.
+ */
+export const NODE_UUID_FIELD = 'node_uuid';
+
+/**
+ * The object read from a row, with its node's uuid as the join found it: a row written at a
+ * version before the field (Port 1.10, Portgroup 1.4) is converted up with it null, but the
+ * node's uuid is known whatever the row's version.
+ */
+export function withNodeUuid<O extends VersionedObject>(obj: O, row: Readonly<Row>): O {
+  const uuid = row[NODE_UUID_FIELD] ?? null;
+  if (obj.get(NODE_UUID_FIELD as never) !== uuid)
+    obj.assign(NODE_UUID_FIELD as never, uuid as never);
+  return obj;
+}

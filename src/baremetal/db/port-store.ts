@@ -21,14 +21,19 @@ import {
   NotFoundError,
 } from './errors.ts';
 import { isIntLike, isUuidLike, isValidMac, normalizeMac } from './identity.ts';
-import { changesForDb, objectFromRow } from './object-rows.ts';
+import { changesForDb, NODE_UUID_FIELD, objectFromRow, withNodeUuid } from './object-rows.ts';
 import { applyPage, checkPageOptions, findMarker, type PageOptions } from './pagination.ts';
 import type { BaremetalTables, Row } from './tables.ts';
 
 type Db = Kysely<BaremetalTables>;
 type Lookup = { column: 'id' | 'uuid' | 'address' | 'name'; value: string | number };
 
-const COLUMNS = [...Port.fieldNames, 'version'].map((c) => `ports.${c}`);
+/** The ports columns; `node_uuid` is read from the port's node (NODE_UUID_FIELD). */
+const COLUMNS = [...Port.fieldNames.filter((name) => name !== NODE_UUID_FIELD), 'version'].map(
+  (c) => `ports.${c}`,
+);
+/** Fields never written to ports: the node's uuid lives in nodes. */
+const NOT_COLUMNS: ReadonlySet<string> = new Set([NODE_UUID_FIELD]);
 const UNIQUE = { uniq_ports0address: 'address', uniq_ports0uuid: 'uuid', uniq_ports0name: 'name' };
 
 export interface PortFilters {
@@ -39,6 +44,8 @@ export interface PortFilters {
   readonly owner?: string;
   /** Ports of nodes this project owns or leases. */
   readonly project?: string;
+  /** Ports of nodes in these shards (API 1.82; Ironic's list_by_node_shards). */
+  readonly shards?: readonly string[];
 }
 
 export interface PortListOptions extends PageOptions {
@@ -46,7 +53,10 @@ export interface PortListOptions extends PageOptions {
 }
 
 function selectPorts(db: Db, filters: PortFilters = {}) {
-  let query = db.selectFrom('ports').select(COLUMNS as never[]);
+  let query = db
+    .selectFrom('ports')
+    .leftJoin('nodes as owning_node', 'owning_node.id', 'ports.node_id')
+    .select([...COLUMNS, 'owning_node.uuid as node_uuid'] as never[]);
   if (filters.owner !== undefined || filters.project !== undefined) {
     const { owner, project } = filters;
     let joined = query.innerJoin('nodes', 'nodes.id', 'ports.node_id');
@@ -66,6 +76,12 @@ function selectPorts(db: Db, filters: PortFilters = {}) {
     query = query.where('ports.portgroup_id', '=', filters.portgroup_id);
   if (filters.address !== undefined)
     query = query.where('ports.address', '=', normalizeMac(filters.address));
+  if (filters.shards !== undefined) {
+    const shards = filters.shards;
+    query = query.where((eb) =>
+      shards.length === 0 ? eb.val(false) : eb('owning_node.shard' as never, 'in', shards as never),
+    );
+  }
   return query;
 }
 
@@ -78,7 +94,7 @@ async function getWhere(
     .where(`ports.${lookup.column}` as never, '=', lookup.value as never)
     .executeTakeFirst();
   if (row === undefined) throw new NotFoundError('port', lookup.value);
-  return objectFromRow(Port, row as Row);
+  return withNodeUuid(objectFromRow(Port, row as Row), row as Row);
 }
 
 /** Ironic's Port.get: an integer id, a UUID or a MAC address. */
@@ -119,7 +135,7 @@ export async function listPorts(
     options,
     marker,
   ).execute();
-  return rows.map((row) => objectFromRow(Port, row as Row));
+  return rows.map((row) => withNodeUuid(objectFromRow(Port, row as Row), row as Row));
 }
 
 async function writeError(db: Db, error: unknown, values: Row): Promise<never> {
@@ -152,7 +168,7 @@ export async function createPort(ctx: StoreContext, port: PortObject): Promise<P
   try {
     await db
       .insertInto('ports')
-      .values(toColumns(values) as never)
+      .values(toColumns(values, NOT_COLUMNS) as never)
       .execute();
   } catch (error) {
     return writeError(db, error, values);
@@ -174,7 +190,7 @@ export async function savePort(ctx: StoreContext, port: PortObject): Promise<Por
   try {
     const result = await db
       .updateTable('ports')
-      .set(toColumns(values) as never)
+      .set(toColumns(values, NOT_COLUMNS) as never)
       .where('uuid', '=', uuid)
       .executeTakeFirst();
     updated = Number(result.numUpdatedRows);

@@ -22,14 +22,19 @@ import {
   NotFoundError,
 } from './errors.ts';
 import { isIntLike, isUuidLike, isValidMac, normalizeMac } from './identity.ts';
-import { changesForDb, objectFromRow } from './object-rows.ts';
+import { changesForDb, NODE_UUID_FIELD, objectFromRow, withNodeUuid } from './object-rows.ts';
 import { applyPage, checkPageOptions, findMarker, type PageOptions } from './pagination.ts';
 import type { BaremetalTables, Row } from './tables.ts';
 
 type Db = Kysely<BaremetalTables>;
 type Lookup = { column: 'id' | 'uuid' | 'address' | 'name'; value: string | number };
 
-const COLUMNS = [...Portgroup.fieldNames, 'version'].map((c) => `portgroups.${c}`);
+/** The portgroups columns; `node_uuid` is read from the port's node (NODE_UUID_FIELD). */
+const COLUMNS = [...Portgroup.fieldNames.filter((name) => name !== NODE_UUID_FIELD), 'version'].map(
+  (c) => `portgroups.${c}`,
+);
+/** Fields never written to portgroups: the node's uuid lives in nodes. */
+const NOT_COLUMNS: ReadonlySet<string> = new Set([NODE_UUID_FIELD]);
 const UNIQUE = {
   uniq_portgroups0uuid: 'uuid',
   uniq_portgroups0address: 'address',
@@ -50,7 +55,10 @@ export interface PortgroupListOptions extends PageOptions {
 }
 
 function selectPortgroups(db: Db, filters: PortgroupFilters = {}) {
-  let query = db.selectFrom('portgroups').select(COLUMNS as never[]);
+  let query = db
+    .selectFrom('portgroups')
+    .leftJoin('nodes as owning_node', 'owning_node.id', 'portgroups.node_id')
+    .select([...COLUMNS, 'owning_node.uuid as node_uuid'] as never[]);
   if (filters.project !== undefined) {
     const project = filters.project;
     query = query
@@ -75,7 +83,7 @@ async function getWhere(
     .where(`portgroups.${lookup.column}` as never, '=', lookup.value as never)
     .executeTakeFirst();
   if (row === undefined) throw new NotFoundError('portgroup', lookup.value);
-  return objectFromRow(Portgroup, row as Row);
+  return withNodeUuid(objectFromRow(Portgroup, row as Row), row as Row);
 }
 
 /** Ironic's Portgroup.get: an integer id, a UUID, a MAC address or a logical name. */
@@ -119,7 +127,7 @@ export async function listPortgroups(
   const marker = await findMarker(db, 'portgroups', 'portgroup', options);
   const query = selectPortgroups(db, options.filters);
   const rows = await applyPage(query, 'portgroups', options, marker).execute();
-  return rows.map((row) => objectFromRow(Portgroup, row as Row));
+  return rows.map((row) => withNodeUuid(objectFromRow(Portgroup, row as Row), row as Row));
 }
 
 async function writeError(db: Db, error: unknown, values: Row): Promise<never> {
@@ -153,7 +161,7 @@ export async function createPortgroup(
   try {
     await db
       .insertInto('portgroups')
-      .values(toColumns(values) as never)
+      .values(toColumns(values, NOT_COLUMNS) as never)
       .execute();
   } catch (error) {
     return writeError(db, error, values);
@@ -178,7 +186,7 @@ export async function savePortgroup(
   try {
     const result = await db
       .updateTable('portgroups')
-      .set(toColumns(values) as never)
+      .set(toColumns(values, NOT_COLUMNS) as never)
       .where('uuid', '=', uuid)
       .executeTakeFirst();
     updated = Number(result.numUpdatedRows);

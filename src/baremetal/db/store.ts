@@ -8,6 +8,7 @@ import * as chassis from './chassis-store.ts';
 import * as conductors from './conductor-store.ts';
 import { type StoreContext, type StoreOptions, storeContext } from './context.ts';
 import * as hardware from './hardware-interfaces.ts';
+import * as inventories from './inventory-store.ts';
 import * as nodeReads from './node-reads.ts';
 import * as nodeWrites from './node-writes.ts';
 import * as ports from './port-store.ts';
@@ -37,6 +38,11 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       destroy: bind(ctx, nodeWrites.destroyNode),
       touchProvisioning: bind(ctx, nodeWrites.touchNodeProvisioning),
       countByProvisionState: bind(ctx, nodeReads.countNodesByProvisionState),
+      countByShard: bind(ctx, nodeReads.countNodesByShard),
+    },
+    inventories: {
+      get: bind(ctx, inventories.getNodeInventory),
+      set: bind(ctx, inventories.setNodeInventory),
     },
     reservations: {
       reserve: bind(ctx, reservations.reserveNode),

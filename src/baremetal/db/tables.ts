@@ -1,5 +1,5 @@
 /**
- * The bare metal tables as the query builder sees them (see migrations/0001-initial.ts). JSON
+ * The bare metal tables as the query builder sees them (see migrations/). JSON
  * columns hold JSON text; booleans come back as booleans (PostgreSQL) or 0/1 (SQLite,
  * MariaDB); datetimes as Date objects, or ISO text on SQLite.
  */
@@ -95,6 +95,14 @@ export interface NodesTable extends BaseColumns {
   vendor_interface: string | null;
   boot_mode: string | null;
   secure_boot: Bool | null;
+  shard: string | null;
+}
+
+export interface NodeInventoryTable extends BaseColumns {
+  id: Generated<number>;
+  node_id: number | null;
+  inventory_data: Json;
+  plugin_data: Json;
 }
 
 export interface NodeTraitsTable extends BaseColumns {
@@ -141,6 +149,7 @@ export interface BaremetalTables {
   conductor_hardware_interfaces: ConductorHardwareInterfacesTable;
   nodes: NodesTable;
   node_traits: NodeTraitsTable;
+  node_inventory: NodeInventoryTable;
   node_tags: NodeTagsTable;
   portgroups: PortgroupsTable;
   ports: PortsTable;

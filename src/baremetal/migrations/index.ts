@@ -1,10 +1,11 @@
 /** The bare metal service's schema history (forward-only, under the model change policy). */
 import type { MigrationSet } from '../../db/migrations/index.ts';
 import { initialSchema } from './0001-initial.ts';
+import { inventoryAndShards } from './0002-inventory-and-shards.ts';
 
 export const BAREMETAL_MIGRATIONS: MigrationSet = {
   service: 'baremetal',
-  releases: ['zed'],
+  releases: ['zed', 'antelope'],
   deprecations: [],
-  migrations: [initialSchema],
+  migrations: [initialSchema, inventoryAndShards],
 };

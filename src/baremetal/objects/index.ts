@@ -1,8 +1,9 @@
-/** The bare metal service's versioned objects (Ironic's, at the versions of Ironic 21.1). */
+/** The bare metal service's versioned objects (Ironic's, at the versions of Ironic 21.4). */
 export { Chassis, type ChassisObject } from './chassis.ts';
 export { Conductor, type ConductorObject } from './conductor.ts';
 export { IRONIC_NAMESPACE } from './namespace.ts';
 export { Node, type NodeObject } from './node.ts';
+export { NodeInventory, type NodeInventoryObject } from './node-inventory.ts';
 export { Port, type PortObject } from './port.ts';
 export { Portgroup, type PortgroupObject } from './portgroup.ts';
 export { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS, latestObjectVersions } from './registry.ts';

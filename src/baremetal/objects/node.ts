@@ -1,7 +1,6 @@
 /**
- * Node 1.36, as Ironic 21.1 (zed) has it, with every version back to 1.0. The fields are in
- * Ironic's order. The next release (Ironic 21.4) adds `shard` as 1.37: one field below and one
- * `addedFields('1.37', 'Add shard field', { shard: null })` step.
+ * Node 1.37, as Ironic 21.4 (antelope) has it, with every version back to 1.0. The fields are
+ * in Ironic's order. 1.37 added `shard` (API 1.82): null when unavailable, removed on the wire.
  *
  * Ironic's version comments do not name `console_enabled`, `inspection_started_at` and
  * `inspection_finished_at`; they predate or escaped the versioning, so they count here as
@@ -76,6 +75,7 @@ export const Node = defineObjectType({
     network_data: dict(),
     boot_mode: nullableString(),
     secure_boot: f.boolean({ nullable: true }),
+    shard: nullableString(),
     ...timestampFields(),
   },
   history: [
@@ -146,6 +146,7 @@ export const Node = defineObjectType({
       boot_mode: null,
       secure_boot: null,
     }),
+    addedFields('1.37', 'Add shard field', { shard: null }),
   ],
 });
 

@@ -1,6 +1,7 @@
 /**
- * Port 1.10, as Ironic 21.1 (zed) has it: a NIC of a node, by MAC address. The next release
- * (Ironic 21.4) adds `node_uuid` as 1.11: one field here and one `addedFields` step.
+ * Port 1.11, as Ironic 21.4 (antelope) has it: a NIC of a node, by MAC address. 1.11 added
+ * `node_uuid`, the uuid of the port's node: not a column of ports but read with the row (a join
+ * on nodes, Ironic's association proxy), so the store never writes it.
  */
 import { defineObjectType, f } from '../../objects/index.ts';
 import { addedFields, unchanged } from './history.ts';
@@ -14,6 +15,7 @@ export const Port = defineObjectType({
     id: f.integer(),
     uuid: f.uuid({ nullable: true }),
     node_id: f.integer({ nullable: true }),
+    node_uuid: f.uuid({ nullable: true }),
     address: f.macAddress({ nullable: true }),
     extra: f.flexibleDict({ nullable: true }),
     local_link_connection: f.flexibleDict({ nullable: true }),
@@ -48,6 +50,7 @@ export const Port = defineObjectType({
     ),
     addedFields('1.9', 'Add support for Smart NIC port', { is_smartnic: false }),
     addedFields('1.10', 'Add name field', { name: null }),
+    addedFields('1.11', 'Add node_uuid field', { node_uuid: null }),
   ],
   onConversion: tenantVifFrom('1.8'),
 });

@@ -1,6 +1,6 @@
 /**
- * Portgroup 1.4, as Ironic 21.1 (zed) has it: a bond of a node's ports. The next release
- * (Ironic 21.4) adds `node_uuid` as 1.5: one field here and one `addedFields` step.
+ * Portgroup 1.5, as Ironic 21.4 (antelope) has it: a bond of a node's ports. 1.5 added
+ * `node_uuid`, read with the row as Port's is (never a column of portgroups).
  */
 import { defineObjectType, f } from '../../objects/index.ts';
 import { addedFields, unchanged } from './history.ts';
@@ -15,6 +15,7 @@ export const Portgroup = defineObjectType({
     uuid: f.uuid({ nullable: true }),
     name: f.string({ nullable: true }),
     node_id: f.integer({ nullable: true }),
+    node_uuid: f.uuid({ nullable: true }),
     address: f.macAddress({ nullable: true }),
     extra: f.flexibleDict({ nullable: true }),
     internal_info: f.flexibleDict({ nullable: true }),
@@ -35,6 +36,7 @@ export const Portgroup = defineObjectType({
       '1.4',
       "Migrate/copy extra['vif_port_id'] to internal_info['tenant_vif_port_id'] (not an explicit db change)",
     ),
+    addedFields('1.5', 'Add node_uuid field', { node_uuid: null }),
   ],
   onConversion: tenantVifFrom('1.4'),
 });

@@ -8,6 +8,7 @@ import { Chassis } from './chassis.ts';
 import { Conductor } from './conductor.ts';
 import { IRONIC_NAMESPACE } from './namespace.ts';
 import { Node } from './node.ts';
+import { NodeInventory } from './node-inventory.ts';
 import { Port } from './port.ts';
 import { Portgroup } from './portgroup.ts';
 import { Trait, TraitList } from './trait.ts';
@@ -20,6 +21,7 @@ export const BAREMETAL_OBJECT_TYPES: readonly ObjectType[] = [
   Conductor,
   Trait,
   TraitList,
+  NodeInventory,
 ];
 
 export const BAREMETAL_OBJECTS = new ObjectRegistry(IRONIC_NAMESPACE, BAREMETAL_OBJECT_TYPES);

@@ -1,8 +1,7 @@
 /**
  * The bare metal service's online data migrations (`baton db online-migrations --service
- * baremetal`, Ironic's `ironic-dbsync online_data_migrations`): for this first release only
- * `update_to_latest_versions` over the object tables. A later release lists its own data
- * migrations here, before it.
+ * baremetal`, Ironic's `ironic-dbsync online_data_migrations`): each release's own data
+ * migrations, in the order they run, then `update_to_latest_versions` over the object tables.
  */
 import {
   createOnlineMigrationRegistry,
@@ -10,11 +9,19 @@ import {
   type OnlineMigrationRegistry,
 } from '../../db/index.ts';
 import { VERSIONED_TABLES } from '../db/object-tables.ts';
+import { moveInventoryToNodeInventory } from './move-inventory.ts';
+
+export {
+  INVENTORY_MOVED,
+  MOVE_INVENTORY,
+  moveInventoryToNodeInventory,
+  nodesHoldingInventory,
+} from './move-inventory.ts';
 
 export const SERVICE_NAME = 'baremetal';
 
-/** This release's own online migrations, in the order they run (none yet). */
-export const ONLINE_MIGRATIONS: readonly OnlineMigration[] = [];
+/** The releases' own online migrations, in the order they run (zed had none). */
+export const ONLINE_MIGRATIONS: readonly OnlineMigration[] = [moveInventoryToNodeInventory];
 
 export function baremetalOnlineMigrations(): OnlineMigrationRegistry {
   return createOnlineMigrationRegistry({

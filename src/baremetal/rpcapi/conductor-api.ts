@@ -13,6 +13,7 @@
  */
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../conductor/hash-ring.ts';
+import type { NodeInventoryBody } from '../conductor/manager-inventory.ts';
 import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';
@@ -204,6 +205,16 @@ export class ConductorApi {
 
   async destroyPortgroup(node: NodeObject, portgroup: PortgroupObject): Promise<void> {
     await this.#call(node, V.initial, 'destroy_portgroup', { portgroup_obj: portgroup });
+  }
+
+  /**
+   * RPC 1.1. The caller checks `canSend(CONDUCTOR_RPC.named.nodeInventory)` first: a conductor
+   * of the previous release has no such method.
+   */
+  getNodeInventory(node: NodeObject): Promise<NodeInventoryBody> {
+    return this.#call(node, V.nodeInventory, 'get_node_inventory', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<NodeInventoryBody>;
   }
 
   /** Sends to the node's conductor; not delivered: rings rebuilt, sent once more. */

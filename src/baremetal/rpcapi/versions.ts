@@ -4,9 +4,9 @@
  * oldest first; the last is what an unpinned API sends and what the conductor serves. A
  * version that client code branches on gets a `name`, checked with `canSendVersion`.
  *
- * The next release adds its version here, e.g.
- *   { version: '1.1', note: 'do_node_deploy takes an optional shard', name: 'deployShard' },
- * and the client method that uses it asks `client.canSendVersion(CONDUCTOR_RPC.named.deployShard)`.
+ * A release adds its version here with a `name`, and the client method that uses it asks
+ * `conductors.canSend(CONDUCTOR_RPC.named.<name>)` before sending (1.1: the API asks before
+ * reading a node's inventory, and answers 406 when the cap in force is 1.0).
  */
 import { defineRpcVersions } from '../../rpc/index.ts';
 
@@ -20,6 +20,11 @@ export const CONDUCTOR_RPC = defineRpcVersions([
       'get_supported_boot_devices, vif_attach/detach/list, add/remove_node_traits, ' +
       'create/update/destroy_port, update/destroy_portgroup',
     name: 'initial',
+  },
+  {
+    version: '1.1',
+    note: 'Added get_node_inventory (antelope: API 1.81, GET /v1/nodes/{node}/inventory)',
+    name: 'nodeInventory',
   },
 ]);
 

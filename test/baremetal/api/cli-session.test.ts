@@ -18,7 +18,7 @@ import {
   runBaremetal,
   startRealIronic,
 } from '../../support/real-ironic.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing();
@@ -161,10 +161,11 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
   before(async () => {
     [real, baton] = await Promise.all([
       startRealIronic({ pinReleaseVersion: 'zed', automatedClean: false }),
-      startBatonApi({ conductor: { automatedClean: false } }),
+      startBatonApi({ conductor: { automatedClean: false }, caps: pinnedCaps('zed') }),
     ]);
     listening = await listenBaremetalApi({
       services: baton.app.baremetal,
+      apiMax: pinnedCaps('zed').apiMax,
       host: '127.0.0.1',
       port: 0,
     });

@@ -34,7 +34,7 @@ describe('X-OpenStack-Ironic-API-Version', () => {
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers[VERSION], '1.1');
     assert.equal(response.headers[MIN], '1.1');
-    assert.equal(response.headers[MAX], '1.80');
+    assert.equal(response.headers[MAX], '1.82');
   });
 
   it('reads parts as Python int() does and latest in any case', async () => {
@@ -43,8 +43,8 @@ describe('X-OpenStack-Ironic-API-Version', () => {
       [' 1.5', '1.5'],
       ['+1.5 ', '1.5'],
       ['1.1_0', '1.10'],
-      ['latest', '1.80'],
-      ['LaTeSt', '1.80'],
+      ['latest', '1.82'],
+      ['LaTeSt', '1.82'],
     ]) {
       const response = await get('/v1/chassis', sent);
       assert.equal(response.statusCode, 200, sent);
@@ -70,26 +70,26 @@ describe('X-OpenStack-Ironic-API-Version', () => {
     for (const [sent, description] of [
       [
         '1.0',
-        'Version 1.0 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.80].',
+        'Version 1.0 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.82].',
       ],
       [
-        '1.81',
-        'Version 1.81 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.80].',
+        '1.83',
+        'Version 1.83 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.82].',
       ],
       [
         '2.1',
-        'Mutually exclusive versions requested. Version 2.1 requested but not supported by this service. The supported version range is: [1.1, 1.80].',
+        'Mutually exclusive versions requested. Version 2.1 requested but not supported by this service. The supported version range is: [1.1, 1.82].',
       ],
       [
         '-1.5',
-        'Mutually exclusive versions requested. Version -1.5 requested but not supported by this service. The supported version range is: [1.1, 1.80].',
+        'Mutually exclusive versions requested. Version -1.5 requested but not supported by this service. The supported version range is: [1.1, 1.82].',
       ],
     ]) {
       const response = await get('/v1/nodes', sent);
       assert.equal(response.statusCode, 406, sent);
       assert.equal(response.headers[VERSION], undefined);
       assert.equal(response.headers[MIN], '1.1');
-      assert.equal(response.headers[MAX], '1.80');
+      assert.equal(response.headers[MAX], '1.82');
       assert.deepEqual(inner(response.body), { code: 406, title: 'Not Acceptable', description });
     }
   });
@@ -110,7 +110,7 @@ describe('X-OpenStack-Ironic-API-Version', () => {
     assert.equal(response.headers[VERSION], undefined);
     assert.equal(response.headers[MAX], undefined);
     const body = response.json() as { default_version: { version: string; min_version: string } };
-    assert.equal(body.default_version.version, '1.80');
+    assert.equal(body.default_version.version, '1.82');
     assert.equal(body.default_version.min_version, '1.1');
   });
 

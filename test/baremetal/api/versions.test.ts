@@ -23,12 +23,10 @@ describe('bare metal API versions', () => {
     });
   });
 
-  it('serves 1.1 to 1.80 (zed); 1.81 and 1.82 are listed for the next release only', () => {
+  it('serves 1.1 to 1.82 (antelope): every listed version', () => {
     assert.equal(MIN_VERSION, '1.1');
-    assert.equal(SERVED_MAX_VERSION, '1.80');
-    assert.equal(SERVED_VERSIONS.at(-1), '1.80');
-    assert.equal(SERVED_VERSIONS.length, 80);
-    assert.ok(!SERVED_VERSIONS.includes('1.81'));
+    assert.equal(SERVED_MAX_VERSION, '1.82');
+    assert.deepEqual(SERVED_VERSIONS, BAREMETAL_VERSIONS);
   });
 
   it('has a gate naming a listed version for every version after the first', () => {
@@ -55,10 +53,12 @@ describe('bare metal API versions', () => {
 describe('bare metal API versions against the real Ironic 21.4.4', () => {
   const skip = ironicPythonMissing();
 
-  it('has the real maximum, zed pin and one gate per real MINOR_* constant', { skip }, async () => {
+  it('has the real maximum, antelope and one gate per real MINOR_* constant', {
+    skip,
+  }, async () => {
     const real = await runIronicPython<{
       max: number;
-      zed: string;
+      antelope: string;
       minors: Record<string, number>;
       fields: Record<string, number>;
     }>(`
@@ -67,13 +67,14 @@ from ironic.api.controllers.v1 import versions, utils
 from ironic.common import release_mappings
 print(json.dumps({
     'max': versions.MINOR_MAX_VERSION,
-    'zed': release_mappings.RELEASE_MAPPING['zed']['api'],
+    'antelope': release_mappings.RELEASE_MAPPING['antelope']['api'],
     'minors': {k: v for k, v in vars(versions).items() if k.startswith('MINOR_') and k != 'MINOR_MAX_VERSION'},
     'fields': utils.VERSIONED_FIELDS,
 }))
 `);
     assert.equal(BAREMETAL_VERSIONS.at(-1), `1.${real.max}`);
-    assert.equal(SERVED_MAX_VERSION, real.zed);
+    assert.equal(SERVED_MAX_VERSION, real.antelope);
+    assert.equal(SERVED_MAX_VERSION, `1.${real.max}`);
     const gated = new Set<string>(Object.values(BAREMETAL_FEATURE_VERSIONS));
     for (const [name, minor] of Object.entries(real.minors)) {
       if (minor <= 1) continue; // 1.0 is Juno, never served; 1.1 is the base

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Node, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
+import { Node, NodeInventory, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
 import { BAREMETAL_SERVICE } from '../../../src/baremetal/service.ts';
 import { IncompatibleObjectVersionError, type VersionTargets } from '../../../src/objects/index.ts';
 import { ReleasePin } from '../../../src/releases/index.ts';
@@ -18,7 +18,10 @@ const OLDER: VersionTargets = {
 };
 
 forEachStoreBackend('bare metal object versions in rows', (ctx) => {
-  const versionOf = async (table: 'nodes' | 'ports' | 'portgroups', id: number) =>
+  const versionOf = async (
+    table: 'nodes' | 'ports' | 'portgroups' | 'node_inventory',
+    id: number,
+  ) =>
     (
       await ctx
         .db()
@@ -66,7 +69,7 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     assert.deepEqual(JSON.parse(String(row.network_data)), {});
     // Read back: the latest version, with the conversion's fields marked for the next save.
     const read = await ctx.store().nodes.get(id);
-    assert.equal(read.version, '1.36');
+    assert.equal(read.version, '1.37');
     assert.equal(read.get('lessee'), null);
     assert.equal(read.get('retired'), false);
     for (const field of [
@@ -76,12 +79,13 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
       'network_data',
       'boot_mode',
       'secure_boot',
+      'shard',
     ])
       assert.ok(read.changedFields().has(field as never), field);
     assert.equal(read.changedFields().has('owner'), false);
     // Saved by an unpinned store, the row moves to the latest version.
     await ctx.store().nodes.save(read);
-    assert.equal(await versionOf('nodes', id), '1.36');
+    assert.equal(await versionOf('nodes', id), '1.37');
   });
 
   test('ports, portgroups and conductors are written at their target versions too', async () => {
@@ -112,6 +116,49 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
       .where('id', '=', conductor.get('id'))
       .executeTakeFirstOrThrow();
     assert.equal(row.version, '1.2');
+  });
+
+  test("pinned to zed, antelope's fields are written as zed's values (shard NULL) and rows carry zed's versions", async () => {
+    const pinned = ctx.storeWith({
+      targets: ReleasePin.resolve(BAREMETAL_SERVICE.releases, 'zed'),
+    });
+    const node = await createNode(pinned, { shard: 'shard-a' });
+    assert.equal(await versionOf('nodes', node.get('id')), '1.36');
+    const row = await ctx
+      .db()
+      .kysely.selectFrom('nodes')
+      .select('shard')
+      .where('id', '=', node.get('id'))
+      .executeTakeFirstOrThrow();
+    assert.equal(row.shard, null, 'set to its proper value, not left out');
+    // An unpinned save of a shard, then a pinned save of something else: back to NULL at 1.36.
+    const unpinned = await ctx.store().nodes.save(node.set('shard', 'shard-b'));
+    assert.equal(await versionOf('nodes', unpinned.get('id')), '1.37');
+    assert.equal(unpinned.get('shard'), 'shard-b');
+    const again = await pinned.nodes.get(node.get('id'));
+    assert.equal(again.get('shard'), 'shard-b', 'a pinned process reads the latest version');
+    const port = await pinned.ports.create(
+      Port.create({ node_id: node.get('id'), pxe_enabled: true }),
+    );
+    assert.equal(await versionOf('ports', port.get('id')), '1.10');
+    // node_uuid is no column: it is read from the node, whatever version the row has.
+    assert.equal(port.get('node_uuid'), node.get('uuid'));
+    const pg = await pinned.portgroups.create(Portgroup.create({ node_id: node.get('id') }));
+    assert.equal(await versionOf('portgroups', pg.get('id')), '1.4');
+    assert.equal(pg.get('node_uuid'), node.get('uuid'));
+    // NodeInventory is new: zed names no version of it, so it is written at its own 1.0.
+    await pinned.inventories.set(
+      NodeInventory.create({
+        node_id: node.get('id'),
+        inventory_data: { cpu: {} },
+        plugin_data: {},
+      }),
+    );
+    const inventory = await ctx.store().inventories.get(node.get('id'));
+    assert.deepEqual(inventory.get('inventory_data'), { cpu: {} });
+    assert.equal(await versionOf('node_inventory', inventory.get('id')), '1.0');
+    await ctx.store().nodes.destroy(node.get('uuid') as string);
+    await assert.rejects(ctx.store().inventories.get(node.get('id')), /Node inventory record/);
   });
 
   test('a row at a version this code does not know is refused when read', async () => {

@@ -9,6 +9,7 @@ import {
   IRONIC_NAMESPACE,
   latestObjectVersions,
   Node,
+  NodeInventory,
   type NodeObject,
   Port,
   Portgroup,
@@ -31,13 +32,14 @@ import { sampleObject } from '../support/object-samples.ts';
  * naming the change), then update its line.
  */
 const FINGERPRINTS = {
-  Node: '1.36-21087f8e252fc3f3f460d0cc868656426cb57f3e9d0524063f2f1447750d932d',
-  Port: '1.10-3fadb69fa2ecca55da185c7e238a8ea8789789146dce8d18f147af019092bbd7',
-  Portgroup: '1.4-b593eedcc85ac796e572f0f2b04f3a17f763b9f2655f878019e579a3a427287c',
+  Node: '1.37-368f22dcd94d25820b9983a0445c498c06d2816146e7cc6687eb1ca5b60f8da2',
+  Port: '1.11-564b9ddd6d0b6ea5adacef4f331650b3d077e629d2062e2c2ebed06d91402b98',
+  Portgroup: '1.5-6a333b757a1fe2affe7c3222d33227d631a1f198ff4be6479c66c9b3e7f0c385',
   Chassis: '1.3-19de68649240a1d9567c80386df200b481dc457bd2b068ecf33a4187563a3b75',
   Conductor: '1.3-0c73457f12b6c189a2f4a67d17891351da1f91d8d23376a108072fed1a405fdc',
   Trait: '1.0-ee09d0eebcf1105ed7153d64fe3adca30fa5f2a22a66ef030168db0e7ccafd7e',
   TraitList: '1.0-9a16d766e22c39f41aa17dda8c7f22cc1770ab1898384ad0f1d0c49c5e1f0da8',
+  NodeInventory: '1.0-bdb1274c884876a159a3f9d11bae7110ada2fbdc43544afb430119571e178597',
 };
 
 describe('bare metal object types', () => {
@@ -45,15 +47,16 @@ describe('bare metal object types', () => {
     assertFingerprints(BAREMETAL_OBJECT_TYPES, FINGERPRINTS);
   });
 
-  test('the service registry holds the seven types of zed, in the ironic namespace', () => {
+  test('the service registry holds the eight types of antelope, in the ironic namespace', () => {
     assert.deepEqual(latestObjectVersions(), {
-      Node: '1.36',
-      Port: '1.10',
-      Portgroup: '1.4',
+      Node: '1.37',
+      Port: '1.11',
+      Portgroup: '1.5',
       Chassis: '1.3',
       Conductor: '1.3',
       Trait: '1.0',
       TraitList: '1.0',
+      NodeInventory: '1.0',
     });
     for (const type of BAREMETAL_OBJECT_TYPES) {
       assert.equal(BAREMETAL_OBJECTS.get(type.name), type);
@@ -157,7 +160,7 @@ describe('conversions of bare metal objects', () => {
       assert.equal(at33.isSet(field), false, field);
     assert.equal(at33.get('retired'), true);
     assert.equal(original.get('boot_mode'), 'uefi');
-    assert.equal(original.version, '1.36');
+    assert.equal(original.version, '1.37');
   });
 
   test('an old object read from the wire is brought to the latest version with defaults, marked changed', () => {
@@ -165,7 +168,8 @@ describe('conversions of bare metal objects', () => {
     const latest = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
       old,
     ) as VersionedObject;
-    assert.equal(latest.version, '1.36');
+    assert.equal(latest.version, '1.37');
+    assert.equal(latest.get('shard'), null);
     assert.equal(latest.get('protected'), false);
     assert.equal(latest.get('retired'), false);
     assert.equal(latest.get('owner'), null);
@@ -203,6 +207,47 @@ describe('conversions of bare metal objects', () => {
       toPrimitive(pg, '1.3'),
     ) as VersionedObject;
     assert.deepEqual(upgraded.get('internal_info'), { a: 1, tenant_vif_port_id: 'v' });
+  });
+
+  test("antelope's fields: removed on the wire to zed's versions, set to null (and changed) for zed's database rows", () => {
+    const cases = [
+      { type: Node, zed: '1.36', field: 'shard' },
+      { type: Port, zed: '1.10', field: 'node_uuid' },
+      { type: Portgroup, zed: '1.4', field: 'node_uuid' },
+    ];
+    for (const { type, zed, field } of cases) {
+      const original = sampleObject(type).resetChanges();
+      assert.notEqual(original.get(field as never), null, `${type.name}.${field} sample`);
+      const wire = convertForWire(original, zed);
+      assert.equal(wire.version, zed);
+      assert.equal(wire.isSet(field as never), false, `${type.name}.${field} on the wire`);
+      const primitive = toPrimitive(original, zed) as Record<string, Record<string, unknown>>;
+      assert.equal(field in (primitive['ironic_object.data'] ?? {}), false);
+      const db = convertForDb(original, zed);
+      assert.equal(db.version, zed);
+      assert.equal(db.isSet(field as never), true, `${type.name}.${field} for the database`);
+      assert.equal(db.get(field as never), null);
+      assert.ok(db.changedFields().has(field as never), `${type.name}.${field} changed`);
+      // The original keeps its value.
+      assert.notEqual(original.get(field as never), null);
+      // Back up from zed's primitive: the field is there again, null, marked changed.
+      const up = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+        primitive,
+      ) as VersionedObject;
+      assert.equal(up.version, type.version);
+      assert.equal(up.get(field as never), null);
+      assert.ok(up.changedFields().has(field as never));
+    }
+  });
+
+  test('NodeInventory is new in antelope: one version, every field kept on both paths', () => {
+    assert.deepEqual(NodeInventory.knownVersions(), ['1.0']);
+    const inventory = sampleObject(NodeInventory);
+    assert.deepEqual(convertForWire(inventory, '1.0').asDict(), inventory.asDict());
+    const read = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+      JSON.parse(JSON.stringify(toPrimitive(inventory))),
+    ) as VersionedObject;
+    assert.deepEqual(read.get('inventory_data'), inventory.get('inventory_data'));
   });
 
   test('chassis and conductors have no fields to convert below their current version', () => {

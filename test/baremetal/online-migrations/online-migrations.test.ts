@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NEW_MODELS, OBJECT_TABLES, VERSIONED_TABLES } from '../../../src/baremetal/db/index.ts';
-import { BAREMETAL_OBJECT_TYPES, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
+import {
+  BAREMETAL_OBJECT_TYPES,
+  NodeInventory,
+  Port,
+  Portgroup,
+} from '../../../src/baremetal/objects/index.ts';
 import { baremetalOnlineMigrations } from '../../../src/baremetal/online-migrations/index.ts';
 import { BAREMETAL_RELEASES } from '../../../src/baremetal/releases.ts';
 import {
@@ -21,23 +26,22 @@ const OLDER: VersionTargets = {
     ({ Node: '1.30', Port: '1.7', Portgroup: '1.2', Conductor: '1.2' })[name] ?? latest,
 };
 
-test('the registry has update_to_latest_versions only, over every table of a stored type', () => {
+test('the registry ends with update_to_latest_versions, over every table of a stored type', () => {
   const registry = baremetalOnlineMigrations();
   assert.equal(registry.service, 'baremetal');
-  assert.deepEqual(
-    registry.migrations.map((m) => m.name),
-    [UPDATE_TO_LATEST_VERSIONS],
-  );
+  assert.equal(registry.migrations.at(-1)?.name, UPDATE_TO_LATEST_VERSIONS);
   const stored = BAREMETAL_OBJECT_TYPES.filter((t) => t.name !== 'TraitList').map((t) => t.name);
   assert.deepEqual(VERSIONED_TABLES.map((t) => t.type.name).sort(), [...stored].sort());
   assert.deepEqual(OBJECT_TABLES.map((t) => t.objectName).sort(), [...stored].sort());
-  assert.deepEqual(NEW_MODELS, []);
+  // New in antelope: the previous release names no version of it.
+  assert.deepEqual(NEW_MODELS, ['NodeInventory']);
+  assert.equal(BAREMETAL_RELEASES.zed?.objects.NodeInventory, undefined);
 });
 
 forEachStoreBackend('bare metal online migrations', (ctx) => {
   const compatibility = () => ({
     tables: OBJECT_TABLES,
-    supported: BAREMETAL_RELEASES.zed ?? { objects: {} },
+    supported: BAREMETAL_RELEASES.antelope ?? { objects: {} },
     newModels: NEW_MODELS,
   });
 
@@ -75,9 +79,9 @@ forEachStoreBackend('bare metal online migrations', (ctx) => {
       [
         ...new Set((await db.selectFrom(table).select('version').execute()).map((r) => r.version)),
       ].sort();
-    assert.deepEqual(await versions('nodes'), ['1.36']);
-    assert.deepEqual(await versions('ports'), ['1.10']);
-    assert.deepEqual(await versions('portgroups'), ['1.4']);
+    assert.deepEqual(await versions('nodes'), ['1.37']);
+    assert.deepEqual(await versions('ports'), ['1.11']);
+    assert.deepEqual(await versions('portgroups'), ['1.5']);
     assert.deepEqual(await versions('conductors'), ['1.3']);
     assert.deepEqual(await versions('node_traits'), ['1.0']);
     // The data moved with the version, and nothing else changed.
@@ -96,6 +100,32 @@ forEachStoreBackend('bare metal online migrations', (ctx) => {
     });
     assert.equal(again.migrated, 0);
     assert.equal(again.outcome, 'complete');
+  });
+
+  test("the object-version check leaves NodeInventory's table out while it is new", async () => {
+    const node = await createNode(ctx.store());
+    await ctx
+      .store()
+      .inventories.set(
+        NodeInventory.create({ node_id: node.get('id'), inventory_data: {}, plugin_data: {} }),
+      );
+    // Checked against a release whose mapping does not name the type (antelope's versions
+    // without it), as a previous release's `db upgrade` check would see the table.
+    const { NodeInventory: _new, ...objects } = BAREMETAL_RELEASES.antelope?.objects ?? {};
+    const previous = { tables: OBJECT_TABLES, supported: { objects } };
+    assert.deepEqual(
+      await findIncompatibleObjectVersions(ctx.db() as never, {
+        ...previous,
+        newModels: NEW_MODELS,
+      }),
+      [],
+    );
+    const unexcluded = await findIncompatibleObjectVersions(ctx.db() as never, previous);
+    assert.deepEqual(
+      unexcluded.map((found) => found.objectName),
+      ['NodeInventory'],
+    );
+    await ctx.store().nodes.destroy(String(node.get('uuid')));
   });
 
   test('the object-version check passes rows this release supports and reports others', async () => {

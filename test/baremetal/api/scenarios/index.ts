@@ -8,6 +8,7 @@ import { CHASSIS_SCENARIOS } from './chassis.ts';
 import { CONDUCTOR_SCENARIOS, DRIVER_SCENARIOS } from './drivers.ts';
 import { NODE_STATE_SCENARIOS } from './node-states.ts';
 import { NODE_SCENARIOS } from './nodes.ts';
+import { PIN_SCENARIOS } from './pin.ts';
 import { PORT_SCENARIOS } from './ports.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
@@ -24,4 +25,5 @@ export const SCENARIOS: readonly Scenario[] = [
   ...NODE_SCENARIOS,
   ...NODE_STATE_SCENARIOS,
   ...PORT_SCENARIOS,
+  ...PIN_SCENARIOS,
 ];

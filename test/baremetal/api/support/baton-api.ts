@@ -91,15 +91,24 @@ export function unpinnedCaps(): CapsInForce {
   return resolveCapsInForce(BAREMETAL_SERVICE, {});
 }
 
+/** The caps of a process pinned to a release (`pin_release_version`), e.g. `zed`. */
+export function pinnedCaps(release: string): CapsInForce {
+  return resolveCapsInForce(BAREMETAL_SERVICE, { flag: release });
+}
+
 export async function startBatonApi(options: BatonApiOptions = {}): Promise<BatonApi> {
   const scratch = await createScratchDatabase(options.backend ?? 'sqlite');
   const db = (await openDatabase(scratch.url)) as unknown as Database<BaremetalTables>;
   const migrated = await migrateToLatest(db as unknown as Database, BAREMETAL_MIGRATIONS);
   if (migrated.error) throw migrated.error;
-  const store = createBaremetalStore(db, { targets: LATEST_VERSIONS });
+  const caps = options.caps ?? unpinnedCaps();
+  // The API process writes its own rows (chassis, portgroups) at the caps in force, as the
+  // conductors write theirs.
+  const store = createBaremetalStore(db, {
+    targets: options.caps === undefined ? LATEST_VERSIONS : caps.objectTargets,
+  });
   const settings = { ...DEFAULT_API_SETTINGS, ...options.settings };
   const bus = new LocalBus();
-  const caps = options.caps ?? unpinnedCaps();
   const conductors: RunningConductor[] = [];
   for (let i = 1; i <= (options.conductors ?? 1); i++) {
     conductors.push(
@@ -122,7 +131,8 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
     transport: new LocalTransport(bus),
     topic: CONDUCTOR_TOPIC,
     version: CONDUCTOR_RPC.latest,
-    serializer: objectRpcSerializer(BAREMETAL_OBJECTS),
+    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
     remoteErrors: BAREMETAL_REMOTE_ERRORS,
   });
   const rings = new ConductorRingCache(
@@ -135,7 +145,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
   const health = new HealthState();
   const app = await buildBaremetalApp({
     services: { store, conductors: new ConductorApi({ client, rings }), settings },
-    apiMax: options.apiMax,
+    apiMax: options.apiMax ?? caps.apiMax,
     operations: { health },
   });
   return {
