@@ -65,8 +65,12 @@ function startBatonProcess(kind: 'api' | 'conductor', config: string, nodeArgs: 
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const started: Child = { process: child, output: '' };
-  child.stdout?.on('data', (chunk) => (started.output += chunk));
-  child.stderr?.on('data', (chunk) => (started.output += chunk));
+  // The last 64 kB is enough to tell why a process died; the API logs every request.
+  const keep = (chunk: Buffer) => {
+    started.output = (started.output + chunk).slice(-65_536);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   return started;
 }
 
