@@ -11,7 +11,8 @@
  * - port create: `POST /v1/ports` with a new MAC each time (through the conductor);
  * - provisioning: nodes from `enroll` to `active` (manage, provide, deploy) per second, with
  *   IN_FLIGHT nodes moving at once; one poller lists their states every POLL_MS, so the
- *   polling costs the servers the same whatever the number in flight.
+ *   polling costs the servers the same whatever the number in flight. A node gets its next
+ *   verb once it is in the stable state and unlocked (no reservation).
  *
  * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients.
  * Target: Baton at least 10x the real service on every figure (p50).
@@ -176,7 +177,7 @@ async function provision(http: IronicHttp, uuids: readonly string[]): Promise<Pr
     const listed = await http.expect(
       [200],
       'GET',
-      `/v1/nodes?resource_class=${PROVISION_CLASS}&limit=1000&fields=uuid,provision_state,target_provision_state,last_error`,
+      `/v1/nodes?resource_class=${PROVISION_CLASS}&limit=1000&fields=uuid,provision_state,target_provision_state,last_error,reservation`,
     );
     const moving: Promise<unknown>[] = [];
     for (const node of listed.body.nodes as Record<string, string | null>[]) {
@@ -191,7 +192,10 @@ async function provision(http: IronicHttp, uuids: readonly string[]): Promise<Pr
         failed++;
         continue;
       }
-      if (node.target_provision_state !== null || state !== stage.reaches) continue;
+      // The next verb waits for the lock to be released too: sent while the conductor still
+      // holds it, it would wait out node_locked_retry_interval (1 s) on either service.
+      const idle = node.target_provision_state === null && node.reservation === null;
+      if (!idle || state !== stage.reaches) continue;
       flight.stage++;
       const following = STAGES[flight.stage];
       if (following === undefined) {

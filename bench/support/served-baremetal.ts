@@ -6,6 +6,7 @@
  * BENCH_SETTINGS is what both get; the benchmark prints it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,10 +47,29 @@ function ini(sections: Record<string, Record<string, string>>): string {
 
 interface Child {
   readonly process: ChildProcess;
-  output: string;
+  readonly log: string;
 }
 
-function startBatonProcess(kind: 'api' | 'conductor', config: string, nodeArgs: string): Child {
+/** The process's log so far (the last 64 kB: enough to tell why it died). */
+function output(child: Child): string {
+  try {
+    return readFileSync(child.log, 'utf8').slice(-65_536);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * One Baton process, its output to a log file in `dir` (as the real harness does: the API
+ * logs every request, and a file costs the writer less than a pipe to this process).
+ */
+function startBatonProcess(
+  kind: 'api' | 'conductor',
+  config: string,
+  log: string,
+  nodeArgs: string,
+): Child {
+  const fd = openSync(log, 'a');
   const child = spawn(
     process.execPath,
     [
@@ -62,16 +82,10 @@ function startBatonProcess(kind: 'api' | 'conductor', config: string, nodeArgs: 
       '--config-file',
       config,
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, stdio: ['ignore', fd, fd] },
   );
-  const started: Child = { process: child, output: '' };
-  // The last 64 kB is enough to tell why a process died; the API logs every request.
-  const keep = (chunk: Buffer) => {
-    started.output = (started.output + chunk).slice(-65_536);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return started;
+  closeSync(fd);
+  return { process: child, log };
 }
 
 async function until(what: string, ready: () => Promise<boolean>, children: Child[]) {
@@ -80,7 +94,7 @@ async function until(what: string, ready: () => Promise<boolean>, children: Chil
     for (const child of children) {
       if (child.process.exitCode !== null) {
         throw new Error(
-          `${what}: a process exited with ${child.process.exitCode}:\n${child.output}`,
+          `${what}: a process exited with ${child.process.exitCode}:\n${output(child)}`,
         );
       }
     }
@@ -125,17 +139,24 @@ export async function startBatonBaremetal(databaseUrl?: string): Promise<ServedB
     for (let i = 1; i <= BENCH_CONDUCTORS; i++) {
       const path = join(dir, `conductor-${i}.conf`);
       await writeFile(path, config(`bench-conductor-${i}`));
-      const conductor = startBatonProcess('conductor', path, process.env.CONDUCTOR_NODE_ARGS ?? '');
+      const conductor = startBatonProcess(
+        'conductor',
+        path,
+        join(dir, `conductor-${i}.log`),
+        process.env.CONDUCTOR_NODE_ARGS ?? '',
+      );
       children.push(conductor);
       await until(
         `conductor ${i}`,
-        async () => conductor.output.includes('serving topic'),
+        async () => output(conductor).includes('serving topic'),
         children,
       );
     }
     const apiConfig = join(dir, 'api.conf');
     await writeFile(apiConfig, config('bench-api'));
-    children.push(startBatonProcess('api', apiConfig, process.env.SERVER_NODE_ARGS ?? ''));
+    children.push(
+      startBatonProcess('api', apiConfig, join(dir, 'api.log'), process.env.SERVER_NODE_ARGS ?? ''),
+    );
     const url = `http://127.0.0.1:${port}`;
     await until('the API and both conductors', () => conductorsAlive(url), children);
     const api = children[children.length - 1] as Child;
