@@ -228,27 +228,42 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
       `  ${served.name}: ${NODES} nodes enrolled in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
     );
     const random = () => nodes[Math.floor(Math.random() * nodes.length)] as string;
-    const list = await measure(http, meter, () =>
-      http.expect([200], 'GET', '/v1/nodes/detail?limit=100'),
+    const line = (label: string, l: Latencies) => {
+      printLatencies(served.name, label, l);
+      return l;
+    };
+    const list = line(
+      'list detail',
+      await measure(http, meter, () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100')),
     );
-    const show = await measure(http, meter, () =>
-      http.expect([200], 'GET', `/v1/nodes/${random()}`),
+    const show = line(
+      'show',
+      await measure(http, meter, () => http.expect([200], 'GET', `/v1/nodes/${random()}`)),
     );
     // Each client patches nodes of its own, so two clients never race for a node's lock.
-    const patch = await measure(http, meter, (i, client) =>
-      http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
-        { op: 'replace', path: '/extra/x', value: String(i) },
-      ]),
+    const patch = line(
+      'patch',
+      await measure(http, meter, (i, client) =>
+        http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
+          { op: 'replace', path: '/extra/x', value: String(i) },
+        ]),
+      ),
     );
-    const portCreate = await measure(http, meter, (i) =>
-      http.expect([201], 'POST', '/v1/ports', { node_uuid: random(), address: mac(i) }),
+    const portCreate = line(
+      'port create',
+      await measure(http, meter, (i) =>
+        http.expect([201], 'POST', '/v1/ports', { node_uuid: random(), address: mac(i) }),
+      ),
     );
     const provisionNodes = await enroll(http, PROVISION_NODES, {
       resource_class: PROVISION_CLASS,
     });
     const provisioning = await provision(http, provisionNodes);
+    const p = provisioning;
+    console.log(
+      `  ${served.name.padEnd(12)} ${'provisioning'.padEnd(13)} ${p.perSecond.toFixed(2)} nodes/s; per node p50 ${ms(p.node.p50)}  p99 ${ms(p.node.p99)} (${p.failed} failed, ${p.errors} 5xx retried)`,
+    );
     const figures = { list, show, patch, portCreate, provisioning };
-    printFigures(served.name, figures);
     return figures;
   } finally {
     http.close();
@@ -259,17 +274,9 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-function printFigures(name: string, f: Figures): void {
-  const line = (label: string, l: Latencies) =>
-    console.log(
-      `  ${name.padEnd(12)} ${label.padEnd(13)} p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (${l.samples} samples, ${l.errors} 5xx retried${l.apiCpuMs === undefined ? '' : `, API CPU ${l.apiCpuMs.toFixed(2)} ms/request`})`,
-    );
-  line('list detail', f.list);
-  line('show', f.show);
-  line('patch', f.patch);
-  line('port create', f.portCreate);
+function printLatencies(name: string, label: string, l: Latencies): void {
   console.log(
-    `  ${name.padEnd(12)} ${'provisioning'.padEnd(13)} ${f.provisioning.perSecond.toFixed(2)} nodes/s; per node p50 ${ms(f.provisioning.node.p50)}  p99 ${ms(f.provisioning.node.p99)} (${f.provisioning.failed} failed, ${f.provisioning.errors} 5xx retried)`,
+    `  ${name.padEnd(12)} ${label.padEnd(13)} p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (${l.samples} samples, ${l.errors} 5xx retried${l.apiCpuMs === undefined ? '' : `, API CPU ${l.apiCpuMs.toFixed(2)} ms/request`})`,
   );
 }
 
