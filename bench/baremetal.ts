@@ -155,8 +155,8 @@ const STAGES = [
   { verb: 'active', reaches: 'active' },
 ] as const;
 
-/** A node not `active` this long after its `manage` counts as failed. */
-const NODE_TIMEOUT_MS = 300_000;
+/** A node not `active` this long after its `manage` counts as failed (NODE_TIMEOUT_S). */
+const NODE_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_S ?? 300) * 1000;
 const FAILED_STATES = new Set(['error', 'deploy failed', 'clean failed', 'inspect failed']);
 
 /** Nodes from `enroll` to `active`, IN_FLIGHT at a time; nodes per second. */
@@ -214,7 +214,7 @@ async function provision(
       if (!(idle && state === stage.reaches)) {
         const stuck = performance.now() - flight.started > NODE_TIMEOUT_MS;
         if (FAILED_STATES.has(state) || (idle && node.last_error) || stuck) {
-          const why = stuck ? 'no progress in 5 min' : node.last_error?.split('\n')[0];
+          const why = stuck ? 'no progress in time' : node.last_error?.split('\n')[0];
           console.log(`  node ${uuid} failed in ${state}: ${why}`);
           inFlight.delete(uuid);
           failed++;
