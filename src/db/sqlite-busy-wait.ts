@@ -20,6 +20,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { DatabaseBusyError } from './errors.ts';
+import { allRows } from './sqlite-rows.ts';
 
 /**
  * Short enough to catch a gap of two milliseconds between another writer's
@@ -29,6 +30,12 @@ const RETRY_EVERY_MS = 1;
 
 const DEFERRED_BEGIN = /^\s*begin(?:\s+deferred)?(?:\s+transaction)?\s*;?\s*$/i;
 const BUSY_TIMEOUT_PRAGMA = /^\s*pragma\s+(?:main\.)?busy_timeout\s*(?:=\s*(\d+)\s*)?;?\s*$/i;
+
+/**
+ * Statements kept prepared, by text: preparing a wide SELECT costs as much as running it, and
+ * a service repeats a few hundred texts. Past the bound the oldest is dropped.
+ */
+const PREPARED_STATEMENTS = 500;
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
@@ -47,6 +54,7 @@ export class BusyWaitingSqlite implements SqliteDatabase {
   #timeoutMs: number;
   /** A deferred BEGIN ran and no statement since: the transaction holds no lock yet. */
   #lockless = false;
+  readonly #prepared = new Map<string, BetterSqlite3.Statement>();
 
   constructor(handle: BetterSqlite3.Database, timeoutMs: number) {
     handle.pragma('busy_timeout = 0');
@@ -65,7 +73,7 @@ export class BusyWaitingSqlite implements SqliteDatabase {
   prepare(text: string): SqliteStatement {
     const pragma = BUSY_TIMEOUT_PRAGMA.exec(text);
     if (pragma) return this.#busyTimeoutPragma(pragma[1]);
-    const statement = this.#retried(() => this.#handle.prepare(text));
+    const statement = this.#statement(text);
     const begins = DEFERRED_BEGIN.test(text);
     const executed = <T>(attempt: () => T): T => {
       try {
@@ -76,10 +84,31 @@ export class BusyWaitingSqlite implements SqliteDatabase {
     };
     return {
       reader: statement.reader,
-      all: (parameters) => executed(() => statement.all(...parameters)),
+      all: (parameters) => executed(() => allRows(statement, parameters)),
       run: (parameters) => executed(() => statement.run(...parameters)),
-      iterate: (parameters) => this.#iterate(statement, parameters, executed),
+      // An iterated statement stays busy until its last row: it gets one of its own.
+      iterate: (parameters) =>
+        this.#iterate(
+          this.#retried(() => this.#handle.prepare(text)),
+          parameters,
+          executed,
+        ),
     };
+  }
+
+  /** The statement of `text`, prepared once and kept (the most recently used ones). */
+  #statement(text: string): BetterSqlite3.Statement {
+    let statement = this.#prepared.get(text);
+    if (statement === undefined) {
+      statement = this.#retried(() => this.#handle.prepare(text));
+      if (this.#prepared.size >= PREPARED_STATEMENTS) {
+        this.#prepared.delete(this.#prepared.keys().next().value as string);
+      }
+    } else {
+      this.#prepared.delete(text);
+    }
+    this.#prepared.set(text, statement);
+    return statement;
   }
 
   /** Runs `attempt`, again and again while it meets SQLITE_BUSY and the connection holds no lock. */

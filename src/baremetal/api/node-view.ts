@@ -159,8 +159,12 @@ export async function nodeBody(
     created_at: shownValue(node, 'created_at'),
     updated_at: shownValue(node, 'updated_at'),
   };
+  // Fields hidden at this version are never added (deleting them later would leave the body
+  // a slow dictionary-mode object for JSON.stringify; node_sanitize drops them all the same).
+  const hidden = nodeFieldsHidden(request);
   for (const field of objectFields(fields)) {
     if (field === 'uuid' || field === 'created_at' || field === 'updated_at') continue;
+    if (hidden.includes(field)) continue;
     if (field === 'traits') {
       const traits = node.peek('traits');
       body.traits = traits ? traits.get('objects').map((trait) => trait.get('trait')) : [];

@@ -1,0 +1,362 @@
+/**
+ * The bare metal service under load, Baton's against the real Ironic 21.4.4, in the same run,
+ * with the same settings (bench/support/served-baremetal.ts: one API worker, two conductors,
+ * SQLite, RPC over HTTP, fake hardware, automated cleaning off), the same client code and the
+ * same concurrency, at microversion 1.80. For each figure: both medians and p99s, and the
+ * ratio (real / Baton for latencies, Baton / real for throughput).
+ *
+ * - list: `GET /v1/nodes/detail?limit=100` with 1,000 nodes enrolled;
+ * - show: `GET /v1/nodes/{uuid}` of a random node;
+ * - patch: `PATCH /v1/nodes/{uuid}` replacing `/extra/x` (through the conductor, over RPC);
+ * - port create: `POST /v1/ports` with a new MAC each time (through the conductor);
+ * - provisioning: nodes from `enroll` to `active` (manage, provide, deploy) per second, with
+ *   IN_FLIGHT nodes moving at once; one poller lists their states every POLL_MS, so the
+ *   polling costs the servers the same whatever the number in flight. A node gets its next
+ *   verb once it is in the stable state and unlocked (no reservation). PROVISION_WARMUP nodes
+ *   go the same way first, untimed.
+ *
+ * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients.
+ * Target: Baton at least 10x the real service on every figure (p50).
+ * REAL=0 skips the real service. SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
+ * profiles Baton's API process (CONDUCTOR_NODE_ARGS its conductors).
+ *
+ * SAMPLES=1000 CLIENTS=1 NODES=1000 PROVISION_NODES=200 IN_FLIGHT=20 npm run bench:baremetal
+ */
+import { randomUUID } from 'node:crypto';
+import type { Backend } from '../src/db/index.ts';
+import { createScratchDatabase } from '../test/db/support/backends.ts';
+import { realIronicMissing } from '../test/support/real-ironic.ts';
+import { IronicHttp } from './support/ironic-http.ts';
+import { percentile } from './support/placement-http.ts';
+import { CpuMeter, type CpuSpent, loadAverage } from './support/process-cpu.ts';
+import {
+  BENCH_CONDUCTORS,
+  BENCH_SETTINGS,
+  type ServedBaremetal,
+  startBatonBaremetal,
+  startRealBaremetal,
+} from './support/served-baremetal.ts';
+
+const VERSION = '1.80';
+const SAMPLES = Number(process.env.SAMPLES ?? 1000);
+const WARMUP = Number(process.env.WARMUP ?? 100);
+const CLIENTS = Number(process.env.CLIENTS ?? 1);
+const NODES = Number(process.env.NODES ?? 1000);
+const PROVISION_NODES = Number(process.env.PROVISION_NODES ?? 200);
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 20);
+const PROVISION_WARMUP = Number(process.env.PROVISION_WARMUP ?? 10);
+const POLL_MS = Number(process.env.POLL_MS ?? 50);
+const BACKEND = (process.env.BACKEND ?? 'sqlite') as Backend;
+const COMPARE_REAL = process.env.REAL !== '0';
+const TARGET_RATIO = 10;
+const PROVISION_CLASS = 'bench-provision';
+
+interface Latencies {
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
+  /** 5xx answers met (and retried) during the figure. */
+  errors?: number;
+  /** CPU ms per request of the API process (Baton's only: the real one forks). */
+  apiCpuMs?: number;
+}
+
+interface Provisioning {
+  readonly perSecond: number;
+  /** Nodes that ended in a failed state instead of `active` (not counted in perSecond). */
+  readonly failed: number;
+  readonly errors: number;
+  /** Time of one node from its `manage` to `active`. */
+  readonly node: Latencies;
+}
+
+interface Figures {
+  readonly list: Latencies;
+  readonly show: Latencies;
+  readonly patch: Latencies;
+  readonly portCreate: Latencies;
+  readonly provisioning: Provisioning;
+}
+
+function summarize(times: number[]): Latencies {
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), samples: times.length };
+}
+
+/**
+ * WARMUP untimed and then SAMPLES timed calls of `operation`, from CLIENTS clients at once;
+ * `operation(i, client)` gets a number unique in the run and the client's index.
+ */
+async function measure(
+  http: IronicHttp,
+  meter: CpuMeter,
+  operation: (i: number, client: number) => Promise<unknown>,
+): Promise<Latencies> {
+  let next = 0;
+  let errorsBefore = 0;
+  let cpu: () => CpuSpent = () => ({ serverMs: undefined, databaseMs: undefined });
+  const times: number[] = [];
+  const total = WARMUP + SAMPLES;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let i = next++; i < total; i = next++) {
+        if (i === WARMUP) {
+          errorsBefore = http.serverErrors;
+          meter.start();
+          cpu = () => meter.stop();
+        }
+        const started = performance.now();
+        await operation(i, client);
+        if (i >= WARMUP) times.push(performance.now() - started);
+      }
+    }),
+  );
+  const spent = cpu().serverMs;
+  return {
+    ...summarize(times),
+    errors: http.serverErrors - errorsBefore,
+    ...(spent === undefined ? {} : { apiCpuMs: spent / SAMPLES }),
+  };
+}
+
+/** Enrolls `count` nodes, 8 at a time; their UUIDs in creation order. */
+async function enroll(
+  http: IronicHttp,
+  count: number,
+  extra: Record<string, unknown>,
+): Promise<string[]> {
+  const uuids = Array.from({ length: count }, () => randomUUID());
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        await http.expect([201], 'POST', '/v1/nodes', {
+          uuid: uuids[i],
+          driver: 'fake-hardware',
+          extra: { x: '0' },
+          ...extra,
+        });
+      }
+    }),
+  );
+  return uuids;
+}
+
+/** A MAC address of its own for each `i` (locally administered). */
+function mac(i: number): string {
+  const hex = i.toString(16).padStart(8, '0');
+  return `02:00:${hex.slice(0, 2)}:${hex.slice(2, 4)}:${hex.slice(4, 6)}:${hex.slice(6, 8)}`;
+}
+
+/** The verbs of one node's way from `enroll` to `active`, and the state each ends in. */
+const STAGES = [
+  { verb: 'manage', reaches: 'manageable' },
+  { verb: 'provide', reaches: 'available' },
+  { verb: 'active', reaches: 'active' },
+] as const;
+
+/** A node not `active` this long after its `manage` counts as failed (NODE_TIMEOUT_S). */
+const NODE_TIMEOUT_MS = Number(process.env.NODE_TIMEOUT_S ?? 300) * 1000;
+const FAILED_STATES = new Set(['error', 'deploy failed', 'clean failed', 'inspect failed']);
+
+/** Nodes from `enroll` to `active`, IN_FLIGHT at a time; nodes per second. */
+async function provision(
+  http: IronicHttp,
+  uuids: readonly string[],
+  resourceClass: string,
+): Promise<Provisioning> {
+  const pending = [...uuids];
+  /** Nodes on their way: the stage reached, and whether a verb is being sent to it now. */
+  const inFlight = new Map<string, { stage: number; started: number; sending: boolean }>();
+  const nodeTimes: number[] = [];
+  let failed = 0;
+  let refused: unknown;
+  const errorsBefore = http.serverErrors;
+  // Verbs go out without the poller waiting for their answers (a 202 can take a while when the
+  // conductor is busy); a node gets no other verb until its answer is in.
+  const act = (uuid: string, verb: string) => {
+    const flight = inFlight.get(uuid) as { sending: boolean };
+    flight.sending = true;
+    http.expect([202], 'PUT', `/v1/nodes/${uuid}/states/provision`, { target: verb }).then(
+      () => {
+        flight.sending = false;
+      },
+      (error) => {
+        refused ??= error;
+      },
+    );
+  };
+  const started = performance.now();
+  while (nodeTimes.length + failed < uuids.length) {
+    if (refused !== undefined) throw refused;
+    while (inFlight.size < IN_FLIGHT && pending.length > 0) {
+      const uuid = pending.shift() as string;
+      inFlight.set(uuid, { stage: 0, started: performance.now(), sending: false });
+      act(uuid, 'manage');
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const listed = await http.expect(
+      [200],
+      'GET',
+      `/v1/nodes?resource_class=${resourceClass}&limit=1000&fields=uuid,provision_state,target_provision_state,last_error,reservation`,
+    );
+    for (const node of listed.body.nodes as Record<string, string | null>[]) {
+      const uuid = node.uuid as string;
+      const flight = inFlight.get(uuid);
+      if (flight === undefined || flight.sending) continue;
+      const stage = STAGES[flight.stage] as (typeof STAGES)[number];
+      const state = node.provision_state as string;
+      // The next verb waits for the lock to be released too: sent while the conductor still
+      // holds it, it would wait out node_locked_retry_interval (1 s) on either service.
+      const idle = node.target_provision_state === null && node.reservation === null;
+      // A node that got where it was going goes on (a client would), even with a last_error
+      // (the real one sets one when a write after the state change meets a locked database).
+      if (!(idle && state === stage.reaches)) {
+        const stuck = performance.now() - flight.started > NODE_TIMEOUT_MS;
+        if (FAILED_STATES.has(state) || (idle && node.last_error) || stuck) {
+          const why = stuck ? 'no progress in time' : node.last_error?.split('\n')[0];
+          console.log(`  node ${uuid} failed in ${state}: ${why}`);
+          inFlight.delete(uuid);
+          failed++;
+        }
+        continue;
+      }
+      flight.stage++;
+      const following = STAGES[flight.stage];
+      if (following === undefined) {
+        inFlight.delete(uuid);
+        nodeTimes.push(performance.now() - flight.started);
+      } else {
+        act(uuid, following.verb);
+      }
+    }
+  }
+  const elapsed = performance.now() - started;
+  return {
+    perSecond: (nodeTimes.length * 1000) / elapsed,
+    failed,
+    errors: http.serverErrors - errorsBefore,
+    node: summarize(nodeTimes),
+  };
+}
+
+async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): Promise<Figures> {
+  const scratch = BACKEND === 'sqlite' ? undefined : await createScratchDatabase(BACKEND);
+  const served = await start(scratch?.url);
+  const http = new IronicHttp(served.url, { version: VERSION, sockets: CLIENTS + IN_FLIGHT });
+  const meter = new CpuMeter(served.name === 'baton' ? served.apiPid : undefined, undefined);
+  try {
+    const setupStarted = performance.now();
+    const nodes = await enroll(http, NODES, {});
+    console.log(
+      `  ${served.name}: ${NODES} nodes enrolled in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
+    const random = () => nodes[Math.floor(Math.random() * nodes.length)] as string;
+    const line = (label: string, l: Latencies) => {
+      printLatencies(served.name, label, l);
+      return l;
+    };
+    const list = line(
+      'list detail',
+      await measure(http, meter, () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100')),
+    );
+    const show = line(
+      'show',
+      await measure(http, meter, () => http.expect([200], 'GET', `/v1/nodes/${random()}`)),
+    );
+    // Each client patches nodes of its own, so two clients never race for a node's lock.
+    const patch = line(
+      'patch',
+      await measure(http, meter, (i, client) =>
+        http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
+          { op: 'replace', path: '/extra/x', value: String(i) },
+        ]),
+      ),
+    );
+    const portCreate = line(
+      'port create',
+      await measure(http, meter, (i) =>
+        http.expect([201], 'POST', '/v1/ports', { node_uuid: random(), address: mac(i) }),
+      ),
+    );
+    // A few nodes first, untimed: the first walks load and compile the conductors' code.
+    const warmupClass = `${PROVISION_CLASS}-warmup`;
+    await provision(
+      http,
+      await enroll(http, PROVISION_WARMUP, { resource_class: warmupClass }),
+      warmupClass,
+    );
+    const provisionNodes = await enroll(http, PROVISION_NODES, {
+      resource_class: PROVISION_CLASS,
+    });
+    const provisioning = await provision(http, provisionNodes, PROVISION_CLASS);
+    const p = provisioning;
+    console.log(
+      `  ${served.name.padEnd(12)} ${'provisioning'.padEnd(13)} ${p.perSecond.toFixed(2)} nodes/s; per node p50 ${ms(p.node.p50)}  p99 ${ms(p.node.p99)} (${p.failed} failed, ${p.errors} 5xx retried)`,
+    );
+    const figures = { list, show, patch, portCreate, provisioning };
+    return figures;
+  } finally {
+    http.close();
+    await served.stop();
+    await scratch?.drop();
+  }
+}
+
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+function printLatencies(name: string, label: string, l: Latencies): void {
+  console.log(
+    `  ${name.padEnd(12)} ${label.padEnd(13)} p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (${l.samples} samples, ${l.errors} 5xx retried${l.apiCpuMs === undefined ? '' : `, API CPU ${l.apiCpuMs.toFixed(2)} ms/request`})`,
+  );
+}
+
+function compare(baton: Figures, real: Figures): boolean {
+  let met = true;
+  const verdict = (ratio: number) => {
+    met &&= ratio >= TARGET_RATIO;
+    return ratio >= TARGET_RATIO ? 'met' : 'NOT met';
+  };
+  console.log(
+    `\n${'figure'.padEnd(14)} ${'baton p50'.padStart(10)} ${'real p50'.padStart(10)} ${'ratio'.padStart(7)} ${'baton p99'.padStart(10)} ${'real p99'.padStart(10)} ${'ratio'.padStart(7)}  target ${TARGET_RATIO}x (p50)`,
+  );
+  const row = (label: string, b: Latencies, r: Latencies) => {
+    const ratio = r.p50 / b.p50;
+    console.log(
+      `${label.padEnd(14)} ${b.p50.toFixed(2).padStart(10)} ${r.p50.toFixed(2).padStart(10)} ${`${ratio.toFixed(1)}x`.padStart(7)} ${b.p99.toFixed(2).padStart(10)} ${r.p99.toFixed(2).padStart(10)} ${`${(r.p99 / b.p99).toFixed(1)}x`.padStart(7)}  ${verdict(ratio)}`,
+    );
+  };
+  row('list detail', baton.list, real.list);
+  row('show', baton.show, real.show);
+  row('patch', baton.patch, real.patch);
+  row('port create', baton.portCreate, real.portCreate);
+  const b = baton.provisioning;
+  const r = real.provisioning;
+  const ratio = b.perSecond / r.perSecond;
+  console.log(
+    `${'provisioning'.padEnd(14)} ${`${b.perSecond.toFixed(1)}/s`.padStart(10)} ${`${r.perSecond.toFixed(1)}/s`.padStart(10)} ${`${ratio.toFixed(1)}x`.padStart(7)} ${'per node:'.padStart(10)} ${(b.node.p99 / 1000).toFixed(2).padStart(9)}s ${(r.node.p99 / 1000).toFixed(2).padStart(9)}s (p99)  ${verdict(ratio)}`,
+  );
+  return met;
+}
+
+const settings = Object.entries(BENCH_SETTINGS)
+  .flatMap(([section, options]) =>
+    Object.entries(options).map(([key, value]) => `[${section}] ${key}=${value}`),
+  )
+  .join(', ');
+console.log(
+  `baremetal bench: microversion ${VERSION}, ${CLIENTS} client(s), ${WARMUP} warm-up + ${SAMPLES} samples per figure, ${NODES} nodes listed, ${PROVISION_NODES} provisioned after ${PROVISION_WARMUP} untimed (${IN_FLIGHT} in flight, poll every ${POLL_MS} ms), load ${loadAverage()}`,
+);
+console.log(
+  `both services: ${BACKEND === 'sqlite' ? 'SQLite' : `${BACKEND} (scratch database each)`}, ${BENCH_CONDUCTORS} conductors, RPC over HTTP (Baton http, real json-rpc), fake-hardware, noauth, ${settings}; the rest at the real defaults`,
+);
+const baton = await run(startBatonBaremetal);
+const missing = realIronicMissing();
+if (!COMPARE_REAL || missing) {
+  console.log(`the real Ironic is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`);
+} else {
+  const real = await run(startRealBaremetal);
+  const met = compare(baton, real);
+  console.log(`\ntarget ${TARGET_RATIO}x on every figure: ${met ? 'met' : 'NOT met'}`);
+}
+console.log(`load average at the end: ${loadAverage()}`);

@@ -1,0 +1,188 @@
+/**
+ * A bare metal service for a benchmark to drive, Baton's or the real Ironic 21.4.4, started
+ * with the same settings: one API process (one worker), two conductors, a SQLite file (or the
+ * scratch PostgreSQL or MariaDB database given), RPC
+ * between the tiers over HTTP (Baton's http transport, the real JSON-RPC), fake hardware.
+ * BENCH_SETTINGS is what both get; the benchmark prints it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRealIronic } from '../../test/support/real-ironic.ts';
+import { freePort } from './placement-http.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The options both services run with, by config file section (ironic.conf names). */
+export const BENCH_SETTINGS = {
+  api: { api_workers: '1' },
+  conductor: {
+    automated_clean: 'false',
+    heartbeat_interval: '2',
+  },
+} as const;
+
+export const BENCH_CONDUCTORS = 2;
+
+export interface ServedBaremetal {
+  readonly name: string;
+  readonly url: string;
+  /** The API process, whose CPU can be metered. */
+  readonly apiPid: number | undefined;
+  readonly stop: () => Promise<void>;
+}
+
+function ini(sections: Record<string, Record<string, string>>): string {
+  return Object.entries(sections)
+    .flatMap(([section, options]) => [
+      `[${section}]`,
+      ...Object.entries(options).map(([key, value]) => `${key} = ${value}`),
+      '',
+    ])
+    .join('\n');
+}
+
+interface Child {
+  readonly process: ChildProcess;
+  readonly log: string;
+}
+
+/** The process's log so far (the last 64 kB: enough to tell why it died). */
+function output(child: Child): string {
+  try {
+    return readFileSync(child.log, 'utf8').slice(-65_536);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * One Baton process, its output to a log file in `dir` (as the real harness does: the API
+ * logs every request, and a file costs the writer less than a pipe to this process).
+ */
+function startBatonProcess(
+  kind: 'api' | 'conductor',
+  config: string,
+  log: string,
+  nodeArgs: string,
+): Child {
+  const fd = openSync(log, 'a');
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs.split(' ').filter((arg) => arg !== ''),
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'baremetal',
+      kind,
+      '--config-file',
+      config,
+    ],
+    { cwd: ROOT, stdio: ['ignore', fd, fd] },
+  );
+  closeSync(fd);
+  return { process: child, log };
+}
+
+async function until(what: string, ready: () => Promise<boolean>, children: Child[]) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    for (const child of children) {
+      if (child.process.exitCode !== null) {
+        throw new Error(
+          `${what}: a process exited with ${child.process.exitCode}:\n${output(child)}`,
+        );
+      }
+    }
+    if (await ready().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const running = child.process;
+  if (running.exitCode !== null || running.signalCode !== null) return;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.kill('SIGTERM');
+  const timer = setTimeout(() => running.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Baton's `baremetal conductor` (twice) and `baremetal api` as processes on one SQLite file.
+ * SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the API process,
+ * CONDUCTOR_NODE_ARGS to the conductors.
+ */
+export async function startBatonBaremetal(databaseUrl?: string): Promise<ServedBaremetal> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-baremetal-'));
+  const port = await freePort();
+  const config = (host: string) =>
+    ini({
+      DEFAULT: { host, rpc_transport: 'http', auth_strategy: 'noauth' },
+      database: { connection: databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
+      api: { host_ip: '127.0.0.1', port: String(port), drain_wait: '0', ...BENCH_SETTINGS.api },
+      conductor: { ...BENCH_SETTINGS.conductor },
+    });
+  const children: Child[] = [];
+  const stop = async () => {
+    // The API first, then the conductors (as an operator would).
+    for (const child of children.slice().reverse()) await stopChild(child);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 1; i <= BENCH_CONDUCTORS; i++) {
+      const path = join(dir, `conductor-${i}.conf`);
+      await writeFile(path, config(`bench-conductor-${i}`));
+      const conductor = startBatonProcess(
+        'conductor',
+        path,
+        join(dir, `conductor-${i}.log`),
+        process.env.CONDUCTOR_NODE_ARGS ?? '',
+      );
+      children.push(conductor);
+      await until(
+        `conductor ${i}`,
+        async () => output(conductor).includes('serving topic'),
+        children,
+      );
+    }
+    const apiConfig = join(dir, 'api.conf');
+    await writeFile(apiConfig, config('bench-api'));
+    children.push(
+      startBatonProcess('api', apiConfig, join(dir, 'api.log'), process.env.SERVER_NODE_ARGS ?? ''),
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await until('the API and both conductors', () => conductorsAlive(url), children);
+    const api = children[children.length - 1] as Child;
+    return { name: 'baton', url, apiPid: api.process.pid, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function conductorsAlive(url: string): Promise<boolean> {
+  const response = await fetch(`${url}/v1/conductors`, {
+    headers: { 'X-OpenStack-Ironic-API-Version': '1.49' },
+  });
+  if (response.status !== 200) return false;
+  const body = (await response.json()) as { conductors: { alive: boolean }[] };
+  return body.conductors.filter((c) => c.alive).length >= BENCH_CONDUCTORS;
+}
+
+/** The real Ironic 21.4.4 (test/support/real-ironic.ts) with the same settings. */
+export async function startRealBaremetal(databaseUrl?: string): Promise<ServedBaremetal> {
+  const real = await startRealIronic({
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    conductors: BENCH_CONDUCTORS,
+    apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
+    config: { conductor: { ...BENCH_SETTINGS.conductor } },
+  });
+  return { name: 'real 21.4.4', url: real.url, apiPid: real.api.pid, stop: real.stop };
+}
