@@ -13,6 +13,11 @@ export const inventoryAndShards: Migration = {
   description:
     'Ironic 21.4: the node_inventory table (API 1.81) and the nullable indexed nodes.shard (API 1.82)',
   operations: [
+    // ADD COLUMN first: on PostgreSQL it takes nodes' strongest lock at once. After the new
+    // table's foreign key (a weaker lock on nodes) it had to upgrade that lock, and a zed
+    // writer holding a node FOR UPDATE then deadlocked with it (test/baremetal/migrations/
+    // live-upgrade-locks.test.ts).
+    { op: 'addColumn', table: 'nodes', column: { name: 'shard', type: 'string(255)' } },
     {
       op: 'createTable',
       table: 'node_inventory',
@@ -34,7 +39,6 @@ export const inventoryAndShards: Migration = {
       name: 'inventory_node_id_idx',
       columns: ['node_id'],
     },
-    { op: 'addColumn', table: 'nodes', column: { name: 'shard', type: 'string(255)' } },
     {
       op: 'createIndex',
       table: 'nodes',
