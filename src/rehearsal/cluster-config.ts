@@ -36,6 +36,8 @@ export function processConfigText(config: ProcessConfig): string {
   lines.push('', '[database]', `connection = ${config.databaseUrl}`);
   lines.push('', '[api]', 'host_ip = 127.0.0.1');
   if (config.apiPort !== undefined) lines.push(`port = ${config.apiPort}`);
+  // zed knows only `[api] drain_wait`; later releases read it as the deprecated name of
+  // `[healthcheck] drain_delay`, so one config file serves both releases.
   if (config.drainWait !== undefined) lines.push(`drain_wait = ${config.drainWait}`);
   // A new conductor shows up in the others' rings within two seconds.
   lines.push('', '[conductor]', 'heartbeat_interval = 2');
