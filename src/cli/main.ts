@@ -271,19 +271,18 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--db <url>',
       'an empty database for the cluster: sqlite:<path>, postgresql://…, mysql://… (default: a SQLite file in a temporary folder)',
     )
-    .option('--rpc <transport>', 'RPC between the tiers: http or amqp', 'http')
+    // Defaults are applied by the command (REHEARSE_DEFAULTS) and named here, once, for --help.
+    .option('--rpc <transport>', 'RPC between the tiers: http or amqp (default: http)')
     .option(
       '--amqp-url <url>',
-      'the RabbitMQ broker with --rpc amqp',
-      'amqp://guest:guest@127.0.0.1:5672/',
+      'the RabbitMQ broker with --rpc amqp (default: amqp://guest:guest@127.0.0.1:5672/)',
     )
-    .option('--step-seconds <n>', 'how long each step holds under load', '10')
-    .option('--rate <n>', 'requests per second the load generator aims at', '60')
-    .option('--workers <n>', 'concurrent clients of the load generator', '16')
+    .option('--step-seconds <n>', 'how long each step holds under load (default: 10)')
+    .option('--rate <n>', 'requests per second the load generator aims at (default: 60)')
+    .option('--workers <n>', 'concurrent clients of the load generator (default: 16)')
     .option(
       '--microversion <version>',
-      'the API version of the load (both releases serve it)',
-      '1.80',
+      'the API version of the load (both releases serve it) (default: 1.80)',
     )
     .option('--json <file>', 'write the whole report as JSON (default: none)')
     .action(async (options) => {

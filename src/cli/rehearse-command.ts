@@ -16,14 +16,24 @@ import { CliExit, EXIT, usageError } from './cli-error.ts';
 export interface RehearseOptions {
   readonly from?: string;
   readonly db?: string;
-  readonly rpc: string;
-  readonly amqpUrl: string;
-  readonly stepSeconds: string;
-  readonly rate: string;
-  readonly workers: string;
-  readonly microversion: string;
+  readonly rpc?: string;
+  readonly amqpUrl?: string;
+  readonly stepSeconds?: string;
+  readonly rate?: string;
+  readonly workers?: string;
+  readonly microversion?: string;
   readonly json?: string;
 }
+
+/** What an option left out means (its --help text says the same). */
+export const REHEARSE_DEFAULTS = {
+  rpc: 'http',
+  amqpUrl: 'amqp://guest:guest@127.0.0.1:5672/',
+  stepSeconds: '10',
+  rate: '60',
+  workers: '16',
+  microversion: '1.80',
+} as const;
 
 /** The working tree: two levels above this module, in src/cli or dist/cli alike. */
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,9 +49,10 @@ function positive(name: string, value: string, integer: boolean): number {
 }
 
 export async function rehearseCommand(
-  options: RehearseOptions,
+  given: RehearseOptions,
   out: (line: string) => void,
 ): Promise<number> {
+  const options = { ...REHEARSE_DEFAULTS, ...definedOnly(given) };
   if (options.rpc !== 'http' && options.rpc !== 'amqp') {
     throw usageError(`--rpc must be http or amqp, not '${options.rpc}'`);
   }
@@ -83,4 +94,8 @@ export async function rehearseCommand(
     out(`report written to ${options.json}`);
   }
   return report.ok ? EXIT.ok : EXIT.failure;
+}
+
+function definedOnly(options: RehearseOptions): Partial<RehearseOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }

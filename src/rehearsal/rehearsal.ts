@@ -270,7 +270,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     const dataCheck = checkData(ledger, await nodeRows(db), await portRows(db));
     const report = {
       previous: { name: release.name, commit: release.commit },
-      database: db.url.backend,
+      // The URL's scheme names the kind of database for the reader (no password in it).
+      database: db.url.redacted.replace(/[:+].*$/s, ''),
       rpc: options.rpc,
       stepSeconds: options.stepSeconds,
       targetRate: options.rate,

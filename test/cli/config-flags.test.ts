@@ -50,6 +50,7 @@ const VALUES: Record<string, [string, string]> = {
   log_dir: [join(scratch, 'file-logs'), join(scratch, 'flag-logs')],
   disable_by_file_path: [join(scratch, 'file-disable'), join(scratch, 'flag-disable')],
   drain_delay: ['5', '0'],
+  max_request_body_size: ['1048576', '2097152'],
   graceful_shutdown_timeout: ['30', '0'],
   enabled: ['false', 'true'],
   refresh_interval: ['30', '5'],

@@ -162,9 +162,13 @@ export async function nodeBody(
   // Fields hidden at this version are never added (deleting them later would leave the body
   // a slow dictionary-mode object for JSON.stringify; node_sanitize drops them all the same).
   const hidden = nodeFieldsHidden(request);
+  const leftOut: string[] = [];
   for (const field of objectFields(fields)) {
     if (field === 'uuid' || field === 'created_at' || field === 'updated_at') continue;
-    if (hidden.includes(field)) continue;
+    if (hidden.includes(field)) {
+      leftOut.push(field);
+      continue;
+    }
     if (field === 'traits') {
       const traits = node.peek('traits');
       body.traits = traits ? traits.get('objects').map((trait) => trait.get('trait')) : [];
@@ -187,7 +191,9 @@ export async function nodeBody(
   }
   if (wanted('chassis_uuid')) body.chassis_uuid = await view.chassisUuid(node.get('chassis_id'));
   if (fields !== undefined) {
-    const invalid = invalidFields(fields, body);
+    // A field left out as hidden is a field of the node all the same (the list's defaults at 1.1
+    // name `name`): only names that are no field at all are refused.
+    const invalid = invalidFields(fields, body).filter((field) => !leftOut.includes(field));
     if (invalid.length > 0) {
       throw new InvalidParameterError(`Field(s) "${invalid.join(', ')}" are not valid`);
     }

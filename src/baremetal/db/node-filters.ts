@@ -86,6 +86,9 @@ export function applyNodeFilters<Q extends NodeSelect>(
 ): Q {
   // biome-ignore lint/suspicious/noExplicitAny: columns are named by data here
   let q: any = query;
+  // No stored value holds a NUL (PostgreSQL's text cannot, and names refuse it), so such a
+  // filter matches nothing, on every backend, instead of PostgreSQL's encoding error.
+  if (Object.values(filters).some(holdsNul)) return q.where(sql<boolean>`1 = 0`);
   for (const field of EQUAL) {
     const value = filters[field];
     if (value !== undefined) q = q.where(`nodes.${field}`, '=', value);
@@ -150,4 +153,9 @@ function whereIn(q: any, column: string, values: readonly unknown[]): any {
 
 function secondsBefore(now: Date, seconds: number): Date {
   return new Date(now.getTime() - seconds * 1000);
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Array.isArray(value) && value.some(holdsNul);
 }
