@@ -21,7 +21,7 @@ import {
 import { forEachBackend } from '../db/support/backends.ts';
 import { laterRelease } from './support/later-release.ts';
 
-// Bare metal "antelope": service version 2; zed (service version 1) does not know Node 1.36 here.
+// Bare metal "antelope": service version 2; zed (service version 1) does not know its Node 1.37.
 const later = laterRelease(BAREMETAL_SERVICE, 'antelope', 2);
 const zed = later.releases.zed;
 assert.ok(zed !== undefined);
@@ -142,7 +142,7 @@ forEachBackend('caps from the deployment', (ctx) => {
     assert.match(
       gate.message ?? '',
       new RegExp(
-        `baremetal-conductor on ${c1} \\(service version 1, release zed; does not know Node 1\\.36\\)`,
+        `baremetal-conductor on ${c1} \\(service version 1, release zed; does not know Node 1\\.37, Port 1\\.11`,
       ),
     );
     assert.match(
