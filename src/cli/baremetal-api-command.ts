@@ -39,10 +39,11 @@ import {
   superviseWorkers,
   waitForStopSignal,
 } from '../service/index.ts';
-import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
+import { MetricsListenError } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { type ServeIo, stoppedLine, stoppingLine } from './placement-serve-command.ts';
+import { listenPoolMetrics } from './pool-metrics.ts';
 import { reloadOnSighup } from './reload-on-sighup.ts';
 
 export interface BaremetalApiOptions {
@@ -111,19 +112,7 @@ async function superviseWithPoolMetrics(
 ): Promise<number> {
   const config = planned.config.operations;
   const health = new HealthState(config);
-  let listener: MetricsListener | undefined;
-  if (config.metricsEnabled && config.metricsPort !== undefined) {
-    const { listenForPoolMetrics } = await import('../service/process-operations.ts');
-    try {
-      listener = await listenForPoolMetrics(config, health);
-    } catch (error) {
-      if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
-      throw error;
-    }
-    if (listener !== undefined) {
-      io.out(`${BAREMETAL_API_BINARY} pool metrics on ${listener.url}/metrics`);
-    }
-  }
+  const listener = await listenPoolMetrics(config, health, BAREMETAL_API_BINARY, io.out);
   try {
     const workers = planned.config.api.apiWorkers;
     const clean = await superviseWorkers(BAREMETAL_API_BINARY, workers, io, async () => {

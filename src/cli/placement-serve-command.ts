@@ -43,9 +43,10 @@ import {
   waitForStopSignal,
 } from '../service/index.ts';
 import type { LogSink } from '../service/logging/service-logger.ts';
-import { MetricsListenError, type MetricsListener } from '../service/metrics/metrics-listener.ts';
+import { MetricsListenError } from '../service/metrics/metrics-listener.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
+import { listenPoolMetrics } from './pool-metrics.ts';
 import { reloadOnSighup } from './reload-on-sighup.ts';
 
 /**
@@ -144,19 +145,7 @@ async function superviseWithPoolMetrics(
   stopped: () => Promise<string>,
 ): Promise<number> {
   const health = new HealthState(config);
-  let listener: MetricsListener | undefined;
-  if (config.metricsEnabled && config.metricsPort !== undefined) {
-    const { listenForPoolMetrics } = await import('../service/process-operations.ts');
-    try {
-      listener = await listenForPoolMetrics(config, health);
-    } catch (error) {
-      if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
-      throw error;
-    }
-    if (listener !== undefined) {
-      io.out(`${PLACEMENT_API_BINARY} pool metrics on ${listener.url}/metrics`);
-    }
-  }
+  const listener = await listenPoolMetrics(config, health, PLACEMENT_API_BINARY, io.out);
   try {
     const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, async () => {
       const signal = await stopped();

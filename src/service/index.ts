@@ -91,7 +91,7 @@ export {
   checkOnlineMigrationGate,
   gateMessage,
   type OnlineMigrationGate,
-  upgradeStepToDo,
+  pendingUpgradeStep,
 } from './online-migration-gate.ts';
 export { DEFAULT_OPERATIONS, type OperationsConfig } from './operations-config.ts';
 export { OPERATIONS_OPTIONS } from './operations-options.ts';

@@ -22,7 +22,7 @@ export interface OnlineMigrationGate {
 }
 
 /** The step of seed 000's table still to do for the first binary (in upgrade order) behind. */
-export function upgradeStepToDo(
+export function pendingUpgradeStep(
   service: ServiceDefinition,
   live: readonly LiveService[],
   blockers: readonly UnreadableBy[],
@@ -60,7 +60,7 @@ export function gateMessage(
   return (
     `online data migrations write ${service.name} ${service.release}'s latest object versions, ` +
     `which live services of an older release cannot read: ${who}. ` +
-    `${upgradeStepToDo(service, live, blockers)}; then run this command again ` +
+    `${pendingUpgradeStep(service, live, blockers)}; then run this command again ` +
     '(--force runs the migrations anyway)'
   );
 }
