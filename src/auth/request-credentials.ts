@@ -17,23 +17,15 @@ export interface ServiceCredentials {
   readonly roles: readonly string[];
 }
 
-export interface RequestCredentials {
-  readonly userId?: string | undefined;
-  readonly userName?: string | undefined;
-  readonly userDomainId?: string | undefined;
-  readonly userDomainName?: string | undefined;
-  /** Absent for a system- or domain-scoped token. */
-  readonly projectId?: string | undefined;
-  readonly projectName?: string | undefined;
-  readonly projectDomainId?: string | undefined;
-  readonly projectDomainName?: string | undefined;
+/** The caller's own credentials: a service's, plus its scope and admin-project flag. */
+export interface RequestCredentials extends ServiceCredentials {
+  // projectId is absent for a system- or domain-scoped token; roles are cased as Keystone
+  // spells them, with the implied ones Keystone already added.
   /** Present for a domain-scoped token. */
   readonly domainId?: string | undefined;
   readonly domainName?: string | undefined;
   /** `all` for a system-scoped token, else absent. */
   readonly systemScope?: string | undefined;
-  /** Case as Keystone spells them; Keystone already added the implied ones. */
-  readonly roles: readonly string[];
   /** `X-Is-Admin-Project`: true unless Keystone says the project is not its admin project. */
   readonly isAdminProject: boolean;
   /** The caller's service token (`X-Service-Token`), when one was given and is valid. */
