@@ -98,6 +98,12 @@ export async function preparePreviousRelease(options: {
     return target;
   }
   await rm(target, { recursive: true, force: true });
-  await rename(partial, target);
+  try {
+    await rename(partial, target);
+  } catch (error) {
+    // Lost the race to a rehearsal that renamed its own copy between the check and here.
+    if (!existsSync(join(target, READY))) throw error;
+    await rm(partial, { recursive: true, force: true });
+  }
   return target;
 }

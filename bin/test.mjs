@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// `npm run test:unit`: runs every test file with Node's test runner, three files at a time, the
+// longest ones first. The suite spends most of its time waiting on real peers (Python clients,
+// uWSGI, Ironic, Keystone, database servers), so three files fit two cores; starting the
+// longest first keeps one of them from beginning last and stretching the run (the runner's
+// command line sorts files by name, so `run()` is used to keep this order).
+//
+// Usage: node --import tsx bin/test.mjs [--concurrency N] [file...]
+// Without files, runs all of test/**/*.test.ts. Exit 1 when a test fails.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+function testFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The files test/long-running.txt names, in its order; a name that no longer exists is an error. */
+function longRunning(all) {
+  const listed = readFileSync(join(root, 'test/long-running.txt'), 'utf8')
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line !== '')
+    .map((line) => join(root, line));
+  const missing = listed.filter((file) => !all.includes(file));
+  if (missing.length > 0) {
+    process.stderr.write(
+      `bin/test.mjs: test/long-running.txt names files that do not exist: ${missing
+        .map((file) => relative(root, file))
+        .join(', ')}\n`,
+    );
+    process.exit(64);
+  }
+  return listed;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { concurrency: { type: 'string', default: '3' } },
+});
+const concurrency = Number(values.concurrency);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  process.stderr.write(`bin/test.mjs: --concurrency must be a positive integer\n`);
+  process.exit(64);
+}
+
+let files;
+if (positionals.length > 0) {
+  files = positionals.map((file) => join(process.cwd(), file));
+} else {
+  const all = testFiles(join(root, 'test')).sort();
+  const first = longRunning(all);
+  files = [...first, ...all.filter((file) => !first.includes(file))];
+}
+
+let failed = false;
+const stream = run({ files, concurrency });
+stream.on('test:fail', () => {
+  failed = true;
+});
+stream.compose(spec).pipe(process.stdout);
+stream.on('end', () => {
+  process.exitCode = failed ? 1 : 0;
+});
