@@ -9,6 +9,7 @@ import type { Handler } from './context.ts';
 import { ClientSideError } from './errors.ts';
 import { BAREMETAL_OPENAPI } from './openapi-operations.ts';
 import { declareRoute } from './routing.ts';
+import { OPENAPI_PREFIX } from './wsgi-path.ts';
 
 const DOCUMENTS = new OpenApiDocuments(BAREMETAL_OPENAPI);
 
@@ -26,5 +27,5 @@ const document: Handler = async (request, reply) => {
 };
 
 export function registerOpenApiRoute(app: FastifyInstance): void {
-  declareRoute(app, '/openapi/:document', { GET: document });
+  declareRoute(app, `${OPENAPI_PREFIX}:document`, { GET: document });
 }
