@@ -189,6 +189,8 @@ describe('Placement OpenAPI documents against the app [sqlite]', () => {
     assert.equal(served.headers['content-type'], 'application/json');
     const committed = join(import.meta.dirname, '../../../docs/openapi/placement/1.39.json');
     assert.equal(served.text, readFileSync(committed, 'utf8'));
+    // Other paths want one (noauth2 answers 401 without it).
+    assert.equal((await api.get('/resource_providers', { token: null })).status, 401);
     const old = await api.get('/openapi/1.0.json', { token: null, version: '1.39' });
     assert.equal(old.body.info.version, '1.0');
     for (const file of ['1.40.json', 'latest.json', '1.39']) {
