@@ -269,6 +269,50 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
     }
   });
 
+  test('each GET with a gate answers at its gate (and is refused just below)', async () => {
+    const node = (await call('1.82', 'POST', '/v1/nodes', { driver: 'fake-hardware' })).body;
+    const group = await call('1.82', 'POST', '/v1/portgroups', {
+      node_uuid: node.uuid,
+      address: '52:54:00:02:00:01',
+    });
+    assert.equal(group.status, 201, group.text);
+    const host = (await call('1.82', 'GET', '/v1/conductors')).body.conductors[0].hostname;
+    // A URL per gated GET, naming things that exist; a new gated GET needs its line here.
+    const urls: Record<string, string> = {
+      '/v1/drivers/{driver_name}/raid/logical_disk_properties':
+        '/v1/drivers/fake-hardware/raid/logical_disk_properties',
+      '/v1/conductors': '/v1/conductors',
+      '/v1/conductors/{hostname}': `/v1/conductors/${host}`,
+      '/v1/nodes/{node}/traits': `/v1/nodes/${node.uuid}/traits`,
+      '/v1/nodes/{node}/vifs': `/v1/nodes/${node.uuid}/vifs`,
+      '/v1/nodes/{node}/inventory': `/v1/nodes/${node.uuid}/inventory`,
+      '/v1/nodes/{node}/portgroups': `/v1/nodes/${node.uuid}/portgroups`,
+      '/v1/nodes/{node}/portgroups/detail': `/v1/nodes/${node.uuid}/portgroups/detail`,
+      '/v1/portgroups': '/v1/portgroups',
+      '/v1/portgroups/detail': '/v1/portgroups/detail',
+      '/v1/portgroups/{portgroup}': `/v1/portgroups/${group.body.uuid}`,
+      '/v1/portgroups/{portgroup}/ports': `/v1/portgroups/${group.body.uuid}/ports`,
+      '/v1/portgroups/{portgroup}/ports/detail': `/v1/portgroups/${group.body.uuid}/ports/detail`,
+      '/v1/shards': '/v1/shards',
+    };
+    const gated = BAREMETAL_OPENAPI.operations.filter(
+      (op) => op.method === 'get' && op.since !== undefined,
+    );
+    assert.deepEqual(gated.map((op) => op.path).sort(), Object.keys(urls).sort());
+    for (const op of gated) {
+      const since = op.since?.text as string;
+      const url = urls[op.path] as string;
+      const at = await call(since, 'GET', url);
+      // A node inspected by nothing has no inventory: the route's own 404, not the version's.
+      const found = at.status === 200 || /inventory record/.test(at.text);
+      assert.ok(found, `${url} at ${since}: ${at.text}`);
+      const below = BAREMETAL_VERSIONS[BAREMETAL_VERSIONS.indexOf(since as never) - 1] as string;
+      const refused = await call(below, 'GET', url);
+      assert.ok([404, 406].includes(refused.status), `${url} at ${below}: ${refused.status}`);
+      assert.doesNotMatch(refused.text, /inventory record/, `${url} at ${below}`);
+    }
+  });
+
   test('a query parameter below its version is refused, as documented', async () => {
     const refused = await call('1.81', 'GET', '/v1/nodes?shard=a');
     assert.equal(refused.status, 406);

@@ -221,6 +221,41 @@ describe('Placement OpenAPI documents against the app [sqlite]', () => {
     }
   });
 
+  test('each GET with a gate answers at its gate (and as absent just below)', async () => {
+    const uuid = randomUUID();
+    const made = await api.post(
+      '/resource_providers',
+      { name: `gated-${uuid}`, uuid },
+      {
+        version: '1.39',
+      },
+    );
+    assert.ok(made.status < 300);
+    // A URL per gated GET, naming things that exist; a new gated GET needs its line here.
+    const urls: Record<string, string> = {
+      '/resource_providers/{uuid}/aggregates': `/resource_providers/${uuid}/aggregates`,
+      '/resource_classes': '/resource_classes',
+      '/resource_classes/{name}': '/resource_classes/VCPU',
+      '/traits': '/traits',
+      '/traits/{name}': '/traits/HW_CPU_X86_SSE',
+      '/resource_providers/{uuid}/traits': `/resource_providers/${uuid}/traits`,
+      '/usages': `/usages?project_id=${randomUUID()}`,
+      '/allocation_candidates': '/allocation_candidates?resources=VCPU:1',
+    };
+    const gated = PLACEMENT_OPENAPI.operations.filter(
+      (op) => op.method === 'get' && op.since !== undefined,
+    );
+    assert.deepEqual(gated.map((op) => op.path).sort(), Object.keys(urls).sort());
+    for (const op of gated) {
+      const since = op.since?.text as string;
+      const url = urls[op.path] as string;
+      const at = await api.get(url, { version: since });
+      assert.ok(at.status === 200 || at.status === 204, `${url} at ${since}: ${at.text}`);
+      const below = PLACEMENT_VERSIONS[PLACEMENT_VERSIONS.indexOf(since as never) - 1] as string;
+      assert.equal((await api.get(url, { version: below })).status, 404, `${url} at ${below}`);
+    }
+  });
+
   test('real answers at 1.0, 1.14, 1.28 and 1.39 match the documents', async () => {
     for (const version of ['1.0', '1.14', '1.28', '1.39']) {
       const at = Number(version.split('.')[1]);
