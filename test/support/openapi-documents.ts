@@ -53,3 +53,13 @@ export function bodyProblem(
   if (validate(body)) return undefined;
   return ajv.errorsText(validate.errors);
 }
+
+/** Why an error body does not match the document's error schema (undefined: it matches). */
+export function errorBodyProblem(document: JsonSchemaObject, body: unknown): string | undefined {
+  const validate = ajv.compile({
+    $ref: '#/components/schemas/Error',
+    components: document.components,
+  });
+  if (validate(body)) return undefined;
+  return ajv.errorsText(validate.errors);
+}

@@ -16,7 +16,7 @@ import {
 } from '../../../src/baremetal/api/openapi-operations.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_VERSIONS } from '../../../src/baremetal/api/versions.ts';
-import { bodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
+import { bodyProblem, errorBodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 
 /** Routes that only answer errors, as pecan's controllers do: not operations of the API. */
@@ -311,6 +311,21 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       assert.ok([404, 406].includes(refused.status), `${url} at ${below}: ${refused.status}`);
       assert.doesNotMatch(refused.text, /inventory record/, `${url} at ${below}`);
     }
+  });
+
+  test('errors match the documented error body', async () => {
+    const document = baremetalOpenApi('1.82');
+    const answers = [
+      await call('1.82', 'GET', '/v1/nodes/no-such-node'),
+      await call('1.82', 'POST', '/v1/nodes', { driver: 7 }),
+      await call('1.82', 'PUT', '/v1/nodes'),
+      await call('1.82', 'GET', '/v1/no-such-thing'),
+    ];
+    for (const answer of answers) {
+      assert.ok(answer.status >= 400, answer.text);
+      assert.equal(errorBodyProblem(document, answer.body), undefined, answer.text);
+    }
+    assert.notEqual(errorBodyProblem(document, { errors: [] }), undefined);
   });
 
   test('a query parameter below its version is refused, as documented', async () => {

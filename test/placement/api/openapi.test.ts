@@ -26,7 +26,7 @@ import { preparePlacementDatabase } from '../../../src/placement/store/prepare-d
 import { ResourceClassCache } from '../../../src/placement/store/resource-class-cache.ts';
 import type { PlacementTables } from '../../../src/placement/store/tables.ts';
 import { createScratchDatabase } from '../../db/support/backends.ts';
-import { bodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
+import { bodyProblem, errorBodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
 import { PlacementTestClient } from '../support/placement-api.ts';
 
 const paths = (version: string) => Object.keys(placementOpenApi(version).paths);
@@ -202,6 +202,22 @@ describe('Placement OpenAPI documents against the app [sqlite]', () => {
     }
     const post = await api.post('/openapi/1.39.json', {}, { token: null });
     assert.equal(post.status, 405);
+  });
+
+  test('errors at 1.0 and 1.39 match the documented error body', async () => {
+    for (const version of ['1.0', '1.39']) {
+      const document = placementOpenApi(version);
+      const answers = [
+        await api.get(`/resource_providers/${randomUUID()}`, { version }),
+        await api.post('/resource_providers', { nom: 'x' }, { version }),
+        await api.request('PATCH', '/resource_providers', undefined, { version }),
+      ];
+      for (const answer of answers) {
+        assert.ok(answer.status >= 400, answer.text);
+        assert.equal(errorBodyProblem(document, answer.body), undefined, answer.text);
+      }
+      assert.notEqual(errorBodyProblem(document, { error_message: 'x' }), undefined);
+    }
   });
 
   test('each route with a gate answers as absent just below it', async () => {
