@@ -138,11 +138,16 @@ function queryParameters(operation: OpenApiOperation, version: Version) {
     name,
     in: 'query',
     ...(required.has(name) ? { required: true } : {}),
+    description: 'As the service validates it at this version (its JSON schema).',
     schema: embedded(property),
   }));
   const patterns = Object.entries(
     (schema.patternProperties ?? {}) as Record<string, JsonSchemaObject>,
-  ).map(([pattern, property]) => ({ pattern, schema: embedded(property) }));
+  ).map(([pattern, property]) => ({
+    pattern,
+    description: 'Any query parameter whose name matches the pattern (a request group).',
+    schema: embedded(property),
+  }));
   return {
     parameters: [...properties, ...listed],
     patterns: patterns.length > 0 ? patterns : undefined,

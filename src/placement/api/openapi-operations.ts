@@ -138,21 +138,38 @@ function totalUsages(version: Version): JsonSchemaObject {
   });
 }
 
-/** Allocation candidates: the fields at the top level; their inside is described in words. */
-const candidates = exactly({
-  allocation_requests: {
-    type: 'array',
-    description:
-      'Each an `allocations` object keyed by provider (a list before 1.12); from 1.34 with ' +
-      '`mappings`.',
-  },
-  provider_summaries: {
-    type: 'object',
-    description:
-      'Per provider: `resources` (capacity and used), `traits` from 1.17, ' +
-      '`parent_provider_uuid` and `root_provider_uuid` from 1.29.',
-  },
-});
+/** GET /allocation_candidates, as allocation-candidates.ts writes it at `version`. */
+function candidates(version: Version): JsonSchemaObject {
+  const request = atLeast(version, FEATURES.allocationsAsDict)
+    ? exactly({
+        allocations: { type: 'object', additionalProperties: exactly({ resources: amounts }) },
+        ...(atLeast(version, FEATURES.allocationMappings)
+          ? { mappings: { type: 'object', additionalProperties: { type: 'array', items: uuid } } }
+          : {}),
+      })
+    : exactly({
+        allocations: {
+          type: 'array',
+          items: exactly({ resource_provider: exactly({ uuid }), resources: amounts }),
+        },
+      });
+  const summary = exactly({
+    resources: {
+      type: 'object',
+      additionalProperties: exactly({ capacity: integer, used: integer }),
+    },
+    ...(atLeast(version, FEATURES.candidateTraits)
+      ? { traits: { type: 'array', items: text } }
+      : {}),
+    ...(atLeast(version, FEATURES.nestedCandidates)
+      ? { parent_provider_uuid: nullableUuid, root_provider_uuid: uuid }
+      : {}),
+  });
+  return exactly({
+    allocation_requests: { type: 'array', items: request },
+    provider_summaries: { type: 'object', additionalProperties: summary },
+  });
+}
 
 const versionDocument = exactly({
   versions: {

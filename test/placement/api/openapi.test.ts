@@ -272,8 +272,8 @@ describe('Placement OpenAPI documents against the app [sqlite]', () => {
     }
   });
 
-  test('real answers at 1.0, 1.14, 1.28 and 1.39 match the documents', async () => {
-    for (const version of ['1.0', '1.14', '1.28', '1.39']) {
+  test('real answers at 1.0, 1.10, 1.14, 1.28 and 1.39 match the documents', async () => {
+    for (const version of ['1.0', '1.10', '1.14', '1.28', '1.39']) {
       const at = Number(version.split('.')[1]);
       const uuid = randomUUID();
       await checked(version, 'GET', '/', '/');
@@ -304,7 +304,10 @@ describe('Placement OpenAPI documents against the app [sqlite]', () => {
       const owner = { project_id: randomUUID(), user_id: randomUUID() };
       const allocation =
         at < 12
-          ? { allocations: [{ resource_provider: { uuid }, resources: { VCPU: 1 } }] }
+          ? {
+              allocations: [{ resource_provider: { uuid }, resources: { VCPU: 1 } }],
+              ...(at >= 8 ? owner : {}),
+            }
           : {
               allocations: { [uuid]: { resources: { VCPU: 1 } } },
               ...owner,
