@@ -17,6 +17,7 @@ import {
   schemaRef,
   type Version,
 } from '../../microversion/index.ts';
+import { DRIVER_FIELDS } from '../drivers/driver-views.ts';
 import { CHASSIS_SCHEMA } from './chassis.ts';
 import {
   type BaremetalFeature,
@@ -150,6 +151,9 @@ const conductor = fieldsOnly([
   'created_at',
   'updated_at',
 ]);
+
+/** A driver: its fields (the interfaces ones with `detail`, those of the version's kinds). */
+const driver = fieldsOnly(DRIVER_FIELDS, { links, properties: links });
 
 /** `{<name>: [items], next?}`: a page, with the link to the next when it is full. */
 function page(name: string, item: string): JsonSchemaObject {
@@ -438,8 +442,9 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
     responses: [
       ok('The drivers.', {
         type: 'object',
-        properties: { drivers: { type: 'array' } },
+        properties: { drivers: { type: 'array', items: schemaRef('Driver') } },
         required: ['drivers'],
+        additionalProperties: false,
       }),
     ],
   },
@@ -456,7 +461,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
         description: 'Comma-separated fields to show.',
       },
     ],
-    responses: [ok('The driver.', { type: 'object' })],
+    responses: [ok('The driver.', schemaRef('Driver'))],
   },
   {
     method: 'get',
@@ -1008,6 +1013,7 @@ export const BAREMETAL_OPENAPI: OpenApiService = {
     Portgroup: portgroup,
     Chassis: chassis,
     Conductor: conductor,
+    Driver: driver,
     JsonPatch: PATCH_SCHEMA,
   },
   errorDescription: 'An error as Ironic answers it: `{"error_message": "<JSON string>"}`.',

@@ -240,6 +240,7 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       await checked(version, 'GET', '/v1/ports/{port}', `/v1/ports/${port.body.uuid}`);
       await checked(version, 'GET', '/v1/nodes/{node}/ports', `/v1/nodes/${uuid}/ports`);
       await checked(version, 'GET', '/v1/drivers', '/v1/drivers');
+      await checked(version, 'GET', '/v1/drivers/{driver_name}', '/v1/drivers/fake-hardware');
       if (at >= 37) {
         await checked(
           version,
@@ -263,6 +264,7 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       if (at >= 82) {
         await checked(version, 'GET', '/v1/conductors', '/v1/conductors?detail=true');
         await checked(version, 'GET', '/v1/shards', '/v1/shards');
+        await checked(version, 'GET', '/v1/drivers', '/v1/drivers?detail=true');
         await checked(version, 'GET', '/v1/portgroups', '/v1/portgroups?detail=true');
         await checked(version, 'GET', '/v1/nodes', '/v1/nodes?detail=true&shard=a,b');
       }
