@@ -4,7 +4,7 @@
  * version's (or the one asked for) written as DIR/X.Y.json. docs/openapi/ holds the output of
  * `npm run openapi`; a test fails when it differs from what the code generates.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type OpenApiService, openApiText } from '../microversion/index.ts';
 import { EXIT, usageError } from './cli-error.ts';
@@ -51,6 +51,13 @@ export async function openApi(
   await mkdir(options.out, { recursive: true });
   for (const version of chosen) {
     await writeFile(join(options.out, `${version}.json`), openApiText(service, version));
+  }
+  if (options.microversion === undefined) {
+    // Writing them all: a document of a version no longer served goes (only X.Y.json files).
+    for (const file of await readdir(options.out)) {
+      const version = /^(\d+\.\d+)\.json$/.exec(file)?.[1];
+      if (version !== undefined && !versions.includes(version)) await rm(join(options.out, file));
+    }
   }
   out(`wrote ${chosen.length} OpenAPI document(s) of ${options.service} to ${options.out}`);
   return EXIT.ok;

@@ -4,13 +4,14 @@
  * committed one differs, is missing, or is left over (CI runs it).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.ts';
 import { OPENAPI_SERVICES, openApiServiceOf } from '../../src/cli/openapi-command.ts';
 import { openApiText } from '../../src/microversion/index.ts';
+import { PLACEMENT_VERSIONS } from '../../src/placement/api/versions.ts';
 
 const DOCS = join(import.meta.dirname, '../../docs/openapi');
 const REFRESH = 'run `npm run openapi` to refresh docs/openapi/';
@@ -74,6 +75,21 @@ describe('baton openapi', () => {
         readFileSync(join(dir, '1.82.json'), 'utf8'),
         readFileSync(join(DOCS, 'baremetal', '1.82.json'), 'utf8'),
       );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('--out without --microversion writes every version and removes stale ones only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-openapi-'));
+    try {
+      writeFileSync(join(dir, '1.99.json'), '{}');
+      writeFileSync(join(dir, 'notes.txt'), 'kept');
+      const run = await cli(['openapi', '--service', 'placement', '--out', dir]);
+      assert.equal(run.status, 0);
+      const files = readdirSync(dir);
+      assert.equal(files.length, PLACEMENT_VERSIONS.length + 1);
+      assert.ok(files.includes('notes.txt') && !files.includes('1.99.json'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
