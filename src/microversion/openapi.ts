@@ -51,7 +51,8 @@ export interface OpenApiOperation extends Gated {
    */
   readonly querySchema?: AtVersion<JsonSchemaObject>;
   readonly body?: AtVersion<JsonSchemaObject>;
-  readonly bodyDescription?: string;
+  /** The body may be left out (it is required otherwise). */
+  readonly bodyOptional?: boolean;
   readonly responses: readonly ResponseSpec[];
   /** True for the few paths that answer without a token. */
   readonly public?: boolean;
@@ -102,7 +103,7 @@ export function valueAt<T>(value: AtVersion<T> | undefined, version: Version): T
   return value;
 }
 
-/** A schema as OpenAPI 3.1 embeds it: JSON Schema 2020-12, so the Draft 4 `$schema` goes. */
+/** A schema as OpenAPI 3.1 embeds it (JSON Schema 2020-12): the older draft's `$schema` goes. */
 function embedded(schema: JsonSchemaObject): JsonSchemaObject {
   const { $schema: _dialect, ...rest } = schema;
   return rest;
@@ -145,7 +146,7 @@ function queryParameters(operation: OpenApiOperation, version: Version) {
     (schema.patternProperties ?? {}) as Record<string, JsonSchemaObject>,
   ).map(([pattern, property]) => ({
     pattern,
-    description: 'Any query parameter whose name matches the pattern (a request group).',
+    description: 'Any query parameter whose name matches the pattern.',
     schema: embedded(property),
   }));
   return {
@@ -187,10 +188,7 @@ function operationObject(service: OpenApiService, operation: OpenApiOperation, v
       ? {}
       : {
           requestBody: {
-            required: true,
-            ...(operation.bodyDescription === undefined
-              ? {}
-              : { description: operation.bodyDescription }),
+            required: operation.bodyOptional !== true,
             content: { 'application/json': { schema: embedded(body) } },
           },
         }),

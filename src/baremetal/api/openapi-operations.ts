@@ -668,6 +668,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
     summary: 'Put the node in maintenance.',
     pathParameters: NODE,
     body: { type: 'object', properties: { reason: { type: 'string' } } },
+    bodyOptional: true,
     responses: [accepted('Accepted.')],
   },
   {
