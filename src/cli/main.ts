@@ -205,6 +205,25 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       setStatus(await configSample(options, out));
     });
 
+  program
+    .command('openapi')
+    .description("print or write a service's OpenAPI 3.1 document per microversion")
+    .addOption(
+      new Option('--service <name>', 'the service whose API it describes')
+        .choices(SERVICE_NAMES)
+        .makeOptionMandatory(),
+    )
+    // Not --version: that one prints Baton's release, whatever the command.
+    .option(
+      '--microversion <X.Y>',
+      'one microversion (default: the highest; with --out: every one)',
+    )
+    .option('--out <dir>', 'write <dir>/X.Y.json instead of printing (default: print)')
+    .action(async (options) => {
+      const { openApi } = await import('./openapi-command.ts');
+      setStatus(await openApi(options, out));
+    });
+
   const serve = program
     .command('placement')
     .description('the Placement service')

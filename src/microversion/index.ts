@@ -34,6 +34,24 @@ export { GatedFields } from './gated-fields.ts';
 export type { CompiledHeaderStyle, HeaderMode, HeaderStyle } from './header-style.ts';
 export { compileHeaderStyle, HeaderStyleError, STANDARD_HEADER } from './header-style.ts';
 export { VersionNegotiator } from './negotiator.ts';
+export type {
+  AtVersion,
+  Gated,
+  JsonSchemaObject,
+  OpenApiOperation,
+  OpenApiService,
+  QueryParameter,
+  ResponseSpec,
+} from './openapi.ts';
+export {
+  existsAt,
+  OpenApiDocuments,
+  openApiDocument,
+  openApiText,
+  schemaRef,
+  UnknownDocumentVersionError,
+  valueAt,
+} from './openapi.ts';
 export type { HeaderBag, VersionHeaderValues } from './request-header.ts';
 export {
   findRequestedVersion,

@@ -28,7 +28,7 @@ const TRAIT_SCHEMA: JsonSchema = {
   maxLength: 255,
   anyOf: [{ pattern: `^${CUSTOM_TRAIT_PREFIX}[A-Z0-9_]+$` }, { enum: STANDARD_TRAITS }],
 };
-const TRAITS_BODY_SCHEMA: JsonSchema = {
+export const TRAITS_BODY_SCHEMA: JsonSchema = {
   type: 'object',
   properties: { traits: { type: 'array', items: TRAIT_SCHEMA } },
   additionalProperties: false,

@@ -74,7 +74,7 @@ export const NODE_QUERY_FIELDS = [
 ] as const;
 
 /** Fields the API fills in itself rather than reading them from the object. */
-const API_FIELDS = ['allocation_uuid', 'chassis_uuid', 'conductor'];
+export const NODE_API_FIELDS = ['allocation_uuid', 'chassis_uuid', 'conductor'];
 
 /** The default fields of a node list without `detail`. */
 export const NODE_DEFAULT_FIELDS = [
@@ -134,11 +134,11 @@ export class NodeViewContext {
 /** _get_fields_for_node_query: the object fields to read; an unknown one is refused. */
 function objectFields(fields: readonly string[] | undefined): readonly string[] {
   if (fields === undefined) return NODE_QUERY_FIELDS;
-  const known = new Set<string>(['uuid', 'traits', ...API_FIELDS, ...NODE_QUERY_FIELDS]);
+  const known = new Set<string>(['uuid', 'traits', ...NODE_API_FIELDS, ...NODE_QUERY_FIELDS]);
   for (const field of fields) {
     if (!known.has(field)) throw new InvalidError(`Field ${field} is not a valid field.`);
   }
-  return fields.filter((field) => !API_FIELDS.includes(field));
+  return fields.filter((field) => !NODE_API_FIELDS.includes(field));
 }
 
 function subresourceLinks(base: string, uuid: string, path: string): Link[] {

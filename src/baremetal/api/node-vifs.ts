@@ -17,7 +17,7 @@ import { args, bindParams } from './params.ts';
 import { declareRoute } from './routing.ts';
 import { dictValid, schemaArg } from './schema-args.ts';
 
-const VIF_SCHEMA: JsonSchema = {
+export const VIF_SCHEMA: JsonSchema = {
   type: 'object',
   properties: { id: { type: 'string' } },
   required: ['id'],

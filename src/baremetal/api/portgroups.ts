@@ -37,7 +37,7 @@ import { COLLECTION_METHODS, declareRoute } from './routing.ts';
 import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { pathOf } from './wsgi-path.ts';
 
-const PORTGROUP_SCHEMA: JsonSchema = {
+export const PORTGROUP_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     address: { type: ['string', 'null'] },

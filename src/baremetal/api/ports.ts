@@ -53,7 +53,7 @@ import { COLLECTION_METHODS, declareRoute } from './routing.ts';
 import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { pathOf } from './wsgi-path.ts';
 
-const PORT_SCHEMA: JsonSchema = {
+export const PORT_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     address: { type: 'string' },

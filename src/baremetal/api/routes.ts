@@ -14,6 +14,7 @@ import { registerNodeStateRoutes } from './node-states.ts';
 import { registerNodeTraitRoutes } from './node-traits.ts';
 import { registerNodeVifRoutes } from './node-vifs.ts';
 import { registerNodeRoutes } from './nodes.ts';
+import { registerOpenApiRoute } from './openapi-route.ts';
 import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
@@ -21,6 +22,7 @@ import { registerShardRoutes } from './shards.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
+  registerOpenApiRoute(app);
   registerChassisRoutes(app);
   registerDriverRoutes(app);
   registerConductorRoutes(app);

@@ -3,7 +3,8 @@
  * JsonExtensionMiddleware, which also lets a node be found by a name ending in `.json`), a path
  * that does not start with `/v1` is served as if it did (the root controller's `_lookup`), and
  * one trailing slash is dropped. The path before the `/v1` prefix is kept for the one check
- * the real service makes on it (`/detail` only under its collection).
+ * the real service makes on it (`/detail` only under its collection). Baton's own
+ * `/openapi/X.Y.json` documents are routed as they are (the real service has no such path).
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -18,7 +19,11 @@ export interface IronicPath {
 
 const PATHS = new WeakMap<IncomingMessage, IronicPath>();
 
+/** Where Baton serves its OpenAPI documents, outside what Ironic routes. */
+export const OPENAPI_PREFIX = '/openapi/';
+
 export function ironicPath(path: string): IronicPath {
+  if (path.startsWith(OPENAPI_PREFIX)) return { routed: path, seen: path, jsonSuffix: false };
   let seen = path === '' ? '/' : path;
   let jsonSuffix = false;
   const stripped = seen.replace(/\/+$/, '');

@@ -34,6 +34,7 @@ import { placementJson } from './error-body.ts';
 import { badRequest, ErrorCodes, PlacementHttpError } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { NOAUTH2 } from './noauth.ts';
+import { OPENAPI_PATH_PREFIX, registerOpenApiRoute } from './openapi-route.ts';
 import { pyInt } from './python-version-header.ts';
 import { NUL_REFUSED, webobContentType } from './request-body.ts';
 import type { PlacementServices } from './request-context.ts';
@@ -177,10 +178,11 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   // CORS sits outside auth (a preflight needs no token), as the real middleware stack orders it.
   registerCors(app, corsSettingsOf(options.services.config));
   // Auth comes before microversions, as the real middleware stack orders them; `/` (the
-  // version document) needs no token, as the real service's auth wrapper lets it through.
+  // version document) needs no token, as the real service's auth wrapper lets it through;
+  // nor do Baton's OpenAPI documents, which describe the API and hold no data.
   registerAuthHook(app, {
     authenticator: options.authenticator ?? NOAUTH2,
-    isPublic: (path) => path === '/' || path === '',
+    isPublic: (path) => path === '/' || path === '' || path.startsWith(OPENAPI_PATH_PREFIX),
   });
   registerVersionNegotiation(app, options.pinnedMax);
   // The real handler's first checks, as Python reads CONTENT_LENGTH. Node lets only digits
@@ -281,6 +283,7 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   );
 
   registerRoot(app);
+  registerOpenApiRoute(app);
   for (const register of RESOURCE_ROUTES) register(app);
   return app;
 }
