@@ -242,7 +242,8 @@ export async function startRealKeystone(
       ],
       { env: { ...process.env, OS_KEYSTONE_CONFIG_DIR: dir }, stdio: 'ignore' },
     );
-    const deadline = Date.now() + 60_000;
+    // Generous: uWSGI loading Keystone takes seconds alone and a minute or more beside other suites.
+    const deadline = Date.now() + 180_000;
     for (;;) {
       if (child.exitCode !== null) {
         throw new Error(`Keystone exited with ${child.exitCode} (log: ${dir}/uwsgi.log)`);
@@ -255,7 +256,7 @@ export async function startRealKeystone(
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`Keystone did not answer within 60 s (${dir})`);
+      if (Date.now() > deadline) throw new Error(`Keystone did not answer within 180 s (${dir})`);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   };
