@@ -36,7 +36,12 @@ export {
   readConfigOptions,
   STRING,
 } from './config-options.ts';
-export { changedSettings, onReloadSignal, settingsNeedingRestart } from './config-reload.ts';
+export {
+  changedSettings,
+  holdReloadSignals,
+  onReloadSignal,
+  settingsNeedingRestart,
+} from './config-reload.ts';
 export { renderConfigSample, type SampleHeading } from './config-sample.ts';
 export {
   DATA_DIR_ENV,
