@@ -493,7 +493,11 @@ export async function startBaremetalApi(
         host: `${hostname()}:${listening.address.port}`,
         version: BAREMETAL_SERVICE_VERSION,
       },
-      { heartbeatSeconds: conductor.heartbeatInterval, warn },
+      {
+        heartbeatSeconds: conductor.heartbeatInterval,
+        warn,
+        caps: () => ({ pin: pinOf(runningPlan.caps), release: runningPlan.caps.release }),
+      },
     );
     const watch = await ops.watchServices(shared);
     const running = listening;

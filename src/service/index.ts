@@ -61,6 +61,12 @@ export {
   tooOldMessage,
 } from './deployment-caps.ts';
 export {
+  type DeploymentState,
+  type ObjectVersionCounts,
+  type OnlineMigrationState,
+  readDeploymentState,
+} from './deployment-state.ts';
+export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
   HEALTHY_REASON,
@@ -136,6 +142,16 @@ export {
   watchServices,
 } from './services-watch.ts';
 export { STOP_SIGNALS, waitForStopSignal } from './stop-signal.ts';
+export {
+  type Build,
+  describeTier,
+  type NextStep,
+  type PlannedProcess,
+  type PlanStep,
+  planFromState,
+  planUpgrade,
+  type UpgradePlan,
+} from './upgrade-plan.ts';
 export {
   isWorkerProcess,
   leaveCluster,
