@@ -152,7 +152,10 @@ export async function baremetalApi(
   const caps = server.caps;
   io.out(
     `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, caps in force: ${describeCapsSource(caps)})` +
-      (server.metricsUrl === undefined ? '' : `; metrics and health check on ${server.metricsUrl}`),
+      (server.metricsUrl === undefined
+        ? ''
+        : `; metrics and health check on ${server.metricsUrl}`) +
+      `; dashboard on ${server.url}/dashboard (loopback clients only)`,
   );
   const stopReload = reloadOnSighup(BAREMETAL_API_BINARY, io, async () =>
     server.reload(await plan(options, service)),

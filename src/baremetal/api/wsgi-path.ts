@@ -18,7 +18,14 @@ export interface IronicPath {
 
 const PATHS = new WeakMap<IncomingMessage, IronicPath>();
 
+/** Baton's own pages (api/dashboard.ts), routed as they are: the real service has none. */
+export const DASHBOARD_PAGE = '/dashboard';
+export const DASHBOARD_FEED = '/dashboard/state.json';
+
 export function ironicPath(path: string): IronicPath {
+  if (path === DASHBOARD_PAGE || path === DASHBOARD_FEED) {
+    return { routed: path, seen: path, jsonSuffix: false };
+  }
   let seen = path === '' ? '/' : path;
   let jsonSuffix = false;
   const stripped = seen.replace(/\/+$/, '');
