@@ -5,12 +5,13 @@
  * would get. What `baton upgrade plan` and the dashboard show. Reads only (the online
  * migrations are probed in a transaction rolled back, as the upgrade check does).
  */
-import { sql } from 'kysely';
 import {
+  countObjectVersions,
   type Database,
   findPendingOnlineMigrations,
   type LivenessOptions,
   listServices,
+  type ObjectVersionCounts,
   type SchemaState,
   type ServiceRecord,
   waitingMessage,
@@ -32,13 +33,6 @@ export interface OnlineMigrationState {
   readonly pending: number | undefined;
   readonly waiting?: string;
   readonly error?: string;
-}
-
-export interface ObjectVersionCounts {
-  readonly table: string;
-  readonly objectName: string;
-  /** Rows per version (`{'1.36': 120}`); a NULL version counts under `null`. */
-  readonly rows: Readonly<Record<string, number>>;
 }
 
 export interface DeploymentState {
@@ -68,26 +62,6 @@ export interface ReadStateOptions {
   readonly liveness?: LivenessOptions;
   /** The pin the caps are read for (default: the config file's). */
   readonly pin?: string | undefined;
-}
-
-async function objectVersionCounts(
-  db: Database,
-  service: ServiceDefinition,
-): Promise<ObjectVersionCounts[]> {
-  const tables = new Set((await db.kysely.introspection.getTables()).map((t) => t.name));
-  const counts: ObjectVersionCounts[] = [];
-  for (const { table, objectName, versionColumn = 'version' } of service.objectTables) {
-    if (!tables.has(table)) continue;
-    const result = await sql<{ version: string | null; n: number | string }>`
-      select ${sql.ref(versionColumn)} as version, count(*) as n from ${sql.table(table)}
-      group by ${sql.ref(versionColumn)} order by ${sql.ref(versionColumn)}`.execute(db.kysely);
-    counts.push({
-      table,
-      objectName,
-      rows: Object.fromEntries(result.rows.map((row) => [String(row.version), Number(row.n)])),
-    });
-  }
-  return counts;
 }
 
 export async function readDeploymentState(
@@ -132,7 +106,7 @@ export async function readDeploymentState(
       ...(m.waitingFor === undefined ? {} : { waiting: waitingMessage(m.waitingFor) }),
       ...(m.error === undefined ? {} : { error: m.error.message }),
     })),
-    objectVersions: current ? await objectVersionCounts(db, service) : [],
+    objectVersions: current ? await countObjectVersions(db, service.objectTables) : [],
     caps: deployment.caps,
   };
 }

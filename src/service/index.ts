@@ -62,7 +62,6 @@ export {
 } from './deployment-caps.ts';
 export {
   type DeploymentState,
-  type ObjectVersionCounts,
   type OnlineMigrationState,
   readDeploymentState,
 } from './deployment-state.ts';
