@@ -3,7 +3,8 @@
  * SQLite file, real processes through bin/baton.mjs. The JSON feed's shape; the page in a real
  * browser (playwright-core driving Debian's chromium) listing the services, then showing a
  * conductor offline within seconds of its SIGTERM; a screenshot saved to a temporary folder
- * (its path printed). And the page and feed refused to a client that is not on loopback.
+ * (its path printed); the status a rehearsal publishes shown. And the page and feed refused to
+ * a client that is not on loopback.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -16,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { buildBaremetalApp } from '../../../src/baremetal/api/app.ts';
 import type { BaremetalApiServices } from '../../../src/baremetal/api/context.ts';
+import { publishStatus, type StatusPublisher } from '../../../src/rehearsal/status-file.ts';
+import { REHEARSAL_STATUS_ENV } from '../../../src/service/dashboard/rehearsal-status.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/baton.mjs', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,8 +30,11 @@ interface Running {
   readonly exit: Promise<number | null>;
 }
 
-function baton(args: readonly string[]): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function baton(args: readonly string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   child.stdout?.on('data', (chunk) => (out += chunk));
   child.stderr?.on('data', (chunk) => (out += chunk));
@@ -52,6 +58,7 @@ describe('the dashboard of a running cluster', () => {
   const processes: Running[] = [];
   let url: string;
   let conductor2: Running;
+  let rehearsal: StatusPublisher | undefined;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dashboard-'));
@@ -76,7 +83,16 @@ describe('the dashboard of a running cluster', () => {
       'dash-c1',
     ]);
     conductor2 = baton(['baremetal', 'conductor', '--config-file', conf, '--host', 'dash-c2']);
-    const api = baton(['baremetal', 'api', '--config-file', conf, '--port', '0']);
+    // As `baton rehearse` runs its APIs: its status file named in the environment.
+    rehearsal = publishStatus(join(dir, 'rehearsal.json'), () => ({
+      step: '2.1',
+      title: 'API 1 to the new release, pinned',
+      served: 120,
+      failed: 0,
+    }));
+    const api = baton(['baremetal', 'api', '--config-file', conf, '--port', '0'], {
+      [REHEARSAL_STATUS_ENV]: join(dir, 'rehearsal.json'),
+    });
     processes.push(conductor1, conductor2, api);
     for (const c of [conductor1, conductor2]) {
       await until('a conductor', () => (/serving topic/.test(c.out()) ? true : undefined));
@@ -90,6 +106,7 @@ describe('the dashboard of a running cluster', () => {
   });
 
   after(async () => {
+    await rehearsal?.stop();
     for (const p of processes) p.child.kill('SIGTERM');
     await Promise.all(processes.map((p) => Promise.race([p.exit, sleep(20_000)])));
     for (const p of processes) p.child.kill('SIGKILL');
@@ -118,7 +135,16 @@ describe('the dashboard of a running cluster', () => {
     ]);
     assert.equal(state.service, 'baremetal');
     assert.equal(state.release, 'antelope');
-    assert.equal(state.rehearsal, null);
+    assert.deepEqual(
+      { ...(state.rehearsal as Record<string, unknown>), updatedAt: 'when' },
+      {
+        step: '2.1',
+        title: 'API 1 to the new release, pinned',
+        served: 120,
+        failed: 0,
+        updatedAt: 'when',
+      },
+    );
     const conductors = state.services
       .filter((s) => s.binary === 'baremetal-conductor')
       .map((s) => ({ ...s, heartbeatSecondsAgo: typeof s.heartbeatSecondsAgo }));
@@ -173,6 +199,10 @@ describe('the dashboard of a running cluster', () => {
       }
       assert.match((await page.textContent('#title')) ?? '', /^baremetal: zed to antelope$/);
       assert.match((await page.textContent('#step')) ?? '', /upgrade complete/);
+      assert.match(
+        (await page.textContent('#rehearsal-step')) ?? '',
+        /^step 2\.1 \(API 1 to the new release, pinned\): 120 requests served, 0 failed$/,
+      );
       conductor2.child.kill('SIGTERM');
       const stopped = Date.now();
       await page.waitForSelector('#services tr[data-host="dash-c2"][data-state="offline"]', {
