@@ -75,9 +75,10 @@ function planText(
   now: number,
 ): string[] {
   const lines: string[] = [];
-  const from = plan.fromRelease ?? '(no previous release)';
   lines.push(
-    `${plan.service}: rolling upgrade from ${from} (FromVer) to ${plan.toRelease} (ToVer, service version ${state.codeVersion})`,
+    plan.fromRelease === undefined
+      ? `${plan.service}: ${plan.toRelease} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
+      : `${plan.service}: rolling upgrade from ${plan.fromRelease} (FromVer) to ${plan.toRelease} (ToVer, service version ${state.codeVersion})`,
   );
   const pending = state.onlineMigrations.filter((m) => m.pending !== 0);
   lines.push(
