@@ -2,10 +2,12 @@
  * Where a service's deployment stands, read from its database: the processes in the services
  * table (release, pin, caps, heartbeat), the schema, the pending online migrations, the rows
  * per object version of each object table, and the caps in force a process starting now
- * would get. What `baton upgrade plan` and the dashboard show. Reads only (the online
+ * would get. What `baton upgrade plan` and the dashboard show. Reads only (the services table
+ * is brought to its latest shape, as every reader of it does; the online
  * migrations are probed in a transaction rolled back, as the upgrade check does).
  */
 import {
+  checkSchema,
   countObjectVersions,
   type Database,
   findPendingOnlineMigrations,
@@ -16,7 +18,6 @@ import {
   type ServiceRecord,
   waitingMessage,
 } from '../db/index.ts';
-import { checkSchema } from '../db/migrations/index.ts';
 import {
   type CapsInForce,
   codeServiceVersion,
