@@ -66,7 +66,16 @@ describe('the dashboard of a running cluster', () => {
     const db = `sqlite:${join(dir, 'baremetal.sqlite')}`;
     await writeFile(
       conf,
-      ['[database]', `connection = ${db}`, '[conductor]', 'heartbeat_interval = 1', ''].join('\n'),
+      [
+        // A stopping conductor serves RPC this long after leaving the ring: short, for a quick stop.
+        '[DEFAULT]',
+        'hash_ring_reset_interval = 1',
+        '[database]',
+        `connection = ${db}`,
+        '[conductor]',
+        'heartbeat_interval = 1',
+        '',
+      ].join('\n'),
     );
     const upgrade = spawnSync(
       process.execPath,
