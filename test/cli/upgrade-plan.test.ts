@@ -3,7 +3,7 @@
  * to antelope: the database at zed's schema with zed processes, the schema upgraded, the
  * conductors then the API restarted pinned, then unpinned, the online migrations pending, and
  * done. The processes' rows are written by the registration code the real processes use
- * (registerProcess, with the pin and caps they record), on SQLite and on PostgreSQL; the
+ * (registerProcess, with the pin and caps they record), on SQLite, PostgreSQL and MariaDB; the
  * online migrations are run by the real command.
  */
 import assert from 'node:assert/strict';
@@ -49,7 +49,7 @@ const ZED_SCHEMA = {
   migrations: BAREMETAL_MIGRATIONS.migrations.filter((m) => m.release === 'zed'),
 };
 
-function stages(backend: 'sqlite' | 'postgresql') {
+function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
   describe(`upgrade plan, zed to antelope [${backend}]`, async () => {
     const unavailable = await backendAvailable(backend);
     if (unavailable !== undefined) {
@@ -236,6 +236,7 @@ function stages(backend: 'sqlite' | 'postgresql') {
 
 stages('sqlite');
 stages('postgresql');
+stages('mysql');
 
 test('a missing database is the usual error, and nothing is created', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'upgrade-plan-'));
