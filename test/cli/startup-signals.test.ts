@@ -1,7 +1,7 @@
 /**
  * Signals during a process's start (issue 15 §2): a SIGHUP before the process serves must not
  * end it (Node's default for SIGHUP) and is acted on once it serves; a SIGTERM during the start
- * must end it cleanly without leaving a live services row. Real conductors through
+ * must end it cleanly without leaving a live services row. Real conductors (and APIs) through
  * bin/baton.mjs on a SQLite file. To catch a process in the middle of its start, the test holds
  * SQLite's write lock: the conductor opens the database, reads, and waits at its first write
  * (its registration) until the lock is released; the signal is sent while it waits.
@@ -31,11 +31,11 @@ let conf: string;
 let dbPath: string;
 
 function conductor(host: string): Running {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'baremetal', 'conductor', '--config-file', conf, '--host', host],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return baton(['baremetal', 'conductor', '--config-file', conf, '--host', host]);
+}
+
+function baton(args: readonly string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (chunk) => (out += chunk));
   child.stderr?.on('data', (chunk) => (out += chunk));
@@ -206,5 +206,42 @@ test('a SIGTERM as soon as the services row appears leaves no live row', async (
       await db.close();
       running.child.kill('SIGKILL');
     }
+  }
+});
+
+test("a SIGTERM as soon as an API's services row appears leaves no live row", async () => {
+  const db = await openDatabase(`sqlite:${dbPath}`, { mustExist: true });
+  try {
+    for (const _ of [1, 2, 3]) {
+      const api = baton([
+        'baremetal',
+        'api',
+        '--config-file',
+        conf,
+        '--port',
+        '0',
+        '--drain-wait',
+        '0',
+      ]);
+      try {
+        const started = Date.now();
+        while (
+          (await listServices(db)).every((row) => row.binary !== 'baremetal-api' || !row.live)
+        ) {
+          if (Date.now() - started > 60_000) assert.fail(`no row in 60 s:\n${api.out()}`);
+          await sleep(1);
+        }
+        api.child.kill('SIGTERM');
+        assert.deepEqual(await api.exit, { code: 0, signal: null }, api.out());
+        assert.deepEqual(
+          (await listServices(db)).filter((row) => row.binary === 'baremetal-api' && row.live),
+          [],
+        );
+      } finally {
+        api.child.kill('SIGKILL');
+      }
+    }
+  } finally {
+    await db.close();
   }
 });
