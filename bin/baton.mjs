@@ -8,6 +8,15 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStatus } from './build-state.mjs';
 
+const args = process.argv.slice(2);
+// The serving commands: a SIGHUP while the code still loads (before the command's own handler,
+// which holds a reload for when it serves) must not end the process as Node's default does;
+// no settings have been read yet, so there is nothing to reload.
+const serving = new Set(['up', 'placement serve', 'baremetal api', 'baremetal conductor']);
+if (serving.has(args[0]) || serving.has(args.slice(0, 2).join(' '))) {
+  process.on('SIGHUP', () => {});
+}
+
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const status = buildStatus(root);
 let cli;
@@ -26,4 +35,4 @@ if (status === 'current') {
   register();
   cli = await import('../src/cli/main.ts');
 }
-process.exitCode = await cli.runCli(process.argv.slice(2));
+process.exitCode = await cli.runCli(args);

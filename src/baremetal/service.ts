@@ -21,6 +21,8 @@ import {
   type RpcTransport,
   readRpcConfig,
 } from '../rpc/index.ts';
+import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
+import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
   ConfigFileError,
@@ -485,6 +487,15 @@ export async function startBaremetalApi(
       host: api.hostIp,
       port: api.port,
       operations: ops.http,
+      dashboard: dashboardFeed(shared, BAREMETAL_SERVICE, {
+        liveness: { liveWithinSeconds: conductor.heartbeatTimeout },
+        rehearsalStatusPath: process.env[REHEARSAL_STATUS_ENV],
+        // A stopping conductor leaves the hash ring at once, its services row after its drain.
+        offline: async () => {
+          const online = new Set(await store.conductors.active(conductor.heartbeatTimeout));
+          return (binary, host) => binary === BAREMETAL_CONDUCTOR_BINARY && !online.has(host);
+        },
+      }),
     });
     const registration = await registerProcess(
       shared,
@@ -493,7 +504,11 @@ export async function startBaremetalApi(
         host: `${hostname()}:${listening.address.port}`,
         version: BAREMETAL_SERVICE_VERSION,
       },
-      { heartbeatSeconds: conductor.heartbeatInterval, warn },
+      {
+        heartbeatSeconds: conductor.heartbeatInterval,
+        warn,
+        caps: () => ({ pin: pinOf(runningPlan.caps), release: runningPlan.caps.release }),
+      },
     );
     const watch = await ops.watchServices(shared);
     const running = listening;

@@ -32,6 +32,7 @@ import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
   HealthState,
+  holdReloadSignals,
   isWorkerProcess,
   leaveCluster,
   type ServiceDefinition,
@@ -132,13 +133,18 @@ export async function baremetalApi(
   io: ServeIo,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
+  // Both before anything else: a SIGHUP during the start waits for the process to serve
+  // instead of ending it, and a stop during the start (registration included) is a clean stop
+  // right after it, which takes the services row offline.
+  holdReloadSignals();
+  const stopping = (io.stopped ?? waitForStopSignal)();
+  const stopped = () => stopping;
   const planned = await plan(options, service);
   // Once for a pool: its workers run this command too.
   const warnings = isWorkerProcess()
     ? []
     : [...(planned.warnings ?? []), ...deprecatedFlagsUsed(BAREMETAL_API_OPTIONS, options)];
   for (const warning of warnings) io.err(`baton: warning: ${warning}\n`);
-  const stopped = io.stopped ?? waitForStopSignal;
   const workers = planned.config.api.apiWorkers;
   if (workers > 1 && !isWorkerProcess()) return superviseWithPoolMetrics(planned, io, stopped);
   const server = await start(planned, io);
@@ -146,7 +152,10 @@ export async function baremetalApi(
   const caps = server.caps;
   io.out(
     `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${caps.apiMax}, caps in force: ${describeCapsSource(caps)})` +
-      (server.metricsUrl === undefined ? '' : `; metrics and health check on ${server.metricsUrl}`),
+      (server.metricsUrl === undefined
+        ? ''
+        : `; metrics and health check on ${server.metricsUrl}`) +
+      `; dashboard on ${server.url}/dashboard (loopback clients only)`,
   );
   const stopReload = reloadOnSighup(BAREMETAL_API_BINARY, io, async () =>
     server.reload(await plan(options, service)),

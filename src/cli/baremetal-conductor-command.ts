@@ -26,6 +26,7 @@ import {
 import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
+  holdReloadSignals,
   type ServiceDefinition,
   ServiceTooOldError,
   waitForStopSignal,
@@ -69,6 +70,11 @@ export async function baremetalConductor(
   io: ServeIo,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
+  // Both before anything else: a SIGHUP during the start waits for the process to serve
+  // instead of ending it, and a stop during the start (registration included) is a clean stop
+  // right after it, which takes the services row offline.
+  holdReloadSignals();
+  const stopping = (io.stopped ?? waitForStopSignal)();
   const planned = await plan(options, service);
   for (const warning of [
     ...(planned.warnings ?? []),
@@ -103,8 +109,7 @@ export async function baremetalConductor(
   const stopReload = reloadOnSighup(name, io, async () =>
     running.reload(await plan(options, service)),
   );
-  const stopped = io.stopped ?? waitForStopSignal;
-  const signal = await stopped();
+  const signal = await stopping;
   stopReload();
   io.out(`${name} stopping (${signal}): offline now, finishing the work in flight`);
   const clean = await running.stop();

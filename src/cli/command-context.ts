@@ -42,7 +42,7 @@ export async function resolveService(name: string): Promise<ServiceDefinition> {
 }
 
 /** The flags that chose the database, to repeat in the command a message suggests. */
-function databaseFlags(options: DatabaseOptions, redactedUrl: string): string {
+export function databaseFlags(options: DatabaseOptions, redactedUrl: string): string {
   if (options.db !== undefined) return ` --db ${redactedUrl}`;
   if (options.configFile !== undefined) return ` --config-file ${options.configFile}`;
   if (options.dataDir !== undefined) return ` --data-dir ${options.dataDir}`;

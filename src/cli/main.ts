@@ -194,6 +194,26 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       setStatus(await upgradeCheck(options, out));
     });
 
+  const upgrade = program.command('upgrade').description('rolling upgrades');
+  upgrade
+    .command('plan')
+    .description(
+      "where the deployment stands in a rolling upgrade (seed 000's steps) and the next step's commands; reads only",
+    )
+    .addOption(
+      new Option('--service <name>', 'the service whose deployment it is')
+        .choices(SERVICE_NAMES)
+        .default('baremetal'),
+    )
+    .option('--db <url>', `database URL (default: the config file's, else ${defaultDbHelp()})`)
+    .addOption(dataDirOption())
+    .option('--config-file <path>', "the service's config file: its database when --db is absent")
+    .option('--json', 'print the plan as one JSON document')
+    .action(async (options) => {
+      const { upgradePlan } = await import('./upgrade-plan-command.ts');
+      setStatus(await upgradePlan(options, out));
+    });
+
   program
     .command('config')
     .description("the services' config files")

@@ -34,6 +34,7 @@ import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/ind
 import type { DrainOutcome, DrainSettings } from '../service/http/http-drain.ts';
 import {
   HealthState,
+  holdReloadSignals,
   isWorkerProcess,
   LogSettingsError,
   leaveCluster,
@@ -164,15 +165,19 @@ export async function placementServe(
   io: ServeIo,
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<number> {
-  const stopped = io.stopped ?? waitForStopSignal;
+  // Before anything else: a SIGHUP during the start waits for the process to serve instead
+  // of ending it.
+  holdReloadSignals();
+  // Listening for the stop signal before starting: a supervisor may signal as soon as it
+  // reads the line below (or during the start, registration included), and must get a clean
+  // stop, not a killed process or a row left live.
+  const stopping = (io.stopped ?? waitForStopSignal)();
+  const stopped = () => stopping;
   // Checked once here (in the primary too), so a mistake is one message and not one per worker.
   const planned = await planServe(options, service);
   if (planned.workers > 1 && !isWorkerProcess()) {
     return superviseWithPoolMetrics(planned.config, planned.workers, io, stopped);
   }
-  // Listening for the stop signal before starting: a supervisor may signal as soon as it
-  // reads the line below (or during the start), and must get a clean stop, not a killed process.
-  const stopping = stopped();
   const server = await start(planned, service, io.logSink);
   const database = redactUrl(planned.config.databaseUrl);
   io.out(

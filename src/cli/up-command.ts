@@ -177,6 +177,7 @@ export async function up(
         io.out(`  Bare metal API    ${at.get('baremetal-api')}`);
         io.out(`  Conductor         ${at.get('baremetal-conductor')} (RPC over http)`);
         io.out(`  Database          ${plan.databaseUrl}`);
+        io.out(`  dashboard: ${at.get('baremetal-api')}/dashboard`);
         io.out('baton up: Ctrl-C (or SIGTERM) stops all three');
       },
     },

@@ -22,11 +22,17 @@ export async function startBaton(
   name: string,
   root: string,
   args: readonly string[],
-  options: { readonly ready: RegExp; readonly logDir: string; readonly timeoutMs?: number },
+  options: {
+    readonly ready: RegExp;
+    readonly logDir: string;
+    readonly timeoutMs?: number;
+    /** Added to the environment (the rehearsal's status file for the dashboard). */
+    readonly env?: Readonly<Record<string, string>>;
+  },
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, [join(root, 'bin/baton.mjs'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BATON_DATA_DIR: options.logDir },
+    env: { ...process.env, BATON_DATA_DIR: options.logDir, ...options.env },
   });
   const log = createWriteStream(join(options.logDir, `${name}.out`), { flags: 'a' });
   let output = '';

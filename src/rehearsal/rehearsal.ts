@@ -15,6 +15,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '../db/index.ts';
+import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import { type Balancer, startBalancer } from './balancer.ts';
 import { detectionSeconds, HEALTH_CHECK, processConfigText } from './cluster-config.ts';
 import { checkData } from './data-check.ts';
@@ -40,6 +41,7 @@ import {
   type StepReport,
 } from './report.ts';
 import { RequestLog, windowFigures } from './request-log.ts';
+import { publishStatus } from './status-file.ts';
 import {
   type Build,
   describeTier,
@@ -121,6 +123,9 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         ? `new pinned to ${release.name}`
         : 'new';
   const dbArgs = ['--service', SERVICE, '--db', databaseUrl];
+  // What the dashboard of the new APIs shows of the rehearsal (docs/rehearsal.md, "Dashboard").
+  const statusPath = join(dir, 'rehearsal.json');
+  let stage = { step: 'starting', title: 'starting the cluster' };
 
   const schema = await runBaton(previousRoot, ['db', 'upgrade', ...dbArgs]);
   if (schema.status !== 0) {
@@ -157,7 +162,11 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       host,
       rootOf(build),
       ['baremetal', tier, '--config-file', file],
-      { ready: tier === 'api' ? /listening on/ : /serving topic/, logDir: dir },
+      {
+        ready: tier === 'api' ? /listening on/ : /serving topic/,
+        logDir: dir,
+        env: { [REHEARSAL_STATUS_ENV]: statusPath },
+      },
     );
     say(`started ${host} (${runsOf(build)})`);
     const apiPort = tier === 'api' ? apiPorts[index] : undefined;
@@ -185,6 +194,10 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   const ledger = new Ledger();
   const db: Database = await openDatabase(databaseUrl, { poolSize: 2 });
   const steps: StepReport[] = [];
+  const status = publishStatus(statusPath, () => {
+    const failed = log.records.filter((r) => !r.ok).length + log.outcomeFailures.length;
+    return { ...stage, served: log.records.length - failed, failed };
+  });
   try {
     for (let i = 0; i < PROCESSES_PER_TIER; i++) await startMember('conductor', i, 'previous');
     for (let i = 0; i < PROCESSES_PER_TIER; i++) await startMember('api', i, 'previous');
@@ -199,6 +212,9 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     for (let i = 0; i < PROCESSES_PER_TIER; i++) await balancer.waitFor(`api${i + 1}`, 'UP');
     say(
       `haproxy on ${balancer.url}; load: ${options.workers} workers, ${options.rate} req/s at ${options.microversion}`,
+    );
+    say(
+      `dashboard: http://127.0.0.1:${apiPorts[0]}/dashboard (served by this release's APIs: from step 2.1)`,
     );
     generator = new LoadGenerator({
       baseUrl: balancer.url,
@@ -216,6 +232,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     for (const step of rehearsalSteps()) {
       const from = Date.now();
       say(`step ${step.id}: ${step.title}`);
+      stage = { step: step.id, title: step.title };
       const commands = await runStep(step, {
         replace: async (tier, index, to) => {
           const old = members.get(key(tier, index)) as Member;
@@ -258,6 +275,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     }
     await generator.stop();
     generator = undefined;
+    stage = { step: 'finished', title: 'the load stopped; stopping the cluster' };
     const total = windowFigures(log, loadStarted, Date.now() + 1);
     await balancer.stop();
     balancer = undefined;
@@ -285,6 +303,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     };
     return { ...report, ok: rehearsalPassed(report) };
   } finally {
+    await status.stop();
     await generator?.stop();
     await balancer?.stop();
     for (const member of members.values()) await stopProcess(member.process, 10_000);

@@ -15,10 +15,12 @@
  * | done | online data migrations to completion, then the upgrade check    |
  */
 
+import type { Build } from '../service/upgrade-plan.ts';
+
 export type Tier = 'conductor' | 'api';
 
-/** What a process runs: the previous release's code, the new code pinned to it, or unpinned. */
-export type Build = 'previous' | 'pinned' | 'new';
+// seed 000's words for a tier are `baton upgrade plan`'s (src/service/upgrade-plan.ts).
+export { type Build, describeTier } from '../service/upgrade-plan.ts';
 
 export type StepAction =
   | { readonly kind: 'db-upgrade' }
@@ -87,16 +89,4 @@ export function fleetAfter(fleet: Fleet, step: Step): Fleet {
     next = { ...next, [action.tier]: tier };
   }
   return next;
-}
-
-/** seed 000's wording of one tier: "all FromVer", "some FromVer, some ToVer-pinned" … */
-export function describeTier(builds: readonly Build[]): string {
-  const word: Record<Build, string> = {
-    previous: 'FromVer',
-    pinned: 'ToVer-pinned',
-    new: 'ToVer',
-  };
-  const kinds = (['previous', 'pinned', 'new'] as const).filter((kind) => builds.includes(kind));
-  if (kinds.length === 1) return `all ${word[kinds[0] as Build]}`;
-  return kinds.map((kind) => `some ${word[kind]}`).join(', ');
 }

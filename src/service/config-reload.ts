@@ -39,6 +39,26 @@ export function settingsNeedingRestart(
  * it); returns the function that removes the handler. A failed reload is `onError`'s: the
  * process keeps running with what it had.
  */
+/** A SIGHUP received before the process serves, waiting for onReloadSignal's reload. */
+let heldSignal: { listener: () => void; pending: boolean } | undefined;
+
+/**
+ * Called first thing by a serving command: from now on a SIGHUP does not end the process
+ * (Node's default) but waits for the reload onReloadSignal installs once the process serves,
+ * which then runs once (the settings read during the start may predate the signal).
+ */
+export function holdReloadSignals(): void {
+  if (heldSignal !== undefined) return;
+  const held = {
+    pending: false,
+    listener: () => {
+      held.pending = true;
+    },
+  };
+  heldSignal = held;
+  process.on('SIGHUP', held.listener);
+}
+
 export function onReloadSignal(
   reload: () => Promise<void>,
   onError: (error: unknown) => void,
@@ -61,6 +81,12 @@ export function onReloadSignal(
       });
   };
   process.on('SIGHUP', run);
+  if (heldSignal !== undefined) {
+    const { listener, pending } = heldSignal;
+    heldSignal = undefined;
+    process.off('SIGHUP', listener);
+    if (pending) run();
+  }
   return () => {
     process.off('SIGHUP', run);
   };

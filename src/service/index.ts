@@ -36,7 +36,12 @@ export {
   readConfigOptions,
   STRING,
 } from './config-options.ts';
-export { changedSettings, onReloadSignal, settingsNeedingRestart } from './config-reload.ts';
+export {
+  changedSettings,
+  holdReloadSignals,
+  onReloadSignal,
+  settingsNeedingRestart,
+} from './config-reload.ts';
 export { renderConfigSample, type SampleHeading } from './config-sample.ts';
 export {
   DATA_DIR_ENV,
@@ -55,6 +60,11 @@ export {
   readDeployment,
   tooOldMessage,
 } from './deployment-caps.ts';
+export {
+  type DeploymentState,
+  type OnlineMigrationState,
+  readDeploymentState,
+} from './deployment-state.ts';
 export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
@@ -131,6 +141,16 @@ export {
   watchServices,
 } from './services-watch.ts';
 export { STOP_SIGNALS, waitForStopSignal } from './stop-signal.ts';
+export {
+  type Build,
+  describeTier,
+  type NextStep,
+  type PlannedProcess,
+  type PlanStep,
+  planFromState,
+  planUpgrade,
+  type UpgradePlan,
+} from './upgrade-plan.ts';
 export {
   isWorkerProcess,
   leaveCluster,

@@ -3,7 +3,7 @@
  * service version with its live peers' (too far behind: it refuses to start; behind at
  * all: it warns); once it serves, it registers and heartbeats until it leaves.
  */
-import { checkStartup, type Database, registerService } from '../db/index.ts';
+import { checkStartup, type Database, registerService, type ServiceCaps } from '../db/index.ts';
 import { workerQualifiedHost } from './workers.ts';
 
 /** How a binary of a service names itself and how far behind its peers it may run. */
@@ -41,6 +41,8 @@ export interface RegisterProcessOptions {
   readonly heartbeatSeconds?: number | undefined;
   /** Told when a heartbeat fails (the next one may succeed). */
   readonly warn: (message: string) => void;
+  /** The pin and caps in force, recorded in the row for `baton upgrade plan` and the dashboard. */
+  readonly caps?: () => ServiceCaps;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function registerProcess(
   const registration = await registerService(db, {
     ...process,
     host: workerQualifiedHost(process.host),
+    ...(options.caps === undefined ? {} : { caps: options.caps }),
   });
   const stopHeartbeats = registration.startHeartbeats({
     ...(options.heartbeatSeconds === undefined

@@ -1,5 +1,5 @@
 /**
- * Commands that only read (`db services`, `upgrade-check`, `db version`, and `db
+ * Commands that only read (`db services`, `upgrade-check`, `upgrade plan`, `db version`, and `db
  * online-migrations`, which needs a schema to migrate) never create a database or a
  * directory: a missing SQLite file is one error line naming it and the command that creates
  * it, exit 1. `db upgrade` creates it, wherever `--db`, `--data-dir`, BATON_DATA_DIR or the
@@ -26,6 +26,7 @@ const READ_ONLY: readonly string[][] = [
   ['db', 'services'],
   ['db', 'services', '--remove-dead'],
   ['upgrade-check'],
+  ['upgrade', 'plan'],
   ['db', 'version'],
   ['db', 'version', '--verbose'],
   ['db', 'online-migrations'],

@@ -19,6 +19,7 @@ import {
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
 import type { BaremetalApiServices } from './context.ts';
+import { type DashboardFeed, registerDashboard } from './dashboard.ts';
 import { faultBody, webobBody } from './error-body.ts';
 import { ClientSideError, HttpAbort, Restatused } from './errors.ts';
 import { registerRoutes } from './routes.ts';
@@ -36,6 +37,8 @@ export interface BaremetalAppOptions {
    * health check of its own, since the API always answers `/healthcheck` (its drain uses it).
    */
   readonly operations?: HttpOperations;
+  /** The dashboard's feed; without it there is no dashboard (`/dashboard` is a 404). */
+  readonly dashboard?: DashboardFeed | undefined;
 }
 
 /** The status the real service answers an error with, and whether it is a fault. */
@@ -195,5 +198,6 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new HttpAbort(404)));
 
   registerRoutes(app);
+  if (options.dashboard !== undefined) registerDashboard(app, options.dashboard);
   return app;
 }

@@ -19,6 +19,7 @@ import { type DrainOutcome, type DrainSettings, HttpDrain } from '../../service/
 import { HealthState } from '../../service/index.ts';
 import { buildBaremetalApp } from './app.ts';
 import type { BaremetalApiServices } from './context.ts';
+import type { DashboardFeed } from './dashboard.ts';
 
 export interface ApiListenOptions {
   readonly services: BaremetalApiServices;
@@ -32,6 +33,8 @@ export interface ApiListenOptions {
    */
   readonly operations?: HttpOperations;
   readonly drain?: DrainSettings;
+  /** The dashboard's feed (app.ts). */
+  readonly dashboard?: DashboardFeed | undefined;
 }
 
 export interface ListeningApi {
@@ -57,6 +60,7 @@ export async function listenBaremetalApi(options: ApiListenOptions): Promise<Lis
     services: options.services,
     apiMax: options.apiMax,
     operations: { ...options.operations, health, drain },
+    dashboard: options.dashboard,
   });
   drain.attach(app.server);
   await app.listen({ host: options.host, port: options.port });

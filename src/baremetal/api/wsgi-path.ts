@@ -21,9 +21,14 @@ const PATHS = new WeakMap<IncomingMessage, IronicPath>();
 
 /** Where Baton serves its OpenAPI documents, outside what Ironic routes. */
 export const OPENAPI_PREFIX = '/openapi/';
+/** Baton's own pages (api/dashboard.ts), routed as they are: the real service has none. */
+export const DASHBOARD_PAGE = '/dashboard';
+export const DASHBOARD_FEED = '/dashboard/state.json';
 
 export function ironicPath(path: string): IronicPath {
-  if (path.startsWith(OPENAPI_PREFIX)) return { routed: path, seen: path, jsonSuffix: false };
+  if (path.startsWith(OPENAPI_PREFIX) || path === DASHBOARD_PAGE || path === DASHBOARD_FEED) {
+    return { routed: path, seen: path, jsonSuffix: false };
+  }
   let seen = path === '' ? '/' : path;
   let jsonSuffix = false;
   const stripped = seen.replace(/\/+$/, '');

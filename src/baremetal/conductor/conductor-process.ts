@@ -35,7 +35,7 @@ import {
   RpcServer,
   type RpcTransport,
 } from '../../rpc/index.ts';
-import { type ProcessRegistration, registerProcess } from '../../service/index.ts';
+import { type ProcessRegistration, pinOf, registerProcess } from '../../service/index.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
 import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
 import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
@@ -153,7 +153,11 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
       registration = await registerProcess(
         database as unknown as Database,
         { binary: BAREMETAL_CONDUCTOR_BINARY, host, version: BAREMETAL_SERVICE_VERSION },
-        { heartbeatSeconds: settings.heartbeatInterval, warn: (m) => log.warn(m) },
+        {
+          heartbeatSeconds: settings.heartbeatInterval,
+          warn: (m) => log.warn(m),
+          caps: () => ({ pin: pinOf(caps), release: caps.release }),
+        },
       );
     }
     await failTransientStates(ctx);

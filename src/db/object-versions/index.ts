@@ -10,3 +10,4 @@ export {
   incompatibleObjectVersionsTable,
   type ReleaseNaming,
 } from './incompatible-message.ts';
+export { countObjectVersions, type ObjectVersionCounts } from './version-counts.ts';

@@ -16,6 +16,7 @@ export {
   type HeartbeatLoopOptions,
   type RegisterOptions,
   registerService,
+  type ServiceCaps,
   type ServiceIdentity,
   type ServiceRegistration,
 } from './registration.ts';

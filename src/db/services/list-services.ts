@@ -20,6 +20,10 @@ export interface ServiceRecord {
   readonly live: boolean;
   /** Where it listens for RPC, when it registered an address. */
   readonly rpcAddress?: string;
+  /** Its `pin_release_version`, when it registered one. */
+  readonly pinRelease?: string;
+  /** The release its caps in force are at, when below its own code's. */
+  readonly capsRelease?: string;
 }
 
 export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
@@ -33,6 +37,8 @@ export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
     lastSeen: new Date(lastSeen),
     live: lastSeen >= since,
     ...(row.rpc_address ? { rpcAddress: row.rpc_address } : {}),
+    ...(row.pin_release ? { pinRelease: row.pin_release } : {}),
+    ...(row.caps_release ? { capsRelease: row.caps_release } : {}),
   };
 }
 

@@ -32,6 +32,25 @@ export interface RegisterOptions extends ServiceIdentity {
    * a row keeps the address it has.
    */
   readonly rpcAddress?: string;
+  /**
+   * The pin and caps in force now, written with the row and every heartbeat (caps follow the
+   * deployment on SIGHUP). Left out, the row's are not touched.
+   */
+  readonly caps?: () => ServiceCaps;
+}
+
+/** What a process's versions are capped at, as the services table records it. */
+export interface ServiceCaps {
+  /** `pin_release_version`, when set. */
+  readonly pin: string | undefined;
+  /** The release whose versions the process writes and sends; undefined for its own. */
+  readonly release: string | undefined;
+}
+
+function capsColumns(caps: (() => ServiceCaps) | undefined) {
+  if (caps === undefined) return {};
+  const { pin, release } = caps();
+  return { pin_release: pin ?? null, caps_release: release ?? null };
 }
 
 export interface HeartbeatLoopOptions {
@@ -62,10 +81,15 @@ function checkIdentity(identity: ServiceIdentity): void {
   checkServiceVersion(identity.version);
 }
 
+type RowIdentity = ServiceIdentity & {
+  readonly rpcAddress?: string | undefined;
+  readonly caps?: (() => ServiceCaps) | undefined;
+};
+
 /** Inserts or replaces the (binary, host) row in one transaction; returns its id. */
 async function writeRow(
   db: Database,
-  identity: ServiceIdentity & { readonly rpcAddress?: string },
+  identity: RowIdentity,
   now: number,
   preferredId: string,
 ): Promise<string> {
@@ -76,6 +100,7 @@ async function writeRow(
       started_at: now,
       last_seen: now,
       ...(identity.rpcAddress === undefined ? {} : { rpc_address: identity.rpcAddress }),
+      ...capsColumns(identity.caps),
     };
     const existing = await trx
       .selectFrom(SERVICES_TABLE)
@@ -97,7 +122,7 @@ async function writeRow(
 
 async function upsert(
   db: Database,
-  identity: ServiceIdentity & { readonly rpcAddress?: string },
+  identity: RowIdentity,
   now: number,
   preferredId: string,
 ): Promise<string> {
@@ -125,7 +150,7 @@ export async function registerService(
     (options.rpcAddress === '' || options.rpcAddress.length > 255)
   )
     throw new InvalidServiceIdentityError('rpcAddress', options.rpcAddress);
-  const row = { ...identity, rpcAddress: options.rpcAddress };
+  const row = { ...identity, rpcAddress: options.rpcAddress, caps: options.caps };
   const clock = options.clock ?? Date.now;
   await ensureServicesTable(db);
   let id = await upsert(db, row, clock(), randomUUID());
@@ -138,7 +163,7 @@ export async function registerService(
     const now = clock();
     const result = await kysely
       .updateTable(SERVICES_TABLE)
-      .set({ last_seen: now })
+      .set({ last_seen: now, ...capsColumns(options.caps) })
       .where('id', '=', id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0 && !deregistered) id = await upsert(db, row, now, id);

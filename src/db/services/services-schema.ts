@@ -24,5 +24,23 @@ export const SERVICES_SCHEMA: MigrationSet = {
         },
       ],
     },
+    {
+      id: '0002_caps',
+      release: '2026.1',
+      description:
+        'The release a process is pinned to and the release whose versions it writes and sends (its caps), NULL for none: what `baton upgrade plan` reads',
+      operations: [
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'pin_release', type: 'string(255)' },
+        },
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'caps_release', type: 'string(255)' },
+        },
+      ],
+    },
   ],
 };

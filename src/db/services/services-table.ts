@@ -24,6 +24,10 @@ export interface ServiceRow {
   last_seen: number | string;
   /** Where the service listens for RPC (http transport); added by SERVICES_SCHEMA. */
   rpc_address: string | null;
+  /** The process's `pin_release_version`; NULL when unpinned or unknown (older code). */
+  pin_release: string | null;
+  /** The release its caps in force are at; NULL for its own (latest) or unknown. */
+  caps_release: string | null;
 }
 
 export interface ServicesTables {

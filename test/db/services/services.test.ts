@@ -35,6 +35,38 @@ forEachBackend('services table', (ctx) => {
     assert.equal(await minimumVersion(ctx.db(), 'api', live), 3);
   });
 
+  test('the pin and caps release are written with the row and every heartbeat; left out, kept', async () => {
+    now = T0;
+    let caps: { pin: string | undefined; release: string | undefined } = {
+      pin: undefined,
+      release: 'zed',
+    };
+    const reg = await registerService(ctx.db(), {
+      binary: 'capped',
+      host: 'h1',
+      version: 2,
+      clock,
+      caps: () => caps,
+    });
+    const row = async () =>
+      (await listServices(ctx.db(), live)).find((s) => s.binary === 'capped' && s.host === 'h1');
+    assert.deepEqual([(await row())?.pinRelease, (await row())?.capsRelease], [undefined, 'zed']);
+    // A SIGHUP lifted the automatic caps: the next heartbeat says so.
+    caps = { pin: undefined, release: undefined };
+    await reg.heartbeat();
+    assert.deepEqual(
+      [(await row())?.pinRelease, (await row())?.capsRelease],
+      [undefined, undefined],
+    );
+    caps = { pin: 'zed', release: 'zed' };
+    await reg.heartbeat();
+    assert.deepEqual([(await row())?.pinRelease, (await row())?.capsRelease], ['zed', 'zed']);
+    // Code that records no caps (Placement, an older release) leaves them as they are.
+    await registerService(ctx.db(), { binary: 'capped', host: 'h1', version: 2, clock });
+    assert.equal((await row())?.pinRelease, 'zed');
+    await reg.deregister();
+  });
+
   test('an RPC address is stored with the row, kept when re-registering without one', async () => {
     now = T0;
     await registerService(ctx.db(), {

@@ -1,0 +1,111 @@
+/**
+ * The plan's rules on their own (the stages of a real deployment: test/cli/upgrade-plan.test.ts):
+ * seed 000's table for two binaries, the table of a service without a pinned phase, a process
+ * newer than the code, a schema ahead of it, no process at all.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  type PlanInput,
+  type PlanProcess,
+  planUpgrade,
+  stepTable,
+} from '../../src/service/upgrade-plan.ts';
+
+const seen = new Date();
+const process = (binary: string, host: string, version: number, caps?: string): PlanProcess => ({
+  binary,
+  host,
+  version,
+  live: true,
+  lastSeen: seen,
+  capsRelease: caps,
+  pinRelease: caps,
+});
+
+function input(overrides: Partial<PlanInput>): PlanInput {
+  return {
+    service: 'baremetal',
+    release: 'antelope',
+    previousRelease: 'zed',
+    codeVersion: 2,
+    releaseOfVersion: (v) => (v === 1 ? 'zed' : 'antelope'),
+    order: ['conductor', 'api'],
+    pinnedPhase: true,
+    processes: [],
+    schema: { state: 'current', pending: [] },
+    onlineMigrations: [],
+    databaseArgs: '--db sqlite:x',
+    startCommand: (binary) => `baton ${binary}`,
+    ...overrides,
+  };
+}
+
+test("seed 000's table: the steps and each tier's words", () => {
+  const table = stepTable(['conductor', 'api'], true, 'zed');
+  assert.deepEqual(
+    table.map((s) => `${s.id} ${s.tiers.api} / ${s.tiers.conductor}`),
+    [
+      '0 all FromVer / all FromVer',
+      '1.1 all FromVer / some FromVer, some ToVer-pinned',
+      '1.2 all FromVer / all ToVer-pinned',
+      '2.1 some FromVer, some ToVer-pinned / all ToVer-pinned',
+      '2.2 all ToVer-pinned / all ToVer-pinned',
+      '3.1 all ToVer-pinned / some ToVer-pinned, some ToVer',
+      '3.2 all ToVer-pinned / all ToVer',
+      '3.3 some ToVer-pinned, some ToVer / all ToVer',
+      '3.4 all ToVer / all ToVer',
+      'done all ToVer / all ToVer',
+    ],
+  );
+});
+
+test('a service without versioned objects: no pinned phase, its APIs restarted with the new code', () => {
+  const placement = input({ service: 'placement', order: ['placement-api'], pinnedPhase: false });
+  assert.deepEqual(
+    stepTable(placement.order, false).map((s) => s.id),
+    ['0', '1.1', '1.2', 'done'],
+  );
+  const plan = planUpgrade({
+    ...placement,
+    processes: [process('placement-api', 'p1', 1), process('placement-api', 'p2', 2)],
+  });
+  assert.equal(plan.current, '1.1');
+  assert.equal(plan.next?.id, '1.2');
+  assert.deepEqual(plan.next?.commands, [
+    'kill -TERM <pid of placement-api on p1>',
+    "baton placement-api --config-file <its config file>   # with the new release's baton",
+  ]);
+});
+
+test('a process newer than this code, or a schema ahead of it: no step, the newer release plans', () => {
+  const newer = planUpgrade(input({ processes: [process('api', 'a1', 3)] }));
+  assert.equal(newer.next, undefined);
+  assert.match(newer.problems[0] ?? '', /api on a1 .*service version 3, newer than this code's 2/);
+  const ahead = planUpgrade(input({ schema: { state: 'ahead', pending: [] } }));
+  assert.match(ahead.problems[0] ?? '', /ahead of this code/);
+});
+
+test('no process live: the schema and the data decide', () => {
+  const behind = planUpgrade(input({ schema: { state: 'behind', pending: ['0002'] } }));
+  assert.equal(behind.next?.id, '0');
+  const pending = planUpgrade(input({ onlineMigrations: [{ name: 'm', pending: 5 }] }));
+  assert.equal(pending.next?.id, 'done');
+  assert.equal(pending.pendingOnlineMigrations, 5);
+  const done = planUpgrade(input({ onlineMigrations: [{ name: 'm', pending: 0 }] }));
+  assert.equal(done.complete, true);
+  // A probe that failed is not "nothing pending".
+  const unknown = planUpgrade(input({ onlineMigrations: [{ name: 'm', pending: undefined }] }));
+  assert.equal(unknown.complete, false);
+});
+
+test('processes of the new code on a schema not upgraded: a problem, the schema first', () => {
+  const plan = planUpgrade(
+    input({
+      schema: { state: 'behind', pending: ['0002'] },
+      processes: [process('conductor', 'c1', 2, 'zed')],
+    }),
+  );
+  assert.equal(plan.next?.id, '0');
+  assert.match(plan.problems[0] ?? '', /upgrade the schema first/);
+});
