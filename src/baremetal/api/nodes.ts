@@ -4,9 +4,11 @@
  * sub-resources, each in a module of its own. Every `/v1/nodes/{node}/…` path first passes
  * the controller's check of the node segment (node-lookup.ts).
  */
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
 import { InvalidParameterError, NoValidHostError } from '../errors.ts';
+import { authorizeNodePatch } from './access.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, HttpAbort, NotAcceptableError, withStatus } from './errors.ts';
 import { FEATURES } from './features.ts';
@@ -98,6 +100,7 @@ const update: Handler = async (request) => {
   }
   const patch = params.patch as PatchOperation[];
   validateNodePatch(request, patch, resetInterfaces);
+  await authorizeNodePatch(request, ident, patch);
   const node = await findNode(request, ident, { withSuffix: true });
   const saved = await patchNode(request, ident, node, patch, resetInterfaces);
   return nodeBody(new NodeViewContext(request), saved);
