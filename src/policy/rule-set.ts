@@ -52,11 +52,14 @@ export class RuleSet implements PolicyEnforcer {
         !options.enforceNewDefaults &&
         rule.deprecatedCheckString !== undefined &&
         rule.deprecatedCheckString !== rule.checkString;
-      // oslo.policy joins the two strings textually: "<new> or <deprecated>".
-      const text = withDeprecated
-        ? `${rule.checkString} or ${rule.deprecatedCheckString}`
-        : rule.checkString;
-      this.#rules.set(rule.name, parseNamed(rule.name, text));
+      const check = parseNamed(rule.name, rule.checkString);
+      // oslo.policy ORs the two parsed checks (an empty new default allows on its own).
+      this.#rules.set(
+        rule.name,
+        withDeprecated
+          ? { kind: 'or', checks: [check, parseNamed(rule.name, rule.deprecatedCheckString)] }
+          : check,
+      );
     }
     this.#refuseCycles();
   }

@@ -66,8 +66,13 @@ const AUTHENTICATED: RouteAccess = { kind: 'authenticated' };
 
 /** By `METHOD url` as the routes are declared (routes.ts). */
 export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
-  'GET /': AUTHENTICATED,
-  'GET /v1': AUTHENTICATED,
+  // Public: the auth hook lets them through without credentials (app.ts).
+  ...Object.fromEntries(
+    ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].flatMap((method) => [
+      [`${method} /`, AUTHENTICATED],
+      [`${method} /v1`, AUTHENTICATED],
+    ]),
+  ),
   'GET /v1/chassis': system('baremetal:chassis:get'),
   'POST /v1/chassis': system('baremetal:chassis:create'),
   'PATCH /v1/chassis': system('baremetal:chassis:update'),
@@ -121,9 +126,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PATCH /v1/ports': system('baremetal:port:update'),
   'DELETE /v1/ports': system('baremetal:port:delete'),
   'GET /v1/ports/detail': { kind: 'portList', portgroup: false },
-  'GET /v1/ports/:port_id': port('baremetal:port:get'),
-  'PATCH /v1/ports/:port_id': port('baremetal:port:update'),
-  'DELETE /v1/ports/:port_id': port('baremetal:port:delete'),
+  'GET /v1/ports/:port': port('baremetal:port:get'),
+  'PATCH /v1/ports/:port': port('baremetal:port:update'),
+  'DELETE /v1/ports/:port': port('baremetal:port:delete'),
   'GET /v1/nodes/:node/ports': { kind: 'portList', portgroup: false, parent: 'node' },
   'GET /v1/nodes/:node/ports/detail': { kind: 'portList', portgroup: false, parent: 'node' },
   'GET /v1/portgroups/:portgroup/ports': {
@@ -147,6 +152,13 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/nodes/:node/portgroups': { kind: 'portList', portgroup: true, parent: 'node' },
   'GET /v1/nodes/:node/portgroups/detail': { kind: 'portList', portgroup: true, parent: 'node' },
   'GET /v1/shards': system('baremetal:shards:get'),
+  'GET /v1/shards/:shard': system('baremetal:shards:get'),
+  ...Object.fromEntries(
+    ['PUT', 'POST', 'DELETE', 'PATCH'].flatMap((method) => [
+      [`${method} /v1/shards`, AUTHENTICATED],
+      [`${method} /v1/shards/:shard`, AUTHENTICATED],
+    ]),
+  ),
 };
 
 declare module 'fastify' {
@@ -486,7 +498,7 @@ async function checkRoute(request: FastifyRequest, access: RequestAccess, route:
       return;
     }
     case 'port': {
-      const ident = (route.portgroup ? params.portgroup : params.port_id) as string;
+      const ident = (route.portgroup ? params.portgroup : params.port) as string;
       const nodeId = route.portgroup
         ? (await findPortgroup(request, ident, { withSuffix: true })).get('node_id')
         : (await store.ports.get(ident)).get('node_id');
