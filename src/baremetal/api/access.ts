@@ -308,6 +308,42 @@ export function createdNodeOwner(
   return { ownProject: owned && !access.systemScoped, projectId: access.projectId };
 }
 
+/**
+ * node_sanitize's redactions under the policy: below `baremetal:node:get:filter_threshold`
+ * (system readers by default), what the caller may not see of a node it may see (its last
+ * error, its reservation, its internal and driver info) is replaced by the real notices.
+ * `ownership` is the node's, read before the fields were narrowed. Nothing under `noauth`.
+ */
+export function redactNode(
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+  ownership: NodeOwnership,
+): void {
+  const access = accessOf(request);
+  if (access === undefined) return;
+  const target: Record<string, unknown> = { ...access.values };
+  if (ownership.owner) target['node.owner'] = ownership.owner;
+  if (ownership.lessee) target['node.lessee'] = ownership.lessee;
+  if (access.allows('baremetal:node:get:filter_threshold', target)) return;
+  const hidden = (rule: string) => !access.allows(`baremetal:node:get:${rule}`, target);
+  if ('last_error' in body && hidden('last_error')) {
+    body.last_error = '** Value Redacted - Requires baremetal:node:get:last_error permission. **';
+  }
+  if ('reservation' in body && hidden('reservation')) {
+    body.reservation = '** Redacted - requires baremetal:node:get:reservation permission. **';
+  }
+  if ('driver_internal_info' in body && hidden('driver_internal_info')) {
+    body.driver_internal_info = {
+      content: '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **',
+    };
+  }
+  if ('driver_info' in body && hidden('driver_info')) {
+    body.driver_info = {
+      content: '** Redacted - requires baremetal:node:get:driver_info permission. **',
+    };
+  }
+}
+
 /** oslo's bool_from_string(value, default=None) is False. */
 function isFalseString(value: unknown): boolean {
   if (typeof value === 'boolean') return !value;

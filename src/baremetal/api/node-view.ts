@@ -9,6 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
+import { redactNode } from './access.ts';
 import { servicesOf } from './context.ts';
 import { FEATURES, gatesAt } from './features.ts';
 import { type Link, publicUrl, selfLinks } from './links.ts';
@@ -216,7 +217,12 @@ function sanitizeNode(
   body: Record<string, unknown>,
   fields: readonly string[] | undefined,
 ): Record<string, unknown> {
+  const ownership = {
+    owner: (body.owner as string | null | undefined) ?? null,
+    lessee: (body.lessee as string | null | undefined) ?? null,
+  };
   keepFields(body, fields);
+  redactNode(request, body, ownership);
   if (isRecord(body.driver_info)) body.driver_info = maskDictPassword(body.driver_info, SECRET);
   if (isRecord(body.instance_info)) {
     const info = maskDictPassword(body.instance_info, SECRET);

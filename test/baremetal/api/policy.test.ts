@@ -161,6 +161,18 @@ describe("Ironic 21.4's default policy, as it ships (enforce_scope and enforce_n
       assert.equal((await call(f.api, persona, 'GET', `/v1/nodes/${f.leased}`)).statusCode, 200);
     }
     assert.equal((await call(f.api, SYSTEM_READER, 'GET', '/v1/nodes/leased')).statusCode, 200);
+    // The lessee sees the node, not what only its owner and the system may see.
+    const leased = (await call(f.api, LESSEE_MEMBER, 'GET', `/v1/nodes/${f.leased}`)).json();
+    assert.equal(
+      leased.last_error,
+      '** Value Redacted - Requires baremetal:node:get:last_error permission. **',
+    );
+    assert.deepEqual(leased.driver_info, {
+      content: '** Redacted - requires baremetal:node:get:driver_info permission. **',
+    });
+    const owned = (await call(f.api, OWNER_MEMBER, 'GET', `/v1/nodes/${f.leased}`)).json();
+    assert.equal(owned.last_error, null);
+    assert.deepEqual(owned.driver_info, {});
     const hidden = await call(f.api, OTHER_MEMBER, 'GET', `/v1/nodes/${f.leased}`);
     assert.equal(hidden.statusCode, 404);
     assert.match(hidden.body, new RegExp(`Node ${f.leased} could not be found\\.`));
