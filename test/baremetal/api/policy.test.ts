@@ -6,7 +6,10 @@
  * defaults (`enforce_scope` and `enforce_new_defaults` off) and with both switches on.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { RequestAuthenticator } from '../../../src/auth/index.ts';
@@ -14,7 +17,7 @@ import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { ROUTE_ACCESS } from '../../../src/baremetal/api/access.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet, expandImpliedRoles, PolicyFileError } from '../../../src/policy/index.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 
 /** What keystonemiddleware sets, trusted as is (a validated token's headers). */
@@ -307,6 +310,45 @@ describe('the same policy with enforce_scope and enforce_new_defaults on', () =>
   it("lets the owner's admin delete its node", async () => {
     const done = await call(f.api, OWNER_ADMIN, 'DELETE', `/v1/nodes/${f.leased}`);
     assert.equal(done.statusCode, 204, done.body);
+  });
+});
+
+describe('[oslo_policy] policy_file overrides a default', () => {
+  let api: BatonApi;
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bm-policy-'));
+    const policyFile = join(dir, 'policy.yaml');
+    await writeFile(policyFile, '"baremetal:chassis:get": "role:reader"\n');
+    const policy = await createRuleSet(
+      { policyFile, enforceScope: false, enforceNewDefaults: false },
+      BAREMETAL_RULE_DEFAULTS,
+    );
+    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+  });
+  after(async () => {
+    await api?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lets a project reader list chassis, and nothing else changes', async () => {
+    assert.equal((await call(api, OTHER_MEMBER, 'GET', '/v1/chassis')).statusCode, 200);
+    const create = await call(api, OTHER_MEMBER, 'POST', '/v1/chassis', {});
+    assert.equal(create.body, forbiddenBody('baremetal:chassis:create'));
+  });
+
+  it('a policy file that does not parse names the file and the rule', async () => {
+    const policyFile = join(dir, 'broken.yaml');
+    await writeFile(policyFile, '"baremetal:node:get": "role:reader and"\n');
+    await assert.rejects(
+      createRuleSet(
+        { policyFile, enforceScope: false, enforceNewDefaults: false },
+        BAREMETAL_RULE_DEFAULTS,
+      ),
+      (error: Error) =>
+        error instanceof PolicyFileError &&
+        error.message.startsWith(`policy file ${policyFile}: rule 'baremetal:node:get'`),
+    );
   });
 });
 
