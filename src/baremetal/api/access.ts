@@ -24,9 +24,12 @@ import { findPortgroup } from './portgroup-lookup.ts';
 export class PolicyForbiddenError extends ClientSideError {
   override name = 'PolicyForbiddenError';
   readonly rule: string;
-  constructor(rule: string, message = `Access was denied to the following resource: ${rule}`) {
-    super(message, 403);
+  /** Refused for the token's scope (`enforce_scope`), not by the check. */
+  readonly scope: boolean;
+  constructor(rule: string, scopeMessage?: string) {
+    super(scopeMessage ?? `Access was denied to the following resource: ${rule}`, 403);
     this.rule = rule;
+    this.scope = scopeMessage !== undefined;
   }
 }
 
@@ -268,12 +271,22 @@ export class RequestAccess {
    * (NodeNotFound naming what it asked for), then the rule itself is a 403.
    */
   async nodeAndAuthorize(rule: string, ident: string): Promise<NodeObject> {
+    const found = await this.visibleNode(ident);
+    this.authorizeOnNode(rule, ownershipOf(found));
+    return found;
+  }
+
+  /** The node, if the caller may see it; else NodeNotFound (a scope refusal stays a 403). */
+  async visibleNode(ident: string): Promise<NodeObject> {
     const found = await findNode(this.#request, ident, { withSuffix: true });
-    const ownership = ownershipOf(found);
-    if (!this.allows('baremetal:node:get', ownerTarget(this.#values, ownership))) {
-      throw new NotFoundError('node', ident);
+    try {
+      this.authorizeOnNode('baremetal:node:get', ownershipOf(found));
+    } catch (error) {
+      if (error instanceof PolicyForbiddenError && !error.scope) {
+        throw new NotFoundError('node', ident);
+      }
+      throw error;
     }
-    this.authorizeOnNode(rule, ownership);
     return found;
   }
 
@@ -491,13 +504,9 @@ async function checkRoute(request: FastifyRequest, access: RequestAccess, route:
         access.authorize('baremetal:node:create');
       }
       return;
-    case 'nodeVisible': {
-      const found = await findNode(request, params.node as string, { withSuffix: true });
-      if (!access.allows('baremetal:node:get', ownerTarget(access.values, ownershipOf(found)))) {
-        throw new NotFoundError('node', params.node as string);
-      }
+    case 'nodeVisible':
+      await access.visibleNode(params.node as string);
       return;
-    }
     case 'nodeList': {
       const project = access.listProject('node', lastValue(query.project));
       if (project !== undefined) listProjects.set(request, project);
@@ -519,7 +528,7 @@ async function checkRoute(request: FastifyRequest, access: RequestAccess, route:
         try {
           access.authorizeOnNode('baremetal:node:get', ownership);
         } catch (error) {
-          if (error instanceof PolicyForbiddenError) throw concealed;
+          if (error instanceof PolicyForbiddenError && !error.scope) throw concealed;
           throw error;
         }
       }
@@ -542,7 +551,7 @@ async function checkRoute(request: FastifyRequest, access: RequestAccess, route:
       try {
         access.authorizeOnNode('baremetal:node:get', ownership);
       } catch (error) {
-        if (error instanceof PolicyForbiddenError) {
+        if (error instanceof PolicyForbiddenError && !error.scope) {
           throw new NotFoundError(route.portgroup ? 'portgroup' : 'port', ident);
         }
         throw error;

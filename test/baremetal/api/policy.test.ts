@@ -301,6 +301,16 @@ describe('the same policy with enforce_scope and enforce_new_defaults on', () =>
     assert.match(chassis.body, /baremetal:chassis:get requires a system scoped token/);
   });
 
+  it('a domain token on a node is refused for its scope (a 403, not a concealing 404)', async () => {
+    const domain = { 'x-user-id': 'dana', 'x-domain-id': 'default', 'x-roles': roles('admin') };
+    const refused = await call(f.api, domain, 'GET', `/v1/nodes/${f.leased}`);
+    assert.equal(refused.statusCode, 403);
+    assert.match(
+      refused.body,
+      /baremetal:node:get requires a system or project scoped token, not domain/,
+    );
+  });
+
   it('no longer treats an admin of another project as the legacy admin', async () => {
     assert.deepEqual(await uuidsOf(f.api, OTHER_ADMIN, '/v1/nodes', 'nodes'), []);
     const hidden = await call(f.api, OTHER_ADMIN, 'GET', `/v1/nodes/${f.leased}`);
