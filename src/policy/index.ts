@@ -9,7 +9,8 @@ import type { RuleDefault } from './rule-default.ts';
 import { RuleSet } from './rule-set.ts';
 
 export { PolicySyntaxError } from './check-parser.ts';
-export { expandImpliedRoles } from './credentials.ts';
+export type { PolicyCredentials } from './checks.ts';
+export { expandImpliedRoles, policyCredentials } from './credentials.ts';
 export {
   type Credentials,
   type PolicyEnforcer,

@@ -11,8 +11,13 @@
  * Under `noauth` nothing is checked, as Ironic's `authorize` passes everything then.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { policyValuesOf, type RequestCredentials } from '../../auth/request-credentials.ts';
-import { PolicyScopeError, type RuleSet } from '../../policy/index.ts';
+import type { RequestCredentials } from '../../auth/request-credentials.ts';
+import {
+  type PolicyCredentials,
+  PolicyScopeError,
+  policyCredentials,
+  type RuleSet,
+} from '../../policy/index.ts';
 import { isInterfaceKind } from '../drivers/interface-kinds.ts';
 import { NotFoundError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
@@ -180,9 +185,9 @@ export function listProjectOf(request: FastifyRequest): string | undefined {
 }
 
 /** Ironic's `to_policy_values`: oslo.context's, plus the project name and the public flag. */
-function ironicPolicyValues(credentials: RequestCredentials): Record<string, unknown> {
+function ironicPolicyValues(credentials: RequestCredentials): PolicyCredentials {
   return {
-    ...policyValuesOf(credentials),
+    ...policyCredentials(credentials),
     project_name: credentials.projectName ?? null,
     is_public_api: false,
   };
@@ -216,7 +221,7 @@ function ownerTarget(values: Record<string, unknown>, ownership: NodeOwnership) 
 export class RequestAccess {
   readonly #request: FastifyRequest;
   readonly #policy: RuleSet;
-  readonly #values: Record<string, unknown>;
+  readonly #values: PolicyCredentials;
 
   constructor(request: FastifyRequest, policy: RuleSet, credentials: RequestCredentials) {
     this.#request = request;
@@ -240,7 +245,7 @@ export class RequestAccess {
   /** True when allowed; a scope refusal counts as not allowed (`policy.check`). */
   allows(rule: string, target: Record<string, unknown> = this.#values): boolean {
     try {
-      return this.#policy.enforceWith(rule, this.#values as never, target);
+      return this.#policy.enforceWith(rule, this.#values, target);
     } catch (error) {
       if (error instanceof PolicyScopeError) return false;
       throw error;
@@ -251,7 +256,7 @@ export class RequestAccess {
   authorize(rule: string, target: Record<string, unknown> = this.#values): void {
     let allowed: boolean;
     try {
-      allowed = this.#policy.enforceWith(rule, this.#values as never, target);
+      allowed = this.#policy.enforceWith(rule, this.#values, target);
     } catch (error) {
       if (error instanceof PolicyScopeError) {
         throw new PolicyForbiddenError(rule, error.message);
