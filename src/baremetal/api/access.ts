@@ -5,9 +5,10 @@
  * it but not act is refused), the port and portgroup equivalents through their node, and the
  * list checks that narrow a project's lists to the nodes it owns or leases.
  *
- * Each route says its check in ROUTE_ACCESS; the checks that need no body run in a preParsing
- * hook, before the body is read, so an unauthorized caller's body is never buffered. Checks
- * that need the body (node create and patch, port and portgroup create) are the handlers'.
+ * Each route says its check in ROUTE_ACCESS (route-access.ts); the checks that need no body
+ * run in a preParsing hook, before the body is read, so an unauthorized caller's body is never
+ * buffered. Checks that need the body are the handlers' (node-access.ts; port and portgroup
+ * create: nodeForCreate).
  * Under `noauth` nothing is checked, as Ironic's `authorize` passes everything then.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -18,12 +19,12 @@ import {
   policyCredentials,
   type RuleSet,
 } from '../../policy/index.ts';
-import { isInterfaceKind } from '../drivers/interface-kinds.ts';
 import { NotFoundError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { ClientSideError } from './errors.ts';
 import { findNode } from './node-lookup.ts';
 import { findPortgroup } from './portgroup-lookup.ts';
+import { ROUTE_ACCESS, type RouteAccess } from './route-access.ts';
 
 /** Ironic's HTTPForbidden: the rule named as the resource denied. */
 export class PolicyForbiddenError extends ClientSideError {
@@ -37,137 +38,6 @@ export class PolicyForbiddenError extends ClientSideError {
     this.scope = scopeMessage !== undefined;
   }
 }
-
-export type RouteAccess =
-  /** Any authenticated caller (a 405, a route answering an error of its own). */
-  | { readonly kind: 'authenticated' }
-  /** check_policy: the caller's own values as the target. */
-  | { readonly kind: 'system'; readonly rule: string }
-  /** check_node_policy_and_retrieve on the `:node` segment (or `?node=` when `query`). */
-  | { readonly kind: 'node'; readonly rule: string; readonly query?: boolean }
-  /** DELETE a node: `baremetal:node:delete`, else the project admin's own node. */
-  | { readonly kind: 'nodeDelete' }
-  /** check_list_policy('node', ?project). */
-  | { readonly kind: 'nodeList' }
-  /** check_port_list_policy, under a node or a portgroup when the route has one. */
-  | {
-      readonly kind: 'portList';
-      readonly portgroup: boolean;
-      readonly parent?: 'node' | 'portgroup';
-    }
-  /** check_port_policy_and_retrieve on `:port` / `:portgroup`. */
-  | { readonly kind: 'port'; readonly rule: string; readonly portgroup: boolean }
-  /** POST a node: `create:self_owned_node` or `create` (the owner, from the body, is the handler's). */
-  | { readonly kind: 'nodeCreate' }
-  /** PATCH a node: visible, or not found; the rules of the fields patched are the handler's. */
-  | { readonly kind: 'nodeVisible' }
-  /** The handler checks, with the body (port and portgroup create). */
-  | { readonly kind: 'inHandler' };
-
-const system = (rule: string): RouteAccess => ({ kind: 'system', rule });
-const node = (rule: string): RouteAccess => ({ kind: 'node', rule });
-const port = (rule: string): RouteAccess => ({ kind: 'port', rule, portgroup: false });
-const portgroup = (rule: string): RouteAccess => ({ kind: 'port', rule, portgroup: true });
-const NODE_LIST: RouteAccess = { kind: 'nodeList' };
-const IN_HANDLER: RouteAccess = { kind: 'inHandler' };
-const AUTHENTICATED: RouteAccess = { kind: 'authenticated' };
-
-/** By `METHOD url` as the routes are declared (routes.ts). */
-export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
-  // Public: the auth hook lets them through without credentials (app.ts).
-  ...Object.fromEntries(
-    ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].flatMap((method) => [
-      [`${method} /`, AUTHENTICATED],
-      [`${method} /v1`, AUTHENTICATED],
-    ]),
-  ),
-  'GET /v1/chassis': system('baremetal:chassis:get'),
-  'POST /v1/chassis': system('baremetal:chassis:create'),
-  'PATCH /v1/chassis': system('baremetal:chassis:update'),
-  'DELETE /v1/chassis': system('baremetal:chassis:delete'),
-  'GET /v1/chassis/detail': system('baremetal:chassis:get'),
-  'GET /v1/chassis/:chassis_uuid': system('baremetal:chassis:get'),
-  'PATCH /v1/chassis/:chassis_uuid': system('baremetal:chassis:update'),
-  'DELETE /v1/chassis/:chassis_uuid': system('baremetal:chassis:delete'),
-  'POST /v1/chassis/:chassis_uuid': system('baremetal:chassis:create'),
-  'GET /v1/chassis/:chassis_uuid/nodes': NODE_LIST,
-  'GET /v1/chassis/:chassis_uuid/nodes/detail': NODE_LIST,
-  'GET /v1/conductors': system('baremetal:conductor:get'),
-  'GET /v1/conductors/:hostname': system('baremetal:conductor:get'),
-  'GET /v1/drivers': system('baremetal:driver:get'),
-  'GET /v1/drivers/:driver_name': system('baremetal:driver:get'),
-  'GET /v1/drivers/:driver_name/properties': system('baremetal:driver:get_properties'),
-  'GET /v1/drivers/:driver_name/raid/logical_disk_properties': system(
-    'baremetal:driver:get_raid_logical_disk_properties',
-  ),
-  'GET /v1/nodes': NODE_LIST,
-  'POST /v1/nodes': { kind: 'nodeCreate' },
-  'PATCH /v1/nodes': system('baremetal:node:update'),
-  'DELETE /v1/nodes': system('baremetal:node:delete'),
-  'GET /v1/nodes/detail': NODE_LIST,
-  'GET /v1/nodes/validate': { kind: 'node', rule: 'baremetal:node:validate', query: true },
-  'GET /v1/nodes/:node': node('baremetal:node:get'),
-  'PATCH /v1/nodes/:node': { kind: 'nodeVisible' },
-  'DELETE /v1/nodes/:node': { kind: 'nodeDelete' },
-  'POST /v1/nodes/:node': system('baremetal:node:create'),
-  'GET /v1/nodes/:node/validate': node('baremetal:node:validate'),
-  'GET /v1/nodes/:node/:extra': node('baremetal:node:get'),
-  'GET /v1/nodes/:node/inventory': node('baremetal:node:inventory:get'),
-  'GET /v1/nodes/:node/management/boot_device': node('baremetal:node:get_boot_device'),
-  'PUT /v1/nodes/:node/management/boot_device': node('baremetal:node:set_boot_device'),
-  'GET /v1/nodes/:node/management/boot_device/supported': node('baremetal:node:get_boot_device'),
-  'PUT /v1/nodes/:node/maintenance': node('baremetal:node:set_maintenance'),
-  'DELETE /v1/nodes/:node/maintenance': node('baremetal:node:clear_maintenance'),
-  'GET /v1/nodes/:node/states': node('baremetal:node:get_states'),
-  'PUT /v1/nodes/:node/states/power': node('baremetal:node:set_power_state'),
-  'PUT /v1/nodes/:node/states/provision': node('baremetal:node:set_provision_state'),
-  'GET /v1/nodes/:node/traits': node('baremetal:node:traits:list'),
-  'PUT /v1/nodes/:node/traits': node('baremetal:node:traits:set'),
-  'DELETE /v1/nodes/:node/traits': node('baremetal:node:traits:delete'),
-  'PUT /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:set'),
-  'DELETE /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:delete'),
-  'GET /v1/nodes/:node/vifs': node('baremetal:node:vif:list'),
-  'POST /v1/nodes/:node/vifs': node('baremetal:node:vif:attach'),
-  'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
-  'GET /v1/ports': { kind: 'portList', portgroup: false },
-  'POST /v1/ports': IN_HANDLER,
-  'PATCH /v1/ports': system('baremetal:port:update'),
-  'DELETE /v1/ports': system('baremetal:port:delete'),
-  'GET /v1/ports/detail': { kind: 'portList', portgroup: false },
-  'GET /v1/ports/:port': port('baremetal:port:get'),
-  'PATCH /v1/ports/:port': port('baremetal:port:update'),
-  'DELETE /v1/ports/:port': port('baremetal:port:delete'),
-  'GET /v1/nodes/:node/ports': { kind: 'portList', portgroup: false, parent: 'node' },
-  'GET /v1/nodes/:node/ports/detail': { kind: 'portList', portgroup: false, parent: 'node' },
-  'GET /v1/portgroups/:portgroup/ports': {
-    kind: 'portList',
-    portgroup: false,
-    parent: 'portgroup',
-  },
-  'GET /v1/portgroups/:portgroup/ports/detail': {
-    kind: 'portList',
-    portgroup: false,
-    parent: 'portgroup',
-  },
-  'GET /v1/portgroups': { kind: 'portList', portgroup: true },
-  'POST /v1/portgroups': IN_HANDLER,
-  'PATCH /v1/portgroups': system('baremetal:portgroup:update'),
-  'DELETE /v1/portgroups': system('baremetal:portgroup:delete'),
-  'GET /v1/portgroups/detail': { kind: 'portList', portgroup: true },
-  'GET /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:get'),
-  'PATCH /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:update'),
-  'DELETE /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:delete'),
-  'GET /v1/nodes/:node/portgroups': { kind: 'portList', portgroup: true, parent: 'node' },
-  'GET /v1/nodes/:node/portgroups/detail': { kind: 'portList', portgroup: true, parent: 'node' },
-  'GET /v1/shards': system('baremetal:shards:get'),
-  'GET /v1/shards/:shard': system('baremetal:shards:get'),
-  ...Object.fromEntries(
-    ['PUT', 'POST', 'DELETE', 'PATCH'].flatMap((method) => [
-      [`${method} /v1/shards`, AUTHENTICATED],
-      [`${method} /v1/shards/:shard`, AUTHENTICATED],
-    ]),
-  ),
-};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -198,7 +68,7 @@ export interface NodeOwnership {
   readonly lessee: string | null;
 }
 
-function ownershipOf(found: NodeObject | undefined): NodeOwnership {
+export function ownershipOf(found: NodeObject | undefined): NodeOwnership {
   return {
     owner: (found?.get('owner') as string | null | undefined) ?? null,
     lessee: (found?.get('lessee') as string | null | undefined) ?? null,
@@ -206,7 +76,7 @@ function ownershipOf(found: NodeObject | undefined): NodeOwnership {
 }
 
 /** The target check_owner_policy builds: the caller's values, the node's owner (and lessee if set). */
-function ownerTarget(values: Record<string, unknown>, ownership: NodeOwnership) {
+export function ownerTarget(values: Record<string, unknown>, ownership: NodeOwnership) {
   const target: Record<string, unknown> = { ...values, 'node.owner': ownership.owner };
   if (ownership.lessee) target['node.lessee'] = ownership.lessee;
   return target;
@@ -311,119 +181,6 @@ export class RequestAccess {
 }
 
 const accesses = new WeakMap<FastifyRequest, RequestAccess>();
-
-/**
- * Who owns a node a caller creates (the nodes controller's post), or undefined under `noauth`:
- * a caller allowed `create:self_owned_node` outside the system scope creates nodes of its own
- * project, and may name no other owner.
- */
-export function createdNodeOwner(
-  request: FastifyRequest,
-): { readonly ownProject: boolean; readonly projectId: string | null } | undefined {
-  const access = accessOf(request);
-  if (access === undefined) return undefined;
-  const owned = access.allows('baremetal:node:create:self_owned_node');
-  return { ownProject: owned && !access.systemScoped, projectId: access.projectId };
-}
-
-/**
- * node_sanitize's redactions under the policy: below `baremetal:node:get:filter_threshold`
- * (system readers by default), what the caller may not see of a node it may see (its last
- * error, its reservation, its internal and driver info) is replaced by the real notices.
- * `ownership` is the node's, read before the fields were narrowed. Nothing under `noauth`.
- */
-export function redactNode(
-  request: FastifyRequest,
-  body: Record<string, unknown>,
-  ownership: NodeOwnership,
-): void {
-  const access = accessOf(request);
-  if (access === undefined) return;
-  const target: Record<string, unknown> = { ...access.values };
-  if (ownership.owner) target['node.owner'] = ownership.owner;
-  if (ownership.lessee) target['node.lessee'] = ownership.lessee;
-  if (access.allows('baremetal:node:get:filter_threshold', target)) return;
-  const hidden = (rule: string) => !access.allows(`baremetal:node:get:${rule}`, target);
-  if ('last_error' in body && hidden('last_error')) {
-    body.last_error = '** Value Redacted - Requires baremetal:node:get:last_error permission. **';
-  }
-  if ('reservation' in body && hidden('reservation')) {
-    body.reservation = '** Redacted - requires baremetal:node:get:reservation permission. **';
-  }
-  if ('driver_internal_info' in body && hidden('driver_internal_info')) {
-    body.driver_internal_info = {
-      content: '** Redacted - Requires baremetal:node:get:driver_internal_info permission. **',
-    };
-  }
-  if ('driver_info' in body && hidden('driver_info')) {
-    body.driver_info = {
-      content: '** Redacted - requires baremetal:node:get:driver_info permission. **',
-    };
-  }
-}
-
-/** oslo's bool_from_string(value, default=None) is False. */
-function isFalseString(value: unknown): boolean {
-  if (typeof value === 'boolean') return !value;
-  return ['0', 'f', 'false', 'off', 'n', 'no'].includes(String(value).trim().toLowerCase());
-}
-
-/** The rules a node patch needs, by the paths it touches (_authorize_patch_and_get_node). */
-export function nodePatchRules(patch: readonly { path: string; value?: unknown }[]): string[] {
-  const rules: string[] = [];
-  let generic = false;
-  for (const { path, value } of patch) {
-    const field = path.replace(/^\/+/, '');
-    const kind = field.endsWith('_interface') ? field.slice(0, -'_interface'.length) : undefined;
-    if (path.startsWith('/instance_info')) rules.push('baremetal:node:update_instance_info');
-    else if (path.startsWith('/extra')) rules.push('baremetal:node:update_extra');
-    else if (path.startsWith('/automated_clean') && isFalseString(value)) {
-      rules.push('baremetal:node:disable_cleaning');
-    } else if (path.startsWith('/driver_info')) rules.push('baremetal:node:update:driver_info');
-    else if (path.startsWith('/properties')) rules.push('baremetal:node:update:properties');
-    else if (path.startsWith('/chassis_uuid')) rules.push('baremetal:node:update:chassis_uuid');
-    else if (path.startsWith('/instance_uuid')) rules.push('baremetal:node:update:instance_uuid');
-    else if (path.startsWith('/lessee')) rules.push('baremetal:node:update:lessee');
-    else if (path.startsWith('/owner')) rules.push('baremetal:node:update:owner');
-    else if (path.startsWith('/driver') || (kind !== undefined && isInterfaceKind(kind))) {
-      rules.push('baremetal:node:update:driver_interfaces');
-    } else if (path.startsWith('/network_data')) rules.push('baremetal:node:update:network_data');
-    else if (path.startsWith('/conductor_group')) {
-      rules.push('baremetal:node:update:conductor_group');
-    } else if (path.startsWith('/name')) rules.push('baremetal:node:update:name');
-    else if (path.startsWith('/retired')) rules.push('baremetal:node:update:retired');
-    else if (path.startsWith('/shard')) rules.push('baremetal:node:update:shard');
-    else generic = true;
-  }
-  if (generic || rules.length === 0) rules.push('baremetal:node:update');
-  return rules;
-}
-
-/**
- * check_multiple_node_policies_and_retrieve for a patch: the first rule as a node check (not
- * visible: not found), the others on its owner and lessee. Nothing under `noauth`.
- */
-export async function authorizeNodePatch(
-  request: FastifyRequest,
-  ident: string,
-  patch: readonly { path: string; value?: unknown }[],
-): Promise<void> {
-  const access = accessOf(request);
-  if (access === undefined) return;
-  const [first, ...others] = nodePatchRules(patch);
-  const found = await access.nodeAndAuthorize(first as string, ident);
-  for (const rule of others) access.authorizeOnNode(rule, ownershipOf(found));
-}
-
-/** May the caller change the owner of a node that is ACTIVE (update_owner_provisioned)? */
-export function mayChangeProvisionedOwner(request: FastifyRequest, found: NodeObject): boolean {
-  const access = accessOf(request);
-  if (access === undefined) return true;
-  return access.allows(
-    'baremetal:node:update_owner_provisioned',
-    ownerTarget(access.values, ownershipOf(found)),
-  );
-}
 
 /**
  * A create naming its node in the body (port, portgroup): the rule is checked on that node's

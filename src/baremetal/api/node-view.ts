@@ -9,11 +9,11 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
-import { redactNode } from './access.ts';
 import { servicesOf } from './context.ts';
 import { FEATURES, gatesAt } from './features.ts';
 import { type Link, publicUrl, selfLinks } from './links.ts';
 import { maskDictPassword } from './mask-secrets.ts';
+import { redactNode } from './node-access.ts';
 import { nodeFieldsHidden } from './node-fields.ts';
 import { invalidFields, keepFields, shownValue } from './object-dict.ts';
 import { shownProvisionState } from './provision-verbs.ts';

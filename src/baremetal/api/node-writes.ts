@@ -9,7 +9,6 @@ import { isUuidLike } from '../../python-compat/index.ts';
 import { ProvisionState, STATE_GROUPS } from '../conductor/provision-states.ts';
 import { InvalidError, NotFoundError, NoValidHostError } from '../errors.ts';
 import { Node, type NodeObject } from '../objects/index.ts';
-import { createdNodeOwner, mayChangeProvisionedOwner } from './access.ts';
 import { servicesOf } from './context.ts';
 import { ClientSideError, NotAcceptableError, withStatus } from './errors.ts';
 import { FEATURES, gatesAt } from './features.ts';
@@ -19,6 +18,7 @@ import {
   type PatchOperation,
   patchValues,
 } from './json-patch.ts';
+import { createdNodeOwner, mayChangeProvisionedOwner } from './node-access.ts';
 import { nodeFieldsHidden } from './node-fields.ts';
 import { isValidNodeName } from './node-lookup.ts';
 import {

@@ -8,13 +8,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
 import { InvalidParameterError, NoValidHostError } from '../errors.ts';
-import { authorizeNodePatch } from './access.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, HttpAbort, NotAcceptableError, withStatus } from './errors.ts';
 import { FEATURES } from './features.ts';
 import type { PatchOperation } from './json-patch.ts';
 import { buildUrl, publicUrl } from './links.ts';
 import { checkFieldsAllowed } from './list-params.ts';
+import { authorizeNodePatch } from './node-access.ts';
 import { checkNodeFieldsAllowed } from './node-fields.ts';
 import { listNodes, listNodesDetail } from './node-list.ts';
 import { checkNodeSegment, findNode } from './node-lookup.ts';

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { RequestAuthenticator } from '../../../src/auth/index.ts';
 import { credentialsFromHeaders } from '../../../src/auth/index.ts';
-import { ROUTE_ACCESS } from '../../../src/baremetal/api/access.ts';
+import { ROUTE_ACCESS } from '../../../src/baremetal/api/route-access.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
 import { createRuleSet, expandImpliedRoles, PolicyFileError } from '../../../src/policy/index.ts';

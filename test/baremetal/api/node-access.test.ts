@@ -1,7 +1,7 @@
 /** The rules a node patch needs, by the paths it touches (_authorize_patch_and_get_node). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nodePatchRules } from '../../../src/baremetal/api/access.ts';
+import { nodePatchRules } from '../../../src/baremetal/api/node-access.ts';
 
 const rules = (...ops: { path: string; value?: unknown }[]) => nodePatchRules(ops);
 
