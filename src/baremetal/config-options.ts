@@ -7,6 +7,11 @@
  * into the settings of the two processes (config.ts).
  */
 import { hostname } from 'node:os';
+import {
+  KEYSTONE_AUTHTOKEN_DEFAULTS,
+  KEYSTONE_AUTHTOKEN_OPTIONS,
+  type KeystoneAuthtokenSettings,
+} from '../auth/keystone-options.ts';
 import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
 import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
@@ -243,8 +248,29 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'DEFAULT',
     'auth_strategy',
     'authStrategy',
-    "The API's authentication. noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); keystone and http_basic are Ironic's and not served by Baton in this release.",
+    "The API's authentication. keystone: tokens validated with Keystone ([keystone_authtoken]) and Ironic's policy applied; noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); http_basic is Ironic's and not served by Baton in this release.",
     choice(BAREMETAL_AUTH_STRATEGIES),
+  ),
+  option(
+    'oslo_policy',
+    'enforce_scope',
+    'enforceScope',
+    'Refuse a token of a scope the rule is not meant for (off in Ironic 21.4).',
+    BOOLEAN,
+  ),
+  option(
+    'oslo_policy',
+    'enforce_new_defaults',
+    'enforceNewDefaults',
+    'Use only the secure-RBAC defaults, not the pre-RBAC rules they replaced (off in Ironic 21.4).',
+    BOOLEAN,
+  ),
+  option(
+    'oslo_policy',
+    'policy_file',
+    'policyFile',
+    'YAML or JSON rules over the defaults; relative to the config file.',
+    PATH,
   ),
   option(
     'api',
@@ -376,6 +402,8 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
       ? { ...option, deprecated: [{ section: 'api', name: 'drain_wait', flag: 'drain-wait' }] }
       : option,
   ),
+  // Keystone: the toolkit's [keystone_authtoken] (src/auth/keystone-options.ts, docs/security.md).
+  ...KEYSTONE_AUTHTOKEN_OPTIONS,
 ];
 
 /** The defaults by field, as the sample and `--help` show them. */
@@ -397,6 +425,9 @@ function defaultValues(): Record<string, unknown> {
     apiMaxLimit: base.api.maxLimit,
     authStrategy: base.api.authStrategy,
     insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
+    enforceScope: base.api.policy.enforceScope,
+    enforceNewDefaults: base.api.policy.enforceNewDefaults,
+    ...KEYSTONE_AUTHTOKEN_DEFAULTS,
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -505,6 +536,17 @@ export function baremetalConfigOf(
         'insecureNoauthOnAnyAddress',
         base.api.insecureNoauthOnAnyAddress,
       ),
+      policy: {
+        policyFile: pick<string | undefined>('policyFile', undefined),
+        enforceScope: pick('enforceScope', base.api.policy.enforceScope),
+        enforceNewDefaults: pick('enforceNewDefaults', base.api.policy.enforceNewDefaults),
+      },
+      keystone: Object.fromEntries(
+        Object.entries(KEYSTONE_AUTHTOKEN_DEFAULTS).map(([field, value]) => [
+          field,
+          pick(field, value),
+        ]),
+      ) as unknown as KeystoneAuthtokenSettings,
     },
     conductor: {
       ...c,

@@ -6,6 +6,11 @@
  * the pin, which is kept apart.
  */
 import { hostname } from 'node:os';
+import {
+  KEYSTONE_AUTHTOKEN_DEFAULTS,
+  type KeystoneAuthtokenSettings,
+} from '../auth/keystone-options.ts';
+import type { PolicySettings } from '../policy/index.ts';
 import type { RpcSettings } from '../rpc/index.ts';
 import { DEFAULT_OPERATIONS, type OperationsConfig } from '../service/operations-config.ts';
 import {
@@ -14,7 +19,7 @@ import {
 } from './conductor/conductor-settings.ts';
 
 export interface BaremetalApiSettings {
-  /** `[api] host_ip`: Baton listens on loopback by default (no authentication is built). */
+  /** `[api] host_ip`: Baton listens on loopback by default (noauth checks no token). */
   readonly hostIp: string;
   /** `[api] port` (6385). */
   readonly port: number;
@@ -26,15 +31,19 @@ export interface BaremetalApiSettings {
   readonly publicEndpoint?: string | undefined;
   /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
   readonly defaultResourceClass?: string | undefined;
-  /** `[DEFAULT] auth_strategy`: read as Ironic's; the API serves `noauth` only in this release. */
+  /** `[DEFAULT] auth_strategy`: `keystone` or `noauth` (`http_basic` is read, not served). */
   readonly authStrategy: BaremetalAuthStrategy;
   /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
   readonly insecureNoauthOnAnyAddress: boolean;
+  /** `[oslo_policy]`: applied under `keystone` only, as Ironic applies it. */
+  readonly policy: PolicySettings;
+  /** `[keystone_authtoken]`: how tokens are validated under `keystone`. */
+  readonly keystone: KeystoneAuthtokenSettings;
 }
 
 /**
  * Ironic's `[DEFAULT] auth_strategy` values, so that a real ironic.conf reads (the conductor
- * ignores the option); the API serves only the real standalone setup's `noauth` for now.
+ * ignores the option); the API serves `keystone` and the real standalone setup's `noauth`.
  */
 export const BAREMETAL_AUTH_STRATEGIES = ['keystone', 'noauth', 'http_basic'] as const;
 export type BaremetalAuthStrategy = (typeof BAREMETAL_AUTH_STRATEGIES)[number];
@@ -76,6 +85,9 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       maxLimit: 1000,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: false,
+      // Ironic 21.4 leaves both switches at oslo.policy's defaults (off).
+      policy: { enforceScope: false, enforceNewDefaults: false },
+      keystone: KEYSTONE_AUTHTOKEN_DEFAULTS,
     },
     conductor: defaultConductorSettings(hostname()),
   };

@@ -9,8 +9,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { checkListenSafety } from '../auth/index.ts';
+import {
+  checkListenSafety,
+  type KeystoneAuthConfig,
+  KeystoneAuthenticator,
+  keystoneAuthConfigOf,
+} from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
+import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import {
   createTransport,
@@ -65,6 +71,7 @@ import {
 import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
 import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
 import { baremetalOnlineMigrations } from './online-migrations/index.ts';
+import { BAREMETAL_RULE_DEFAULTS } from './policy/default-rules.ts';
 import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
 import {
   BAREMETAL_REMOTE_ERRORS,
@@ -167,23 +174,27 @@ export async function planBaremetal(
 
 /**
  * The API's auth settings, checked before anything opens (the CLI's plan, once for a pool, and
- * startBaremetalApi): only `noauth` is served, and since it checks no token it listens on
- * loopback only unless `[api] insecure_noauth_on_any_address` accepts the risk
- * (src/auth/listen-safety.ts). Throws ConfigFileError or UnsafeListenError.
+ * startBaremetalApi): `keystone` needs a complete `[keystone_authtoken]`; `noauth` checks no
+ * token, so it listens on loopback only unless `[api] insecure_noauth_on_any_address` accepts
+ * the risk (src/auth/listen-safety.ts); `http_basic` is not served. Returns Keystone's settings
+ * under `keystone`. Throws ConfigFileError or UnsafeListenError.
  */
-export function checkBaremetalApiAuth(config: BaremetalConfig): void {
-  if (config.api.authStrategy !== 'noauth') {
+export function checkBaremetalApiAuth(config: BaremetalConfig): KeystoneAuthConfig | undefined {
+  const strategy = config.api.authStrategy;
+  if (strategy !== 'noauth' && strategy !== 'keystone') {
     throw new ConfigFileError(
-      `[DEFAULT] auth_strategy: '${config.api.authStrategy}' is not served by Baton's bare metal API in this release; use noauth`,
+      `[DEFAULT] auth_strategy: '${strategy}' is not served by Baton's bare metal API in this release; use keystone or noauth`,
     );
   }
+  const keystone = strategy === 'keystone' ? keystoneAuthConfigOf(config.api.keystone) : undefined;
   checkListenSafety({
     binary: BAREMETAL_API_BINARY,
     host: config.api.hostIp,
-    authStrategy: config.api.authStrategy,
-    authenticates: false,
+    authStrategy: strategy,
+    authenticates: keystone !== undefined,
     insecureNoauthOnAnyAddress: config.api.insecureNoauthOnAnyAddress,
   });
+  return keystone;
 }
 
 /** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
@@ -435,7 +446,7 @@ export async function startBaremetalApi(
   plan: BaremetalPlan,
   options: StartApiOptions = {},
 ): Promise<BaremetalApiProcess> {
-  checkBaremetalApiAuth(plan.config);
+  const keystone = checkBaremetalApiAuth(plan.config);
   const { createProcessOperations } = await import('../service/process-operations.ts');
   const ops = createProcessOperations({
     service: BAREMETAL_SERVICE,
@@ -449,6 +460,14 @@ export async function startBaremetalApi(
   let transport: RpcTransport | undefined;
   let listening: ListeningApi | undefined;
   try {
+    // Keystone is first asked at the first request: while it is down, requests get 503s.
+    const auth =
+      keystone === undefined
+        ? undefined
+        : {
+            authenticator: await KeystoneAuthenticator.create(keystone),
+            policy: await createRuleSet(plan.config.api.policy, BAREMETAL_RULE_DEFAULTS),
+          };
     database = await openBaremetalDatabase(plan.config.databaseUrl);
     const shared = database as unknown as Database;
     await checkPeerVersions(
@@ -484,6 +503,7 @@ export async function startBaremetalApi(
         },
       },
       apiMax: plan.caps.apiMax,
+      ...(auth === undefined ? {} : { auth }),
       host: api.hostIp,
       port: api.port,
       operations: ops.http,

@@ -26,10 +26,12 @@ const LAYERS: Readonly<Record<string, number>> = {
   db: 4,
   service: 5,
   auth: 6,
-  placement: 7,
-  baremetal: 7,
-  rehearsal: 8,
-  cli: 9,
+  // oslo.policy's engine: reads the credentials the auth layer establishes.
+  policy: 7,
+  placement: 8,
+  baremetal: 8,
+  rehearsal: 9,
+  cli: 10,
 };
 const TOOLKIT = new Set([
   'objects',
@@ -40,6 +42,7 @@ const TOOLKIT = new Set([
   'db',
   'service',
   'auth',
+  'policy',
 ]);
 const PURE = new Set(['objects', 'releases']);
 /** What a pure folder may import besides the pure folders: computation, no I/O. */

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { KEYSTONE_AUTHTOKEN_DEFAULTS } from '../../src/auth/index.ts';
 import { DEFAULT_API_PORT, defaultBaremetalConfig } from '../../src/baremetal/config.ts';
 import {
   BAREMETAL_OPTIONS,
@@ -93,6 +94,11 @@ describe('bare metal config', () => {
         'host_ip = 0.0.0.0',
         'port = 6390',
         'insecure_noauth_on_any_address = true',
+        '[oslo_policy]',
+        'policy_file = policy.yaml',
+        'enforce_scope = true',
+        '[keystone_authtoken]',
+        'auth_url = http://127.0.0.1:5000/',
         '[conductor]',
         'conductor_group = Rack1',
         'heartbeat_interval = 2',
@@ -124,6 +130,12 @@ describe('bare metal config', () => {
       defaultResourceClass: undefined,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: true,
+      policy: {
+        policyFile: '/etc/baton/policy.yaml',
+        enforceScope: true,
+        enforceNewDefaults: false,
+      },
+      keystone: { ...KEYSTONE_AUTHTOKEN_DEFAULTS, keystoneAuthUrl: 'http://127.0.0.1:5000/' },
     });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');

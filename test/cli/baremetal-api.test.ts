@@ -251,11 +251,18 @@ describe('baton baremetal api', () => {
       open.err,
       /^baton: error: baremetal-api will not listen on 0\.0\.0\.0 with auth_strategy noauth: .*--insecure-noauth-on-any-address/,
     );
+    // keystone without its settings: every missing one named, in one line.
     const keystone = await baton('baremetal', 'api', '--db', db, '--auth-strategy', 'keystone');
     assert.equal(keystone.status, 64);
     assert.equal(
       keystone.err,
-      "baton: error: [DEFAULT] auth_strategy: 'keystone' is not served by Baton's bare metal API in this release; use noauth\n",
+      'baton: error: auth_strategy keystone: [keystone_authtoken] auth_url is required; auth_type is required (password); password is required; username (or user_id) is required\n',
+    );
+    const basic = await baton('baremetal', 'api', '--db', db, '--auth-strategy', 'http_basic');
+    assert.equal(basic.status, 64);
+    assert.equal(
+      basic.err,
+      "baton: error: [DEFAULT] auth_strategy: 'http_basic' is not served by Baton's bare metal API in this release; use keystone or noauth\n",
     );
     const conf = join(dir, 'bad.conf');
     await writeFile(conf, '[api]\nmax_limit = 0\n');

@@ -45,6 +45,8 @@ export interface RealIronicOptions {
   readonly apiWorkers?: number;
   /** More options, by section: `{conductor: {heartbeat_timeout: '10'}}`. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Headers the readiness check sends (a token when `auth_strategy = keystone`). */
+  readonly readyHeaders?: Readonly<Record<string, string>>;
   /** How long to wait for the API and every conductor, 60 s by default. */
   readonly startTimeoutMs?: number;
 }
@@ -260,7 +262,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     for (const [i, host] of hosts.entries()) {
       const log = join(dir, `conductor-${i + 1}.log`);
       conductors.push({ host, log, process: start(CONDUCTOR, configs[i] as string, log) });
-      await waitUntilReady(url, hosts.slice(0, i + 1), deadline, () => {
+      await waitUntilReady(url, hosts.slice(0, i + 1), deadline, options.readyHeaders, () => {
         for (const [child, childLog] of [
           [api, apiLog],
           ...conductors.map((c) => [c.process, c.log] as const),
@@ -289,6 +291,7 @@ async function waitUntilReady(
   url: string,
   hosts: readonly string[],
   deadline: number,
+  headers: Readonly<Record<string, string>> | undefined,
   died: () => string | undefined,
 ): Promise<void> {
   let last = 'no answer yet';
@@ -297,7 +300,7 @@ async function waitUntilReady(
     if (death) throw new Error(death);
     try {
       const response = await fetch(`${url}/v1/conductors`, {
-        headers: { 'X-OpenStack-Ironic-API-Version': '1.49' },
+        headers: { 'X-OpenStack-Ironic-API-Version': '1.49', ...headers },
       });
       const body = (await response.json()) as {
         conductors?: { hostname: string; alive: boolean }[];

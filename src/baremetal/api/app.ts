@@ -6,7 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  AuthenticationRequiredError,
+  answerAuthenticationRequired,
+  IdentityServiceUnavailableError,
+  type RequestAuthenticator,
+  registerAuthHook,
+} from '../../auth/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
+import type { RuleSet } from '../../policy/index.ts';
 import {
   fastifyLoggerOptions,
   type HttpOperations,
@@ -18,6 +26,7 @@ import {
   registerUnreadBodyDiscard,
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
+import { registerAccessChecks } from './access.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { type DashboardFeed, registerDashboard } from './dashboard.ts';
 import { faultBody, webobBody } from './error-body.ts';
@@ -39,7 +48,18 @@ export interface BaremetalAppOptions {
   readonly operations?: HttpOperations;
   /** The dashboard's feed; without it there is no dashboard (`/dashboard` is a 404). */
   readonly dashboard?: DashboardFeed | undefined;
+  /**
+   * `auth_strategy = keystone`: the token validation (its authenticator) and Ironic's policy.
+   * Absent (`noauth`): no token is asked for and nothing is checked, as in the real service.
+   */
+  readonly auth?: {
+    readonly authenticator: RequestAuthenticator;
+    readonly policy: RuleSet;
+  };
 }
+
+/** Ironic's public routes (its `acl_public_routes`): served without a token. */
+const PUBLIC_ROUTE = /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+)$/;
 
 /** The status the real service answers an error with, and whether it is a fault. */
 interface ErrorAnswer {
@@ -97,6 +117,16 @@ const VERSION_HEADERS = [
 
 /** Sends an error in the real service's body; WebOb's errors drop the handler's headers. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  // keystonemiddleware answers these in front of Ironic, in its own words (docs/security.md).
+  if (error instanceof AuthenticationRequiredError) {
+    for (const name of VERSION_HEADERS) reply.removeHeader(name);
+    return answerAuthenticationRequired(reply, error);
+  }
+  if (error instanceof IdentityServiceUnavailableError) {
+    request.log.error({ reason: error.reason }, 'Keystone unavailable: token not validated');
+    for (const name of VERSION_HEADERS) reply.removeHeader(name);
+    return reply.code(503).type('application/json').send(faultBody(503, error.message));
+  }
   const answer = errorAnswer(error);
   if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
   if (answer.webob) {
@@ -161,7 +191,6 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   registerUnreadBodyDiscard(app, bodyLimit);
 
   app.addHook('onRequest', (request, reply, done) => {
-    const path = pathOf(request.raw).routed;
     reply.header(REQUEST_ID_HEADER, request.id);
     // Stopping, the listener closed: a request still arriving on an open connection is
     // refused as the service's other faults are (the client retries elsewhere).
@@ -169,6 +198,20 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
       reply.code(503).type('application/json').send(faultBody(503, CLOSING_MESSAGE));
       return;
     }
+    done();
+  });
+  // Keystone's auth sits in front of Ironic (before its version header); the public routes
+  // pass without a token, as the real AuthPublicRoutes lets them.
+  if (options.auth !== undefined) {
+    registerAuthHook(app, {
+      authenticator: options.auth.authenticator,
+      isPublic: (path) => PUBLIC_ROUTE.test(path.replace(/(.)\/+$/, '$1')),
+    });
+  }
+  registerAccessChecks(app, options.auth?.policy);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const path = pathOf(request.raw).routed;
     if (path === '/') {
       request.microversion = negotiator.defaultVersion;
       done();

@@ -11,6 +11,7 @@ import { ProvisionState } from '../conductor/provision-states.ts';
 import { NODE_COLUMNS, type NodeFilters } from '../db/index.ts';
 import { InvalidParameterError, MissingParameterError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
+import { listProjectOf } from './access.ts';
 import { listBody, type NextParameters } from './collection.ts';
 import { servicesOf } from './context.ts';
 import { ClientSideError, minimalVersionRequired, NotAcceptableError } from './errors.ts';
@@ -142,11 +143,13 @@ const FILTER_KEYS = [
   'sharded',
 ] as const;
 
-function storeFilters(params: Params): NodeFilters {
+/** The query's filters; `project`, when the policy narrows the list, replaces the query's. */
+function storeFilters(params: Params, project: string | undefined): NodeFilters {
   const filters: Record<string, unknown> = {};
   for (const key of FILTER_KEYS) {
     if (params[key] !== undefined) filters[key] = params[key];
   }
+  if (project !== undefined) filters.project = project;
   // `shard=a,b` is Ironic's shard_in.
   if (params.shard !== undefined) filters.shard_in = params.shard;
   return filters as NodeFilters;
@@ -189,7 +192,7 @@ async function nodesCollection(
     marker,
     sortKey,
     sortDir,
-    filters: storeFilters(params),
+    filters: storeFilters(params, listProjectOf(request)),
     ...(columns === undefined ? {} : { fields: columns }),
   });
   const view = new NodeViewContext(request);

@@ -13,6 +13,7 @@ import { servicesOf } from './context.ts';
 import { FEATURES, gatesAt } from './features.ts';
 import { type Link, publicUrl, selfLinks } from './links.ts';
 import { maskDictPassword } from './mask-secrets.ts';
+import { redactNode } from './node-access.ts';
 import { nodeFieldsHidden } from './node-fields.ts';
 import { invalidFields, keepFields, shownValue } from './object-dict.ts';
 import { shownProvisionState } from './provision-verbs.ts';
@@ -216,7 +217,12 @@ function sanitizeNode(
   body: Record<string, unknown>,
   fields: readonly string[] | undefined,
 ): Record<string, unknown> {
+  const ownership = {
+    owner: (body.owner as string | null | undefined) ?? null,
+    lessee: (body.lessee as string | null | undefined) ?? null,
+  };
   keepFields(body, fields);
+  redactNode(request, body, ownership);
   if (isRecord(body.driver_info)) body.driver_info = maskDictPassword(body.driver_info, SECRET);
   if (isRecord(body.instance_info)) {
     const info = maskDictPassword(body.instance_info, SECRET);

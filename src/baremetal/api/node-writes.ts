@@ -18,6 +18,7 @@ import {
   type PatchOperation,
   patchValues,
 } from './json-patch.ts';
+import { createdNodeOwner, mayChangeProvisionedOwner } from './node-access.ts';
 import { nodeFieldsHidden } from './node-fields.ts';
 import { isValidNodeName } from './node-lookup.ts';
 import {
@@ -105,14 +106,18 @@ export async function createNode(
     );
   }
   fields.provision_state = initialProvisionState(gatesAt(request.microversion));
-  // The real API, as it runs standalone (noauth: a project-scoped admin without a project),
-  // refuses any owner but its own project, which is none: a new node is never owned.
-  if (fields.owner) {
-    throw new InvalidError(
-      'Cannot create a node as a project scoped admin with an owner other than your own project.',
-    );
+  // A caller allowed to create nodes of its own outside the system scope owns what it creates
+  // and may name no other owner. Under noauth the real API counts as such a caller without a
+  // project: a new node is never owned.
+  const creator = createdNodeOwner(request) ?? { ownProject: true, projectId: null };
+  if (creator.ownProject) {
+    if (fields.owner && fields.owner !== creator.projectId) {
+      throw new InvalidError(
+        'Cannot create a node as a project scoped admin with an owner other than your own project.',
+      );
+    }
+    fields.owner = creator.projectId;
   }
-  fields.owner = null;
   if (!fields.resource_class) fields.resource_class = settings.defaultResourceClass ?? null;
   const chassisUuid = fields.chassis_uuid;
   delete fields.chassis_uuid;
@@ -202,6 +207,16 @@ export async function patchNode(
   ) {
     throw new ClientSideError(
       `Cannot update node "${node.get('uuid')}" while it is in state "inspecting".`,
+      409,
+    );
+  }
+  if (
+    patchValues(patch, '/owner').length > 0 &&
+    state === ProvisionState.ACTIVE &&
+    !mayChangeProvisionedOwner(request, node)
+  ) {
+    throw new ClientSideError(
+      `Cannot update owner of node "${node.get('uuid')}" while it is in state "active".`,
       409,
     );
   }

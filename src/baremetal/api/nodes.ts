@@ -4,6 +4,7 @@
  * sub-resources, each in a module of its own. Every `/v1/nodes/{node}/…` path first passes
  * the controller's check of the node segment (node-lookup.ts).
  */
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
 import { InvalidParameterError, NoValidHostError } from '../errors.ts';
@@ -13,6 +14,7 @@ import { FEATURES } from './features.ts';
 import type { PatchOperation } from './json-patch.ts';
 import { buildUrl, publicUrl } from './links.ts';
 import { checkFieldsAllowed } from './list-params.ts';
+import { authorizeNodePatch } from './node-access.ts';
 import { checkNodeFieldsAllowed } from './node-fields.ts';
 import { listNodes, listNodesDetail } from './node-list.ts';
 import { checkNodeSegment, findNode } from './node-lookup.ts';
@@ -98,6 +100,7 @@ const update: Handler = async (request) => {
   }
   const patch = params.patch as PatchOperation[];
   validateNodePatch(request, patch, resetInterfaces);
+  await authorizeNodePatch(request, ident, patch);
   const node = await findNode(request, ident, { withSuffix: true });
   const saved = await patchNode(request, ident, node, patch, resetInterfaces);
   return nodeBody(new NodeViewContext(request), saved);

@@ -5,10 +5,12 @@
  * (through the store, at the caps in force); changes and deletions go to the node's conductor
  * (update_portgroup, destroy_portgroup over RPC).
  */
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike, type JsonSchema } from '../../python-compat/index.ts';
 import { InvalidParameterError, NotFoundError } from '../errors.ts';
 import { Portgroup, type PortgroupObject } from '../objects/index.ts';
+import { listProjectOf, nodeForCreate } from './access.ts';
 import { listBody } from './collection.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, HttpAbort, NotAcceptableError, withStatus } from './errors.ts';
@@ -145,17 +147,23 @@ async function portgroupsCollection(
   if (marker !== undefined) await store.portgroups.get(marker);
   checkSortKey(sortKey, INVALID_SORT_KEYS);
   const page = { limit, marker, sortKey, sortDir };
+  // A project that may not list every portgroup sees those of its nodes (owned or leased).
+  const project = listProjectOf(request);
+  const scope = project === undefined ? {} : { project };
   let portgroups: PortgroupObject[];
   if (params.node) {
     const node = await findNode(request, params.node as string);
-    portgroups = await store.portgroups.list({ ...page, filters: { node_id: node.get('id') } });
+    portgroups = await store.portgroups.list({
+      ...page,
+      filters: { node_id: node.get('id'), ...scope },
+    });
   } else if (params.address) {
     portgroups = await store.portgroups.list({
       ...page,
-      filters: { address: params.address as string },
+      filters: { address: params.address as string, ...scope },
     });
   } else {
-    portgroups = await store.portgroups.list(page);
+    portgroups = await store.portgroups.list({ ...page, filters: scope });
   }
   const relations = new PortRelations(request);
   const parameters: [string, unknown][] = [
@@ -227,7 +235,9 @@ const create: Handler = async (request, reply) => {
   );
   exposed(request);
   const values = { ...(params.portgroup as Record<string, unknown>) };
-  const node = await nodeOfBody(request, values.node_uuid);
+  const node = await nodeForCreate(request, 'baremetal:portgroup:create', () =>
+    nodeOfBody(request, values.node_uuid),
+  );
   delete values.node_uuid;
   if (
     !request.microversion.atLeast(FEATURES.portgroupModeProperties) &&

@@ -5,10 +5,12 @@
  * (create_port, update_port, destroy_port over RPC); the conductor refuses a MAC address
  * already taken (409).
  */
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike, type JsonSchema } from '../../python-compat/index.ts';
 import { InvalidError, InvalidParameterError, NotFoundError } from '../errors.ts';
 import { Port, type PortObject } from '../objects/index.ts';
+import { listProjectOf, nodeForCreate } from './access.ts';
 import { listBody } from './collection.ts';
 import { type Handler, servicesOf } from './context.ts';
 import {
@@ -182,19 +184,28 @@ async function portsCollection(
     throw new ClientSideError('Operation not permitted.', 403);
   }
   const page = { limit, marker, sortKey, sortDir };
+  // A project that may not list every port sees those of its nodes (owned or leased).
+  const project = listProjectOf(request);
+  const scope = project === undefined ? {} : { project };
   let ports: PortObject[];
   if (portgroupIdent) {
     const portgroup = await findPortgroup(request, portgroupIdent);
-    ports = await store.ports.list({ ...page, filters: { portgroup_id: portgroup.get('id') } });
+    ports = await store.ports.list({
+      ...page,
+      filters: { portgroup_id: portgroup.get('id'), ...scope },
+    });
   } else if (node) {
     const found = await findNode(request, node);
-    ports = await store.ports.list({ ...page, filters: { node_id: found.get('id') } });
+    ports = await store.ports.list({ ...page, filters: { node_id: found.get('id'), ...scope } });
   } else if (params.address) {
-    ports = await store.ports.list({ ...page, filters: { address: params.address as string } });
+    ports = await store.ports.list({
+      ...page,
+      filters: { address: params.address as string, ...scope },
+    });
   } else if (shard) {
-    ports = await store.ports.list({ ...page, filters: { shards: shard } });
+    ports = await store.ports.list({ ...page, filters: { shards: shard, ...scope } });
   } else {
-    ports = await store.ports.list(page);
+    ports = await store.ports.list({ ...page, filters: scope });
   }
   const relations = new PortRelations(request);
   const bodies = await Promise.all(ports.map((port) => portBody(request, relations, port, fields)));
@@ -292,7 +303,9 @@ async function nodeOfBody(request: FastifyRequest, uuid: unknown) {
 const create: Handler = async (request, reply) => {
   const params = bindParams(request, { port: { validate: PORT_VALIDATOR } }, { bodyArg: 'port' });
   const values = { ...(params.port as Record<string, unknown>) };
-  const node = await nodeOfBody(request, values.node_uuid);
+  const node = await nodeForCreate(request, 'baremetal:port:create', () =>
+    nodeOfBody(request, values.node_uuid),
+  );
   delete values.node_uuid;
   checkAllowedPortFields(request, Object.keys(values));
   const { store, conductors } = servicesOf(request);

@@ -46,6 +46,8 @@ export function declareRoute(
   app.route({
     method: [...others],
     url,
+    // Any authenticated caller gets the 405 (api/access.ts).
+    config: { methodRefusal: true },
     handler: async () => {
       throw new HttpAbort(405, '', { allow: allowHeader });
     },

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HttpOperations } from '../../service/http/fastify-operations.ts';
 import { type DrainOutcome, type DrainSettings, HttpDrain } from '../../service/http/http-drain.ts';
 import { HealthState } from '../../service/index.ts';
-import { buildBaremetalApp } from './app.ts';
+import { type BaremetalAppOptions, buildBaremetalApp } from './app.ts';
 import type { BaremetalApiServices } from './context.ts';
 import type { DashboardFeed } from './dashboard.ts';
 
@@ -25,6 +25,8 @@ export interface ApiListenOptions {
   readonly services: BaremetalApiServices;
   /** The API maximum of the caps in force. */
   readonly apiMax?: string | undefined;
+  /** `auth_strategy = keystone`'s token validation and policy (app.ts); absent: noauth. */
+  readonly auth?: BaremetalAppOptions['auth'];
   readonly host: string;
   readonly port: number;
   /**
@@ -59,6 +61,7 @@ export async function listenBaremetalApi(options: ApiListenOptions): Promise<Lis
   const app = await buildBaremetalApp({
     services: options.services,
     apiMax: options.apiMax,
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
     operations: { ...options.operations, health, drain },
     dashboard: options.dashboard,
   });

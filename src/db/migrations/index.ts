@@ -14,6 +14,7 @@ export {
   MigrationStepError,
   schemaUpgradeCommand,
 } from './errors.ts';
+export { exactCollationOnMariadb } from './exact-collation.ts';
 export { readSchemaHistory, type SchemaHistoryRow, schemaHistoryOf } from './history.ts';
 export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
 export type {

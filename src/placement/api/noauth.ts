@@ -9,7 +9,7 @@
  */
 import type { AuthOutcome, AuthRequest, RequestAuthenticator } from '../../auth/index.ts';
 import type { HeaderBag } from '../../auth/request-credentials.ts';
-import { expandImpliedRoles } from '../policy/credentials.ts';
+import { expandImpliedRoles } from '../../policy/index.ts';
 import { PlacementHttpError } from './errors.ts';
 
 function header(headers: HeaderBag, name: string): string | undefined {

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
+import { type Credentials, type PolicyEnforcer, PolicyScopeError } from '../../policy/index.ts';
 import type { PlacementConfig } from '../config.ts';
-import { type Credentials, type PolicyEnforcer, PolicyScopeError } from '../policy/enforcer.ts';
 import type { ResourceClassCache } from '../store/resource-class-cache.ts';
 import type { PlacementTables } from '../store/tables.ts';
 import { forbidden, PlacementHttpError } from './errors.ts';

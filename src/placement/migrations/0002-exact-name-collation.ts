@@ -11,27 +11,21 @@
  * column (a write lock for the copy): these tables hold names, one row per provider, class,
  * trait, project or user, so the copy is short.
  */
-import type { Migration, Operation } from '../../db/migrations/index.ts';
+import {
+  exactCollationOnMariadb,
+  type Migration,
+  type Operation,
+} from '../../db/migrations/index.ts';
 
 const REVIEWED =
   'Collation only (type, size and NULL unchanged), on MariaDB only; unique constraints get less strict, never stricter; the previous release already compares names byte for byte on PostgreSQL and SQLite (issue 16, docs/security.md).';
 
-function exactOnMariadb(
+const exactOnMariadb = (
   table: string,
   column: string,
   length: number,
   nullable: boolean,
-): Operation {
-  return {
-    op: 'sql',
-    sql: {
-      sqlite: null,
-      postgresql: null,
-      mysql: `ALTER TABLE ${table} MODIFY ${column} VARCHAR(${length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin ${nullable ? 'NULL' : 'NOT NULL'}`,
-    },
-    reviewed: REVIEWED,
-  };
-}
+): Operation => exactCollationOnMariadb(table, column, length, nullable, REVIEWED);
 
 export const exactNameCollation: Migration = {
   id: '0002_exact_name_collation',

@@ -5,16 +5,7 @@
  * is off; API rules point at a base rule and say which token scopes they are meant for.
  */
 
-export type ScopeType = 'system' | 'project' | 'domain';
-
-export interface RuleDefault {
-  readonly name: string;
-  readonly checkString: string;
-  /** Scopes the operation is meant for; undefined means any (no scope check). */
-  readonly scopeTypes?: readonly ScopeType[];
-  /** The check string this default replaced, ORed in while enforce_new_defaults is off. */
-  readonly deprecatedCheckString?: string;
-}
+import type { RuleDefault } from '../../policy/index.ts';
 
 // The real deprecated rule is named 'rule:admin_api' (sic), a name no policy file uses, so
 // only its check string matters.

@@ -1,8 +1,8 @@
 /**
  * The API's safe default (checkBaremetalApiAuth, the toolkit's checkListenSafety): `noauth`
  * listens on loopback only; `[api] insecure_noauth_on_any_address` accepts the risk; Ironic's
- * other `[DEFAULT] auth_strategy` values read (the conductor shares the file) and the API
- * refuses them (not served yet).
+ * other `[DEFAULT] auth_strategy` values read (the conductor shares the file): `keystone` needs
+ * its `[keystone_authtoken]` and listens anywhere, `http_basic` is refused (not served).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -55,26 +55,53 @@ describe('the bare metal API listens beyond loopback only when told to', () => {
     }
   });
 
-  it("Ironic's other auth strategies read from a file, and the API refuses them", async () => {
+  it('keystone needs [keystone_authtoken] and may then listen anywhere; http_basic is refused', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bm-auth-'));
     try {
       const file = join(dir, 'ironic.conf');
-      await writeFile(file, '[DEFAULT]\nauth_strategy = keystone\n');
-      const { config } = await planBaremetal({
-        configFile: file,
-        flags: { databaseUrl: 'sqlite::memory:' },
-      });
-      assert.equal(config.api.authStrategy, 'keystone', 'the conductor reads the file as is');
+      await writeFile(file, '[DEFAULT]\nauth_strategy = keystone\n[api]\nhost_ip = 0.0.0.0\n');
+      const plan = () =>
+        planBaremetal({ configFile: file, flags: { databaseUrl: 'sqlite::memory:' } });
+      const { config } = await plan();
+      assert.equal(config.api.authStrategy, 'keystone');
       assert.throws(
         () => checkBaremetalApiAuth(config),
         (error: Error) =>
           error instanceof ConfigFileError &&
+          /\[keystone_authtoken\] auth_url is required/.test(error.message),
+      );
+      await writeFile(
+        file,
+        [
+          '[DEFAULT]',
+          'auth_strategy = keystone',
+          '[api]',
+          'host_ip = 0.0.0.0',
+          '[keystone_authtoken]',
+          'auth_url = http://127.0.0.1:5000',
+          'auth_type = password',
+          'username = ironic',
+          'password = secret',
+          'project_name = service',
+          'user_domain_name = Default',
+          'project_domain_name = Default',
+          '',
+        ].join('\n'),
+      );
+      const keystone = checkBaremetalApiAuth((await plan()).config);
+      assert.equal(keystone?.authUrl, 'http://127.0.0.1:5000/v3');
+      await writeFile(file, '[DEFAULT]\nauth_strategy = http_basic\n');
+      const basic = (await plan()).config;
+      assert.throws(
+        () => checkBaremetalApiAuth(basic),
+        (error: Error) =>
+          error instanceof ConfigFileError &&
           error.message ===
-            "[DEFAULT] auth_strategy: 'keystone' is not served by Baton's bare metal API in this release; use noauth",
+            "[DEFAULT] auth_strategy: 'http_basic' is not served by Baton's bare metal API in this release; use keystone or noauth",
       );
       await writeFile(file, '[DEFAULT]\nauth_strategy = token\n');
       await assert.rejects(
-        planBaremetal({ configFile: file, flags: { databaseUrl: 'sqlite::memory:' } }),
+        plan(),
         (error: Error) =>
           error instanceof ConfigFileError &&
           /'token' is not one of keystone, noauth, http_basic/.test(error.message),

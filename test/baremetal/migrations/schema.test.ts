@@ -128,7 +128,7 @@ forEachBackend('bare metal migrations', (ctx) => {
     assert.equal(result.error, undefined);
     assert.deepEqual(
       result.applied.map((m) => m.id),
-      ['0001_initial', '0002_node_inventory_and_shard'],
+      ['0001_initial', '0002_node_inventory_and_shard', '0003_exact_name_collation'],
     );
     assert.equal((await checkSchema(db, BAREMETAL_MIGRATIONS)).state, 'current');
     const tables = await db.kysely.introspection.getTables();
@@ -160,6 +160,6 @@ forEachBackend('bare metal migrations', (ctx) => {
     const result = await migrateToLatest(ctx.db(), BAREMETAL_MIGRATIONS);
     assert.equal(result.error, undefined);
     assert.deepEqual(result.applied, []);
-    assert.equal(result.alreadyApplied, 2);
+    assert.equal(result.alreadyApplied, 3);
   });
 });

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { defaultPlacementConfig } from '../../../src/placement/config.ts';
-import { expandImpliedRoles } from '../../../src/placement/policy/credentials.ts';
 import { PLACEMENT_RULE_DEFAULTS } from '../../../src/placement/policy/default-rules.ts';
 import {
   type Credentials,
@@ -14,7 +13,8 @@ import {
   PolicyNotRegisteredError,
   PolicyScopeError,
 } from '../../../src/placement/policy/index.ts';
-import { RuleSet } from '../../../src/placement/policy/rule-set.ts';
+import { expandImpliedRoles } from '../../../src/policy/credentials.ts';
+import { RuleSet } from '../../../src/policy/rule-set.ts';
 
 const who = (
   roles: string[],
@@ -43,7 +43,12 @@ const own = { project_id: 'p1', user_id: 'u1' };
 const other = { project_id: 'p2', user_id: 'u1' };
 
 function rules(enforceScope: boolean, enforceNewDefaults: boolean, overrides = {}) {
-  return new RuleSet({ enforceScope, enforceNewDefaults, overrides });
+  return new RuleSet({
+    enforceScope,
+    enforceNewDefaults,
+    overrides,
+    defaults: PLACEMENT_RULE_DEFAULTS,
+  });
 }
 
 /** allowed / denied / 'scope' (refused by enforce_scope). */

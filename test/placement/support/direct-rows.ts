@@ -3,7 +3,7 @@
  * suite's database (for endpoints whose tests need them before their own routes exist), and a
  * policy that refuses one named rule.
  */
-import type { Credentials, PolicyEnforcer } from '../../../src/placement/policy/enforcer.ts';
+import type { Credentials, PolicyEnforcer } from '../../../src/policy/index.ts';
 import { type PlacementContext, uuid as randomUuid } from './placement-api.ts';
 
 /** Inserts a root provider (generation 0) and returns its uuid and internal id. */

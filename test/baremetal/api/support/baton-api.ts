@@ -8,7 +8,7 @@
 
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildBaremetalApp } from '../../../../src/baremetal/api/app.ts';
+import { type BaremetalAppOptions, buildBaremetalApp } from '../../../../src/baremetal/api/app.ts';
 import {
   type ApiHandlerSettings,
   DEFAULT_API_SETTINGS,
@@ -84,6 +84,8 @@ export interface BatonApiOptions {
   readonly conductor?: Partial<ConductorSettings>;
   /** The caps in force (unpinned by default). */
   readonly caps?: CapsInForce;
+  /** Token validation and policy (`auth_strategy = keystone`); absent: noauth. */
+  readonly auth?: BaremetalAppOptions['auth'];
 }
 
 /** The caps of an unpinned process. */
@@ -147,6 +149,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
     services: { store, conductors: new ConductorApi({ client, rings }), settings },
     apiMax: options.apiMax ?? caps.apiMax,
     operations: { health },
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
   return {
     app,

@@ -1,13 +1,13 @@
 /** oslo.policy's check language: parsing and evaluation, without any I/O. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PolicySyntaxError, parseRule } from '../../../src/placement/policy/check-parser.ts';
+import { PolicySyntaxError, parseRule } from '../../src/policy/check-parser.ts';
 import {
   type Check,
   evaluate,
   interpolate,
   type PolicyCredentials,
-} from '../../../src/placement/policy/checks.ts';
+} from '../../src/policy/checks.ts';
 
 const creds = (over: Partial<PolicyCredentials> = {}): PolicyCredentials => ({
   user_id: 'alice',

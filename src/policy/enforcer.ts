@@ -1,5 +1,5 @@
 /** What handlers ask of the policy engine: may these credentials apply this rule to this target? */
-import type { RequestCredentials } from '../../auth/request-credentials.ts';
+import type { RequestCredentials } from '../auth/request-credentials.ts';
 
 /** Who is asking, as the auth layer established it (Keystone or noauth2). */
 export type Credentials = RequestCredentials;

@@ -48,7 +48,8 @@ function pythonStr(value: unknown): string {
  */
 export function interpolate(match: string, target: PolicyTarget): string | undefined {
   let missing = false;
-  const result = match.replace(/%\((\w+)\)s|%%/g, (whole, name: string | undefined) => {
+  // Any name up to the `)`, as Python's `%` formatting reads it: Ironic's are dotted (`node.owner`).
+  const result = match.replace(/%\(([^)]*)\)s|%%/g, (whole, name: string | undefined) => {
     if (name === undefined) return '%';
     if (!Object.hasOwn(target, name)) {
       missing = true;

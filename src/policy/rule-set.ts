@@ -1,6 +1,6 @@
 /**
- * The enforcer proper, as oslo.policy behaves for Placement: registered defaults, a policy
- * file's overrides, and the two switches.
+ * The enforcer proper, as oslo.policy behaves for the toolkit's services: a service's registered
+ * defaults, a policy file's overrides, and the two switches.
  * - `enforce_new_defaults` off: a default whose check string replaced a deprecated one
  *   passes on either (unless the policy file overrides the rule).
  * - `enforce_scope` off: a token of the wrong scope is only warned about (here: nothing);
@@ -10,20 +10,21 @@
 import { PolicySyntaxError, parseRule } from './check-parser.ts';
 import { type Check, evaluate, type PolicyCredentials, type PolicyTarget } from './checks.ts';
 import { policyCredentials } from './credentials.ts';
-import { PLACEMENT_RULE_DEFAULTS, type RuleDefault } from './default-rules.ts';
 import {
   type Credentials,
   type PolicyEnforcer,
   PolicyNotRegisteredError,
   PolicyScopeError,
 } from './enforcer.ts';
+import type { RuleDefault } from './rule-default.ts';
 
 export interface RuleSetOptions {
   readonly enforceScope: boolean;
   readonly enforceNewDefaults: boolean;
   /** Rule name → check string (or legacy list), from the policy file. */
   readonly overrides?: Readonly<Record<string, unknown>>;
-  readonly defaults?: readonly RuleDefault[];
+  /** The service's registered rules and their defaults. */
+  readonly defaults: readonly RuleDefault[];
 }
 
 function tokenScopeOf(credentials: PolicyCredentials): string {
@@ -44,18 +45,21 @@ export class RuleSet implements PolicyEnforcer {
     for (const [name, rule] of Object.entries(overrides)) {
       this.#rules.set(name, parseNamed(name, rule));
     }
-    for (const rule of options.defaults ?? PLACEMENT_RULE_DEFAULTS) {
+    for (const rule of options.defaults) {
       this.#registered.set(rule.name, rule);
       if (Object.hasOwn(overrides, rule.name)) continue;
       const withDeprecated =
         !options.enforceNewDefaults &&
         rule.deprecatedCheckString !== undefined &&
         rule.deprecatedCheckString !== rule.checkString;
-      // oslo.policy joins the two strings textually: "<new> or <deprecated>".
-      const text = withDeprecated
-        ? `${rule.checkString} or ${rule.deprecatedCheckString}`
-        : rule.checkString;
-      this.#rules.set(rule.name, parseNamed(rule.name, text));
+      const check = parseNamed(rule.name, rule.checkString);
+      // oslo.policy ORs the two parsed checks (an empty new default allows on its own).
+      this.#rules.set(
+        rule.name,
+        withDeprecated
+          ? { kind: 'or', checks: [check, parseNamed(rule.name, rule.deprecatedCheckString)] }
+          : check,
+      );
     }
     this.#refuseCycles();
   }

@@ -5,7 +5,7 @@
  * expands the roles it is told the same way (expandImpliedRoles), so a check like
  * `role:reader` passes for an admin under either.
  */
-import { policyValuesOf } from '../../auth/request-credentials.ts';
+import { policyValuesOf } from '../auth/request-credentials.ts';
 import type { PolicyCredentials } from './checks.ts';
 import type { Credentials } from './enforcer.ts';
 

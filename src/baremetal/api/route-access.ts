@@ -1,0 +1,136 @@
+/**
+ * Which check each route of the bare metal API makes (api/access.ts runs them), by `METHOD url`
+ * as routes.ts declares them: the real controllers' calls to Ironic's policy, route by route.
+ * A test compares this table with the declared routes; a route missing here is refused.
+ */
+
+export type RouteAccess =
+  /** Any authenticated caller (a 405, a route answering an error of its own). */
+  | { readonly kind: 'authenticated' }
+  /** check_policy: the caller's own values as the target. */
+  | { readonly kind: 'system'; readonly rule: string }
+  /** check_node_policy_and_retrieve on the `:node` segment (or `?node=` when `query`). */
+  | { readonly kind: 'node'; readonly rule: string; readonly query?: boolean }
+  /** DELETE a node: `baremetal:node:delete`, else the project admin's own node. */
+  | { readonly kind: 'nodeDelete' }
+  /** check_list_policy('node', ?project). */
+  | { readonly kind: 'nodeList' }
+  /** check_port_list_policy, under a node or a portgroup when the route has one. */
+  | {
+      readonly kind: 'portList';
+      readonly portgroup: boolean;
+      readonly parent?: 'node' | 'portgroup';
+    }
+  /** check_port_policy_and_retrieve on `:port` / `:portgroup`. */
+  | { readonly kind: 'port'; readonly rule: string; readonly portgroup: boolean }
+  /** POST a node: `create:self_owned_node` or `create` (the owner, from the body, is the handler's). */
+  | { readonly kind: 'nodeCreate' }
+  /** PATCH a node: visible, or not found; the rules of the fields patched are the handler's. */
+  | { readonly kind: 'nodeVisible' }
+  /** The handler checks, with the body (port and portgroup create). */
+  | { readonly kind: 'inHandler' };
+
+const system = (rule: string): RouteAccess => ({ kind: 'system', rule });
+const node = (rule: string): RouteAccess => ({ kind: 'node', rule });
+const port = (rule: string): RouteAccess => ({ kind: 'port', rule, portgroup: false });
+const portgroup = (rule: string): RouteAccess => ({ kind: 'port', rule, portgroup: true });
+const NODE_LIST: RouteAccess = { kind: 'nodeList' };
+const IN_HANDLER: RouteAccess = { kind: 'inHandler' };
+const AUTHENTICATED: RouteAccess = { kind: 'authenticated' };
+
+/** By `METHOD url` as the routes are declared (routes.ts). */
+export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
+  // Public: the auth hook lets them through without credentials (app.ts).
+  ...Object.fromEntries(
+    ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].flatMap((method) => [
+      [`${method} /`, AUTHENTICATED],
+      [`${method} /v1`, AUTHENTICATED],
+    ]),
+  ),
+  'GET /v1/chassis': system('baremetal:chassis:get'),
+  'POST /v1/chassis': system('baremetal:chassis:create'),
+  'PATCH /v1/chassis': system('baremetal:chassis:update'),
+  'DELETE /v1/chassis': system('baremetal:chassis:delete'),
+  'GET /v1/chassis/detail': system('baremetal:chassis:get'),
+  'GET /v1/chassis/:chassis_uuid': system('baremetal:chassis:get'),
+  'PATCH /v1/chassis/:chassis_uuid': system('baremetal:chassis:update'),
+  'DELETE /v1/chassis/:chassis_uuid': system('baremetal:chassis:delete'),
+  'POST /v1/chassis/:chassis_uuid': system('baremetal:chassis:create'),
+  'GET /v1/chassis/:chassis_uuid/nodes': NODE_LIST,
+  'GET /v1/chassis/:chassis_uuid/nodes/detail': NODE_LIST,
+  'GET /v1/conductors': system('baremetal:conductor:get'),
+  'GET /v1/conductors/:hostname': system('baremetal:conductor:get'),
+  'GET /v1/drivers': system('baremetal:driver:get'),
+  'GET /v1/drivers/:driver_name': system('baremetal:driver:get'),
+  'GET /v1/drivers/:driver_name/properties': system('baremetal:driver:get_properties'),
+  'GET /v1/drivers/:driver_name/raid/logical_disk_properties': system(
+    'baremetal:driver:get_raid_logical_disk_properties',
+  ),
+  'GET /v1/nodes': NODE_LIST,
+  'POST /v1/nodes': { kind: 'nodeCreate' },
+  'PATCH /v1/nodes': system('baremetal:node:update'),
+  'DELETE /v1/nodes': system('baremetal:node:delete'),
+  'GET /v1/nodes/detail': NODE_LIST,
+  'GET /v1/nodes/validate': { kind: 'node', rule: 'baremetal:node:validate', query: true },
+  'GET /v1/nodes/:node': node('baremetal:node:get'),
+  'PATCH /v1/nodes/:node': { kind: 'nodeVisible' },
+  'DELETE /v1/nodes/:node': { kind: 'nodeDelete' },
+  'POST /v1/nodes/:node': system('baremetal:node:create'),
+  'GET /v1/nodes/:node/validate': node('baremetal:node:validate'),
+  'GET /v1/nodes/:node/:extra': node('baremetal:node:get'),
+  'GET /v1/nodes/:node/inventory': node('baremetal:node:inventory:get'),
+  'GET /v1/nodes/:node/management/boot_device': node('baremetal:node:get_boot_device'),
+  'PUT /v1/nodes/:node/management/boot_device': node('baremetal:node:set_boot_device'),
+  'GET /v1/nodes/:node/management/boot_device/supported': node('baremetal:node:get_boot_device'),
+  'PUT /v1/nodes/:node/maintenance': node('baremetal:node:set_maintenance'),
+  'DELETE /v1/nodes/:node/maintenance': node('baremetal:node:clear_maintenance'),
+  'GET /v1/nodes/:node/states': node('baremetal:node:get_states'),
+  'PUT /v1/nodes/:node/states/power': node('baremetal:node:set_power_state'),
+  'PUT /v1/nodes/:node/states/provision': node('baremetal:node:set_provision_state'),
+  'GET /v1/nodes/:node/traits': node('baremetal:node:traits:list'),
+  'PUT /v1/nodes/:node/traits': node('baremetal:node:traits:set'),
+  'DELETE /v1/nodes/:node/traits': node('baremetal:node:traits:delete'),
+  'PUT /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:set'),
+  'DELETE /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:delete'),
+  'GET /v1/nodes/:node/vifs': node('baremetal:node:vif:list'),
+  'POST /v1/nodes/:node/vifs': node('baremetal:node:vif:attach'),
+  'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
+  'GET /v1/ports': { kind: 'portList', portgroup: false },
+  'POST /v1/ports': IN_HANDLER,
+  'PATCH /v1/ports': system('baremetal:port:update'),
+  'DELETE /v1/ports': system('baremetal:port:delete'),
+  'GET /v1/ports/detail': { kind: 'portList', portgroup: false },
+  'GET /v1/ports/:port': port('baremetal:port:get'),
+  'PATCH /v1/ports/:port': port('baremetal:port:update'),
+  'DELETE /v1/ports/:port': port('baremetal:port:delete'),
+  'GET /v1/nodes/:node/ports': { kind: 'portList', portgroup: false, parent: 'node' },
+  'GET /v1/nodes/:node/ports/detail': { kind: 'portList', portgroup: false, parent: 'node' },
+  'GET /v1/portgroups/:portgroup/ports': {
+    kind: 'portList',
+    portgroup: false,
+    parent: 'portgroup',
+  },
+  'GET /v1/portgroups/:portgroup/ports/detail': {
+    kind: 'portList',
+    portgroup: false,
+    parent: 'portgroup',
+  },
+  'GET /v1/portgroups': { kind: 'portList', portgroup: true },
+  'POST /v1/portgroups': IN_HANDLER,
+  'PATCH /v1/portgroups': system('baremetal:portgroup:update'),
+  'DELETE /v1/portgroups': system('baremetal:portgroup:delete'),
+  'GET /v1/portgroups/detail': { kind: 'portList', portgroup: true },
+  'GET /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:get'),
+  'PATCH /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:update'),
+  'DELETE /v1/portgroups/:portgroup': portgroup('baremetal:portgroup:delete'),
+  'GET /v1/nodes/:node/portgroups': { kind: 'portList', portgroup: true, parent: 'node' },
+  'GET /v1/nodes/:node/portgroups/detail': { kind: 'portList', portgroup: true, parent: 'node' },
+  'GET /v1/shards': system('baremetal:shards:get'),
+  'GET /v1/shards/:shard': system('baremetal:shards:get'),
+  ...Object.fromEntries(
+    ['PUT', 'POST', 'DELETE', 'PATCH'].flatMap((method) => [
+      [`${method} /v1/shards`, AUTHENTICATED],
+      [`${method} /v1/shards/:shard`, AUTHENTICATED],
+    ]),
+  ),
+};
