@@ -58,8 +58,13 @@ export interface BaremetalAppOptions {
   };
 }
 
-/** Ironic's public routes (its `acl_public_routes`): served without a token. */
-const PUBLIC_ROUTE = /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+)$/;
+/**
+ * Ironic's public routes (its `acl_public_routes`): served without a token. Baton adds its
+ * OpenAPI documents (public as `/` is) and the dashboard, which answers loopback clients only
+ * whatever the auth strategy (api/dashboard.ts): a browser there sends no token.
+ */
+const PUBLIC_ROUTE =
+  /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+|\/openapi\/[^/]+|\/dashboard|\/dashboard\/state\.json)$/;
 
 /** The status the real service answers an error with, and whether it is a fault. */
 interface ErrorAnswer {

@@ -1,9 +1,10 @@
 /**
  * The dashboard of the deployment (issue 15 §7; docs/operations.md, "Dashboard"): the page at
  * `/dashboard` and its JSON feed at `/dashboard/state.json`, paths Ironic's API does not use.
- * They show deployment details (hosts, releases, caps), and this API checks no token (it
- * serves noauth only): both answer loopback clients only, a 404 in Ironic's format to anyone
- * else, also when `[api] insecure_noauth_on_any_address` opens the API itself to the network.
+ * They show deployment details (hosts, releases, caps) and ask for no token, whatever the
+ * auth strategy (a browser sends none): both answer loopback clients only, a 404 in Ironic's
+ * format to anyone else, also when `[api] insecure_noauth_on_any_address` or Keystone opens
+ * the API itself to the network.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DASHBOARD_HTML } from '../../service/dashboard/dashboard-page.ts';

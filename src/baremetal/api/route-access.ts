@@ -47,6 +47,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
       [`${method} /v1`, AUTHENTICATED],
     ]),
   ),
+  // Baton's OpenAPI documents: public as `/` is (app.ts).
+  'GET /openapi/:document': AUTHENTICATED,
   'GET /v1/chassis': system('baremetal:chassis:get'),
   'POST /v1/chassis': system('baremetal:chassis:create'),
   'PATCH /v1/chassis': system('baremetal:chassis:update'),

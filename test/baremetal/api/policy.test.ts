@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
+import { AuthenticationRequiredError, credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { ROUTE_ACCESS } from '../../../src/baremetal/api/route-access.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
@@ -134,6 +134,35 @@ describe('every route says its check', () => {
       [],
     );
     await app.close();
+  });
+});
+
+describe('the routes that need no token', () => {
+  it('serve the OpenAPI documents to a caller without one, and nothing of /v1 beyond the root', async () => {
+    const refuseAll: RequestAuthenticator = {
+      authenticate: () => {
+        throw new AuthenticationRequiredError('no user token', 'Keystone uri="http://keystone"');
+      },
+      strippedHeaders: [],
+    };
+    const policy = await createRuleSet(
+      { enforceScope: false, enforceNewDefaults: false },
+      BAREMETAL_RULE_DEFAULTS,
+    );
+    const api = await startBatonApi({ auth: { authenticator: refuseAll, policy } });
+    try {
+      const openapi = await api.request({ method: 'GET', url: '/openapi/1.82.json' });
+      assert.equal(openapi.statusCode, 200, openapi.body);
+      assert.equal((openapi.json() as { info: { version: string } }).info.version, '1.82');
+      assert.equal((await api.request({ method: 'GET', url: '/v1' })).statusCode, 200);
+      const nodes = await api.request({ method: 'GET', url: '/v1/nodes', headers: VERSION });
+      assert.equal(nodes.statusCode, 401, nodes.body);
+      // a path that only looks like a document is not let through
+      const deeper = await api.request({ method: 'GET', url: '/openapi/1.82.json/x' });
+      assert.equal(deeper.statusCode, 401, deeper.body);
+    } finally {
+      await api.close();
+    }
   });
 });
 
