@@ -31,4 +31,5 @@ export * from './object-versions/index.ts';
 export * from './online-migrations/index.ts';
 export * from './services/index.ts';
 export { type Executor, inTransaction } from './transaction.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export * from './upgrade-check/index.ts';

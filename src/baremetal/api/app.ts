@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import {
   fastifyLoggerOptions,
@@ -18,6 +19,7 @@ import {
   registerUnreadBodyDiscard,
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
+import { DatabaseUnavailableError } from '../errors.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { faultBody, webobBody } from './error-body.ts';
 import { ClientSideError, HttpAbort, Restatused } from './errors.ts';
@@ -64,6 +66,11 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   }
   if (error instanceof Restatused) {
     return { status: error.status, message: error.message, webob: false, headers: {} };
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The API's own reads and writes: the client can retry once the database is back.
+    const unavailable = new DatabaseUnavailableError();
+    return { status: unavailable.code, message: unavailable.message, webob: false, headers: {} };
   }
   const coded = statusOf((error as { code?: unknown } | null)?.code);
   if (coded !== undefined) {
