@@ -180,6 +180,13 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option(
     'DEFAULT',
+    'rpc_response_timeout',
+    'rpcResponseTimeout',
+    "Seconds the API waits for a conductor's reply before answering 503 (oslo.messaging's option).",
+    seconds(1),
+  ),
+  option(
+    'DEFAULT',
     'enabled_hardware_types',
     'enabledHardwareTypes',
     'Hardware types the conductors run.',
@@ -397,6 +404,7 @@ function defaultValues(): Record<string, unknown> {
     apiMaxLimit: base.api.maxLimit,
     authStrategy: base.api.authStrategy,
     insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
+    rpcResponseTimeout: base.api.rpcResponseTimeout,
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -505,6 +513,7 @@ export function baremetalConfigOf(
         'insecureNoauthOnAnyAddress',
         base.api.insecureNoauthOnAnyAddress,
       ),
+      rpcResponseTimeout: pick('rpcResponseTimeout', base.api.rpcResponseTimeout),
     },
     conductor: {
       ...c,

@@ -30,6 +30,8 @@ export interface BaremetalApiSettings {
   readonly authStrategy: BaremetalAuthStrategy;
   /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
   readonly insecureNoauthOnAnyAddress: boolean;
+  /** `[DEFAULT] rpc_response_timeout` (s, oslo.messaging's 60): how long a conductor call may take. */
+  readonly rpcResponseTimeout: number;
 }
 
 /**
@@ -76,6 +78,7 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       maxLimit: 1000,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: false,
+      rpcResponseTimeout: 60,
     },
     conductor: defaultConductorSettings(hostname()),
   };

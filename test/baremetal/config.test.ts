@@ -82,6 +82,7 @@ describe('bare metal config', () => {
         '[DEFAULT]',
         'host = cond-a',
         'pin_release_version = zed',
+        'rpc_response_timeout = 7',
         'rpc_transport = amqp',
         'transport_url = amqp://guest:guest@127.0.0.1:5672/',
         'enabled_rescue_interfaces = fake',
@@ -124,6 +125,7 @@ describe('bare metal config', () => {
       defaultResourceClass: undefined,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: true,
+      rpcResponseTimeout: 7,
     });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');

@@ -9,6 +9,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import {
+  NoRpcServerError,
+  RpcConnectionLostError,
+  RpcTimeoutError,
+} from '../../rpc/index.ts';
+import {
   fastifyLoggerOptions,
   type HttpOperations,
   registerOperations,
@@ -71,6 +76,14 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     // The API's own reads and writes: the client can retry once the database is back.
     const unavailable = new DatabaseUnavailableError();
     return { status: unavailable.code, message: unavailable.message, webob: false, headers: {} };
+  }
+  if (
+    error instanceof RpcTimeoutError ||
+    error instanceof RpcConnectionLostError ||
+    error instanceof NoRpcServerError
+  ) {
+    // The conductor did not answer (broker or link down, conductor gone): the client retries.
+    return { status: 503, message: error.message, webob: false, headers: {} };
   }
   const coded = statusOf((error as { code?: unknown } | null)?.code);
   if (coded !== undefined) {
