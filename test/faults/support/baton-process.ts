@@ -21,10 +21,15 @@ export interface BatonProcess {
   rssKiB(): number | undefined;
 }
 
-export function startBaton(name: string, args: readonly string[]): BatonProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** `prefix` runs the command through another (e.g. `ip netns exec <ns>`). */
+export function startBaton(
+  name: string,
+  args: readonly string[],
+  prefix: readonly string[] = [],
+): BatonProcess {
+  const argv = [process.execPath, '--import', 'tsx', MAIN, ...args];
+  const [command, ...rest] = [...prefix, ...argv] as [string, ...string[]];
+  const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {
@@ -114,8 +119,12 @@ export async function baremetalApi(config: string, extra: readonly string[] = []
   return { process: p, url: String(url) };
 }
 
-export async function baremetalConductor(name: string, config: string) {
-  const p = startBaton(name, ['baremetal', 'conductor', '--config-file', config]);
+export async function baremetalConductor(
+  name: string,
+  config: string,
+  prefix: readonly string[] = [],
+) {
+  const p = startBaton(name, ['baremetal', 'conductor', '--config-file', config], prefix);
   await p.waitFor(/serving topic/);
   return p;
 }
