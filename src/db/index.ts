@@ -10,6 +10,13 @@ export {
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
+export {
+  DEADLOCK_ATTEMPTS,
+  type DeadlockRetryOptions,
+  inRetriedTransaction,
+  isDeadlock,
+  retryOnDeadlock,
+} from './deadlock-retry.ts';
 export { isDuplicateKeyError } from './duplicate-key.ts';
 export {
   ConcurrentUpdateError,

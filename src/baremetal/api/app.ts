@@ -8,11 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
-import {
-  NoRpcServerError,
-  RpcConnectionLostError,
-  RpcTimeoutError,
-} from '../../rpc/index.ts';
+import { NoRpcServerError, RpcConnectionLostError, RpcTimeoutError } from '../../rpc/index.ts';
 import {
   fastifyLoggerOptions,
   type HttpOperations,
