@@ -18,6 +18,8 @@ export interface LoadCounts {
   ok: number;
   /** 4xx, by status. */
   clientErrors: Record<number, number>;
+  /** The first 4xx body of each request label and status, to say what was refused. */
+  clientErrorSamples: Record<string, string>;
   serverErrors: Answer[];
   /** No HTTP answer (connection refused or reset: the process itself was away). */
   noAnswer: { label: string; reason: string; at: number }[];
@@ -25,7 +27,15 @@ export interface LoadCounts {
 }
 
 export function emptyCounts(): LoadCounts {
-  return { sent: 0, ok: 0, clientErrors: {}, serverErrors: [], noAnswer: [], hangs: [] };
+  return {
+    sent: 0,
+    ok: 0,
+    clientErrors: {},
+    clientErrorSamples: {},
+    serverErrors: [],
+    noAnswer: [],
+    hangs: [],
+  };
 }
 
 export interface Request {
@@ -59,6 +69,7 @@ export async function send(
     if (response.status < 400) counts.ok += 1;
     else if (response.status < 500) {
       counts.clientErrors[response.status] = (counts.clientErrors[response.status] ?? 0) + 1;
+      counts.clientErrorSamples[`${request.label} ${response.status}`] ??= body.slice(0, 300);
     } else counts.serverErrors.push(answer);
     return answer;
   } catch (error) {
