@@ -46,7 +46,7 @@ interface NodeView {
   last_error: string | null;
 }
 
-describe('fault: a conductor SIGKILLed during deploys and cleans', { timeout: 150_000 }, () => {
+describe('fault: a conductor SIGKILLed during deploys and cleans', { timeout: 240_000 }, () => {
   let dir: string;
   const processes: BatonProcess[] = [];
 
@@ -54,6 +54,11 @@ describe('fault: a conductor SIGKILLed during deploys and cleans', { timeout: 15
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-kill-'));
   });
   after(async () => {
+    for (const p of processes) {
+      // A process that died on its own says why (the test then fails on it).
+      if (!p.running())
+        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
+    }
     for (const p of processes.reverse()) await stopBaton(p, 5_000);
     rmSync(dir, { recursive: true, force: true });
   });

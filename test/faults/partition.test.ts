@@ -34,7 +34,7 @@ const CUT_MS = 8_000;
 const RPC_TIMEOUT_S = 5;
 
 describe('fault: the API and the conductors separated', {
-  timeout: 150_000,
+  timeout: 240_000,
   skip: unavailable,
 }, () => {
   let ns: NetworkNamespace;
@@ -46,6 +46,11 @@ describe('fault: the API and the conductors separated', {
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-netns-'));
   });
   after(async () => {
+    for (const p of processes) {
+      // A process that died on its own says why (the test then fails on it).
+      if (!p.running())
+        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
+    }
     for (const p of processes.reverse()) await stopBaton(p, 5_000);
     await ns?.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -79,17 +84,24 @@ describe('fault: the API and the conductors separated', {
       (_, i) => load.step(i),
       () => stop,
     );
-    await sleep(3_000);
-    const okBefore = counts.ok;
-    await ns.cut();
-    await sleep(CUT_MS);
-    const okWhileCut = counts.ok - okBefore;
-    const failedWhileCut = counts.serverErrors.length;
-    await ns.restore();
-    const recoveredMs = await untilRecovered([counts], 30_000);
-    await sleep(2_000);
-    stop = true;
-    await running;
+    let okBefore = 0;
+    let okWhileCut = 0;
+    let failedWhileCut = 0;
+    let recoveredMs = 0;
+    try {
+      await sleep(3_000);
+      okBefore = counts.ok;
+      await ns.cut();
+      await sleep(CUT_MS);
+      okWhileCut = counts.ok - okBefore;
+      failedWhileCut = counts.serverErrors.length;
+      await ns.restore();
+      recoveredMs = await untilRecovered([counts], 30_000);
+      await sleep(2_000);
+    } finally {
+      stop = true;
+      await running;
+    }
 
     const check = await load.check();
     const reserved = await untilEmpty(async () => (await load.check()).reserved, 10_000);

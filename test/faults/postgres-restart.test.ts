@@ -2,7 +2,7 @@
  * Fault 1: PostgreSQL restarted under load (a private cluster of the test's own, never the
  * shared server). Placement (`baton placement serve`) and the bare metal service (`baton
  * baremetal api` + one conductor) run on it while workers send a mixed load; the cluster is
- * stopped (fast shutdown: every session cut), left down for 2 s, started again. Requests in
+ * stopped (fast shutdown: every session cut), left down for 2 s, started again, twice. Requests in
  * flight or sent while it is down get an answer, not a hang: a success, or a 503 in the
  * service's own error format (never a 500 or a stack); afterwards the same processes serve
  * again without a restart, and every acknowledged write is there.
@@ -29,8 +29,10 @@ import {
 } from './support/deployment.ts';
 import { describeCounts, emptyCounts, runWorkers } from './support/load.ts';
 import { PrivatePostgres } from './support/private-postgres.ts';
+import { untilEmpty, untilRecovered } from './support/recovery.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const RESTARTS = 2;
 
 async function dbUpgrade(service: string, url: string): Promise<void> {
   let text = '';
@@ -45,7 +47,7 @@ async function dbUpgrade(service: string, url: string): Promise<void> {
   assert.equal(status, 0, text);
 }
 
-describe('fault: PostgreSQL restarted under load', { timeout: 120_000 }, () => {
+describe('fault: PostgreSQL restarted under load', { timeout: 240_000 }, () => {
   let pg: PrivatePostgres;
   let dir: string;
   const processes: BatonProcess[] = [];
@@ -55,6 +57,11 @@ describe('fault: PostgreSQL restarted under load', { timeout: 120_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-pg-'));
   });
   after(async () => {
+    for (const p of processes) {
+      // A process that died on its own says why (the test then fails on it).
+      if (!p.running())
+        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
+    }
     for (const p of processes.reverse()) await stopBaton(p, 5_000);
     await pg?.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -89,43 +96,38 @@ describe('fault: PostgreSQL restarted under load', { timeout: 120_000 }, () => {
         () => stop,
       ),
     ]);
-    await sleep(3_000);
-    const before = { placement: placementCounts.ok, baremetal: baremetalCounts.ok };
-    const downAt = Date.now();
-    await pg.restart(2_000);
-    const upAt = Date.now();
-    // Until both services answer successes again: the pools reconnect by themselves.
-    let recoveredMs = 0;
-    for (;;) {
-      const okBefore = { placement: placementCounts.ok, baremetal: baremetalCounts.ok };
-      const errorsBefore =
-        placementCounts.serverErrors.length + baremetalCounts.serverErrors.length;
-      await sleep(1_000);
-      const errorsAfter = placementCounts.serverErrors.length + baremetalCounts.serverErrors.length;
-      if (
-        placementCounts.ok > okBefore.placement &&
-        baremetalCounts.ok > okBefore.baremetal &&
-        errorsAfter === errorsBefore
-      ) {
-        recoveredMs = Date.now() - upAt;
-        break;
+    const downMs: number[] = [];
+    const recoveredMs: number[] = [];
+    let before: { placement: number; baremetal: number };
+    try {
+      await sleep(3_000);
+      before = { placement: placementCounts.ok, baremetal: baremetalCounts.ok };
+      // Twice: a crash on a lost session depends on where each client was when it was cut.
+      for (let fault = 0; fault < RESTARTS; fault++) {
+        const downAt = Date.now();
+        await pg.restart(2_000);
+        downMs.push(Date.now() - downAt);
+        // Until both services answer successes again: the pools reconnect by themselves.
+        recoveredMs.push(await untilRecovered([placementCounts, baremetalCounts], 45_000));
       }
-      assert.ok(Date.now() - upAt < 30_000, 'both services serve again within 30 s of the restart');
+      await sleep(2_000);
+    } finally {
+      stop = true;
+      await load;
     }
-    await sleep(2_000);
-    stop = true;
-    await load;
 
     const placementCheck = await placementLoad.missing();
     const baremetalCheck = await baremetalLoad.check();
+    // A release that met the database away is retried every second in the background.
+    const reserved = await untilEmpty(async () => (await baremetalLoad.check()).reserved, 10_000);
     const errors = [...placementCounts.serverErrors, ...baremetalCounts.serverErrors];
     console.log(
       [
-        `fault 1 (PostgreSQL restart): faults injected 1 (down ${upAt - downAt} ms), services serving again ${recoveredMs} ms after it was up`,
+        `fault 1 (PostgreSQL restart): faults injected ${pg.restarts} (down ${downMs.join(', ')} ms), services serving again ${recoveredMs.join(', ')} ms after it was up`,
         describeCounts('  placement', placementCounts),
         describeCounts('  baremetal', baremetalCounts),
         `  rows checked: ${placementLoad.acknowledged.length} providers (${placementCheck.length} missing), ` +
-          `${baremetalCheck.rows} nodes (${baremetalCheck.missing.length} missing, ${baremetalCheck.reserved.length} reserved)`,
+          `${baremetalCheck.rows} nodes (${baremetalCheck.missing.length} missing, ${reserved.length} reserved)`,
         ...errors.slice(0, 3).map((e) => `  e.g. ${e.label} → ${e.status} ${e.body.slice(0, 300)}`),
       ].join('\n'),
     );
@@ -143,7 +145,7 @@ describe('fault: PostgreSQL restarted under load', { timeout: 120_000 }, () => {
     }
     assert.deepEqual(placementCheck, [], 'every acknowledged provider is there');
     assert.deepEqual(baremetalCheck.missing, [], 'every acknowledged node is there');
-    assert.deepEqual(baremetalCheck.reserved, [], 'no node left reserved');
+    assert.deepEqual(reserved, [], 'no node left reserved');
     for (const p of processes) assert.ok(p.running(), `${p.name} still runs:\n${p.output()}`);
   });
 });

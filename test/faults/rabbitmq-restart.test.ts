@@ -23,7 +23,7 @@ import { reasons, untilEmpty, untilRecovered } from './support/recovery.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 150_000 }, () => {
+describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 240_000 }, () => {
   let broker: PrivateRabbitmq;
   let dir: string;
   const processes: BatonProcess[] = [];
@@ -33,6 +33,11 @@ describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-rmq-'));
   });
   after(async () => {
+    for (const p of processes) {
+      // A process that died on its own says why (the test then fails on it).
+      if (!p.running())
+        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
+    }
     for (const p of processes.reverse()) await stopBaton(p, 5_000);
     await broker?.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -71,15 +76,22 @@ describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 
       (_, i) => load.step(i),
       () => stop,
     );
-    await sleep(3_000);
-    const okBefore = counts.ok;
-    const downAt = Date.now();
-    await broker.restart(2_000);
-    const upAt = Date.now();
-    const recoveredMs = await untilRecovered([counts], 30_000);
-    await sleep(2_000);
-    stop = true;
-    await running;
+    let okBefore = 0;
+    let downAt = 0;
+    let upAt = 0;
+    let recoveredMs = 0;
+    try {
+      await sleep(3_000);
+      okBefore = counts.ok;
+      downAt = Date.now();
+      await broker.restart(2_000);
+      upAt = Date.now();
+      recoveredMs = await untilRecovered([counts], 30_000);
+      await sleep(2_000);
+    } finally {
+      stop = true;
+      await running;
+    }
 
     const check = await load.check();
     const reserved = await untilEmpty(async () => (await load.check()).reserved, 10_000);

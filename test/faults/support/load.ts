@@ -78,6 +78,8 @@ export async function send(
     else {
       const cause = (e.cause as { code?: string } | undefined)?.code ?? e.message;
       counts.noAnswer.push({ label: request.label, reason: String(cause), at });
+      // Nobody listening: a worker must not spin on refusals.
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return undefined;
   }

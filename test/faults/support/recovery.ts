@@ -22,7 +22,18 @@ export async function untilRecovered(
     );
     // The second that proved it counts: recovery came at its start.
     if (recovered) return Date.now() - start - 1_000;
-    if (Date.now() - start > withinMs) throw new Error(`not recovered within ${withinMs} ms`);
+    if (Date.now() - start > withinMs) {
+      const last = loads.map((c) =>
+        [
+          ...c.serverErrors.map((a) => `${a.label} → ${a.status} ${a.body.slice(0, 200)}`),
+          ...c.noAnswer.map((a) => `${a.label} → ${a.reason}`),
+          ...c.hangs.map((a) => `${a.label} → hang`),
+        ].slice(-3),
+      );
+      throw new Error(
+        `not recovered within ${withinMs} ms: ${loads.map((c) => `${c.ok} ok, ${failures(c)} failed`).join('; ')}; latest failures: ${JSON.stringify(last)}`,
+      );
+    }
   }
 }
 
