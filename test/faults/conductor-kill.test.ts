@@ -153,6 +153,7 @@ describe('fault: a conductor SIGKILLed during deploys and cleans', { timeout: 24
     const dead = conductors.get(victim) as BatonProcess;
     dead.child.kill('SIGKILL');
     await dead.exited;
+    processes.splice(processes.indexOf(dead), 1);
 
     const handedOver = new Map<string, number>();
     while (
