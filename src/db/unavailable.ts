@@ -22,12 +22,14 @@ const MYSQL_UNAVAILABLE = new Set([
   'ER_CON_COUNT_ERROR',
   'PROTOCOL_SEQUENCE_TIMEOUT',
 ]);
-/** node-postgres says these in words only (no code). */
-const PG_MESSAGES = [
+/** node-postgres and mysql2 say these in words only (no code). */
+const DRIVER_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
   'Connection ended unexpectedly',
+  // mysql2: a held connection the server closed (KILL, restart) takes no new query.
+  "Can't add new command when connection is in closed state",
 ];
 
 function unavailableHere(error: object): boolean {
@@ -36,7 +38,7 @@ function unavailableHere(error: object): boolean {
     if (PG_UNAVAILABLE.has(code) || code.startsWith('08')) return true;
     if (SOCKET_UNAVAILABLE.has(code) || MYSQL_UNAVAILABLE.has(code)) return true;
   }
-  return typeof message === 'string' && PG_MESSAGES.some((words) => message.includes(words));
+  return typeof message === 'string' && DRIVER_MESSAGES.some((words) => message.includes(words));
 }
 
 /** True when `error` (or an error it wraps) says the database server cannot be reached now. */
