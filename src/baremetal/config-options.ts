@@ -185,6 +185,13 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option(
     'DEFAULT',
+    'rpc_response_timeout',
+    'rpcResponseTimeout',
+    "Seconds the API waits for a conductor's reply before answering 503 (oslo.messaging's option).",
+    seconds(1),
+  ),
+  option(
+    'DEFAULT',
     'enabled_hardware_types',
     'enabledHardwareTypes',
     'Hardware types the conductors run.',
@@ -428,6 +435,7 @@ function defaultValues(): Record<string, unknown> {
     enforceScope: base.api.policy.enforceScope,
     enforceNewDefaults: base.api.policy.enforceNewDefaults,
     ...KEYSTONE_AUTHTOKEN_DEFAULTS,
+    rpcResponseTimeout: base.api.rpcResponseTimeout,
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -547,6 +555,7 @@ export function baremetalConfigOf(
           pick(field, value),
         ]),
       ) as unknown as KeystoneAuthtokenSettings,
+      rpcResponseTimeout: pick('rpcResponseTimeout', base.api.rpcResponseTimeout),
     },
     conductor: {
       ...c,

@@ -39,6 +39,8 @@ export interface BaremetalApiSettings {
   readonly policy: PolicySettings;
   /** `[keystone_authtoken]`: how tokens are validated under `keystone`. */
   readonly keystone: KeystoneAuthtokenSettings;
+  /** `[DEFAULT] rpc_response_timeout` (s, oslo.messaging's 60): how long a conductor call may take. */
+  readonly rpcResponseTimeout: number;
 }
 
 /**
@@ -88,6 +90,7 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       // Ironic 21.4 leaves both switches at oslo.policy's defaults (off).
       policy: { enforceScope: false, enforceNewDefaults: false },
       keystone: KEYSTONE_AUTHTOKEN_DEFAULTS,
+      rpcResponseTimeout: 60,
     },
     conductor: defaultConductorSettings(hostname()),
   };

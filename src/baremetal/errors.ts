@@ -265,6 +265,20 @@ export class NoFreeConductorWorkerError extends IronicError {
   }
 }
 
+/**
+ * Baton's: the database did not answer (stopped, restarting, unreachable). The real service
+ * lets oslo.db's DBConnectionError through as a 500; a client can act on a 503 (retry).
+ */
+export class DatabaseUnavailableError extends IronicError {
+  override name = 'DatabaseUnavailableError';
+  override get code() {
+    return 503;
+  }
+  constructor() {
+    super('The database is unavailable. Please retry the request later.');
+  }
+}
+
 // ---- failures of background work (500; recorded in last_error, never answered) ----
 
 /** InstanceDeployFailure. */

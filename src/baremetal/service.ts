@@ -238,6 +238,7 @@ export function connectToConductors(
     transport,
     topic: CONDUCTOR_TOPIC,
     version: CONDUCTOR_RPC.latest,
+    timeoutMs: config.api.rpcResponseTimeout * 1000,
     // Asked at each send: caps refreshed on SIGHUP apply at once.
     ...(caps.rpcCap === undefined ? {} : { versionCap: () => caps.rpcCap }),
     serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),

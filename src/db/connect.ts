@@ -105,6 +105,11 @@ export async function openDatabase<DB = Record<string, unknown>>(
       });
       // An idle client that loses its server must not crash the process.
       pool.on('error', () => {});
+      // Nor one that is checked out (the pool drops its own listener then): Kysely holds a
+      // client through a transaction, and a server that stops between two of its queries makes
+      // the client emit 'error' with nobody listening. Its next query fails instead ("not
+      // queryable": a 503), and the pool discards it on release.
+      pool.on('connect', (client) => client.on('error', () => {}));
       const prepared = options.preparedStatements;
       if (prepared) {
         const settings = prepared === true ? {} : prepared;

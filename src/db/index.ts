@@ -10,6 +10,13 @@ export {
   parseDatabaseUrl,
   redactUrl,
 } from './database-url.ts';
+export {
+  DEADLOCK_ATTEMPTS,
+  type DeadlockRetryOptions,
+  inRetriedTransaction,
+  isDeadlock,
+  retryOnDeadlock,
+} from './deadlock-retry.ts';
 export { isDuplicateKeyError } from './duplicate-key.ts';
 export {
   ConcurrentUpdateError,
@@ -31,4 +38,5 @@ export * from './object-versions/index.ts';
 export * from './online-migrations/index.ts';
 export * from './services/index.ts';
 export { type Executor, inTransaction } from './transaction.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export * from './upgrade-check/index.ts';

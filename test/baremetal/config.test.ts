@@ -83,6 +83,7 @@ describe('bare metal config', () => {
         '[DEFAULT]',
         'host = cond-a',
         'pin_release_version = zed',
+        'rpc_response_timeout = 7',
         'rpc_transport = amqp',
         'transport_url = amqp://guest:guest@127.0.0.1:5672/',
         'enabled_rescue_interfaces = fake',
@@ -136,6 +137,7 @@ describe('bare metal config', () => {
         enforceNewDefaults: false,
       },
       keystone: { ...KEYSTONE_AUTHTOKEN_DEFAULTS, keystoneAuthUrl: 'http://127.0.0.1:5000/' },
+      rpcResponseTimeout: 7,
     });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');

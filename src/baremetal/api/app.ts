@@ -13,8 +13,10 @@ import {
   type RequestAuthenticator,
   registerAuthHook,
 } from '../../auth/index.ts';
+import { isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import type { RuleSet } from '../../policy/index.ts';
+import { NoRpcServerError, RpcConnectionLostError, RpcTimeoutError } from '../../rpc/index.ts';
 import {
   fastifyLoggerOptions,
   type HttpOperations,
@@ -26,6 +28,7 @@ import {
   registerUnreadBodyDiscard,
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
+import { DatabaseUnavailableError } from '../errors.ts';
 import { registerAccessChecks } from './access.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { type DashboardFeed, registerDashboard } from './dashboard.ts';
@@ -92,6 +95,19 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   }
   if (error instanceof Restatused) {
     return { status: error.status, message: error.message, webob: false, headers: {} };
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The API's own reads and writes: the client can retry once the database is back.
+    const unavailable = new DatabaseUnavailableError();
+    return { status: unavailable.code, message: unavailable.message, webob: false, headers: {} };
+  }
+  if (
+    error instanceof RpcTimeoutError ||
+    error instanceof RpcConnectionLostError ||
+    error instanceof NoRpcServerError
+  ) {
+    // The conductor did not answer (broker or link down, conductor gone): the client retries.
+    return { status: 503, message: error.message, webob: false, headers: {} };
   }
   const coded = statusOf((error as { code?: unknown } | null)?.code);
   if (coded !== undefined) {

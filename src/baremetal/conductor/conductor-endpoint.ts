@@ -3,7 +3,9 @@
  * its named arguments, and the manager function that serves it. Objects arrive at their
  * latest version (the server's serializer converts them) and leave at the caps in force.
  */
+import { isDatabaseUnavailable } from '../../db/index.ts';
 import { InvalidArgumentsError, type RpcEndpoint, type RpcMethod } from '../../rpc/index.ts';
+import { DatabaseUnavailableError } from '../errors.ts';
 import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
@@ -35,10 +37,23 @@ function list<T>(method: string, args: Args, name: string): T[] {
   return value as T[];
 }
 
+/**
+ * A method that met the database away fails with DatabaseUnavailable (503), which crosses the
+ * wire as itself, rather than the driver's error, which would reach the API as a 500.
+ */
+async function answerDatabaseOutage(handle: (args: Args) => unknown, args: Args): Promise<unknown> {
+  try {
+    return await handle(args);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError();
+    throw error;
+  }
+}
+
 export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
   const m = (params: RpcMethod['params'], handle: (args: Args) => unknown): RpcMethod => ({
     params,
-    handle,
+    handle: (args) => answerDatabaseOutage(handle, args),
   });
   const methods: Record<string, RpcMethod> = {
     create_node: m({ node: 'required' }, (a) => nodes.createNode(ctx, a.node as NodeObject)),

@@ -10,6 +10,7 @@
  * it was and NoFreeConductorWorker (503) goes to the caller. A background failure that set
  * no last_error is recorded as the real "Async execution of … failed" message.
  */
+import { isDatabaseUnavailable } from '../../db/index.ts';
 import { InvalidStateRequestedError, NodeLockedError, NotFoundError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
@@ -48,6 +49,10 @@ export interface ProcessEventOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A release that met the database away is tried this often, this far apart (2 minutes). */
+const RELEASE_RETRIES = 120;
+const RELEASE_RETRY_INTERVAL_MS = 1_000;
 
 export class NodeTask {
   readonly ctx: ConductorContext;
@@ -200,14 +205,49 @@ export class NodeTask {
     };
   }
 
-  /** Frees the reservation (a node deleted meanwhile is fine). */
+  /**
+   * Frees the reservation (a node deleted meanwhile is fine). While the database is away the
+   * release is tried again in the background (the caller does not wait for the database),
+   * so a restart of the database leaves no node locked by a live conductor.
+   */
   async release(): Promise<void> {
     if (this.shared) return;
+    try {
+      await this.#releaseOnce();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      void this.#releaseWhenBack(error);
+    }
+  }
+
+  async #releaseOnce(): Promise<void> {
     try {
       await this.ctx.store.reservations.release(this.ctx.settings.host, this.node.get('id'));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
     }
+  }
+
+  async #releaseWhenBack(first: unknown): Promise<void> {
+    this.ctx.log.warn(
+      `could not release node ${this.uuid} (database unavailable: ${String(first)}); retrying`,
+    );
+    for (let attempt = 1; attempt <= RELEASE_RETRIES; attempt++) {
+      await sleep(RELEASE_RETRY_INTERVAL_MS);
+      try {
+        await this.#releaseOnce();
+        this.ctx.log.info(`node ${this.uuid} released after ${attempt} retries`);
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          this.ctx.log.error(`could not release node ${this.uuid}: ${String(error)}`);
+          return;
+        }
+      }
+    }
+    this.ctx.log.error(
+      `node ${this.uuid} still reserved: the database stayed unavailable for ${(RELEASE_RETRIES * RELEASE_RETRY_INTERVAL_MS) / 1000} s`,
+    );
   }
 
   /** Ends the method: spawns the work if any (the reservation goes with it), else releases. */

@@ -3,7 +3,7 @@
  * that still has nodes cannot be destroyed.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction } from '../../db/index.ts';
 import { Chassis, type ChassisObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import { isForeignKeyViolation, isUniqueViolation } from './constraint-errors.ts';
@@ -100,7 +100,7 @@ export async function saveChassis(
 export async function destroyChassis(ctx: StoreContext, ident: string | number): Promise<void> {
   const [column, value] = where(identityOf(ident));
   try {
-    await inTransaction(ctx.database, async (trx) => {
+    await inRetriedTransaction(ctx.database, async (trx) => {
       const row = await trx
         .selectFrom('chassis')
         .select('id')

@@ -4,7 +4,7 @@
  * It is alive while online and touched within the heartbeat timeout. Its hardware interfaces
  * (which hardware types and interfaces it can run) are rows of their own.
  */
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction, retryOnDeadlock } from '../../db/index.ts';
 import { Conductor, type ConductorObject } from '../objects/index.ts';
 import { parseJsonColumns, toColumns } from './codec.ts';
 import { isUniqueViolation } from './constraint-errors.ts';
@@ -51,7 +51,7 @@ export async function registerConductor(
     updated_at: now,
   });
   try {
-    await inTransaction(ctx.database, async (trx) => {
+    await inRetriedTransaction(ctx.database, async (trx) => {
       const query = trx
         .selectFrom('conductors')
         .select(['id', 'online'])
@@ -115,17 +115,19 @@ export async function listConductors(
 
 /** The heartbeat: touched now and online. */
 export async function touchConductor(ctx: StoreContext, hostname: string): Promise<void> {
-  const result = await ctx.database.kysely
-    .updateTable('conductors')
-    .set({ updated_at: ctx.now(), online: true })
-    .where('hostname', '=', hostname)
-    .executeTakeFirst();
+  const result = await retryOnDeadlock(() =>
+    ctx.database.kysely
+      .updateTable('conductors')
+      .set({ updated_at: ctx.now(), online: true })
+      .where('hostname', '=', hostname)
+      .executeTakeFirst(),
+  );
   if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('conductor', hostname);
 }
 
 /** Goes offline and drops its hardware interfaces; a conductor not online is ConductorNotFound. */
 export async function unregisterConductor(ctx: StoreContext, hostname: string): Promise<void> {
-  await inTransaction(ctx.database, async (trx) => {
+  await inRetriedTransaction(ctx.database, async (trx) => {
     const row = await trx
       .selectFrom('conductors')
       .select('id')

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction, retryOnDeadlock } from '../../db/index.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import {
@@ -152,7 +152,7 @@ export async function saveNode(ctx: StoreContext, node: NodeObject): Promise<Nod
   const values = nodeValuesToWrite(changes, ctx.logInDbMaxSize, uuid);
   let id: number;
   try {
-    id = await inTransaction(ctx.database, (trx) => updateLocked(trx, ctx, uuid, values));
+    id = await inRetriedTransaction(ctx.database, (trx) => updateLocked(trx, ctx, uuid, values));
   } catch (error) {
     return translateWriteError(ctx.database.kysely, error, values, uuid);
   }
@@ -166,7 +166,7 @@ function whereIdentity(identity: Identity): ['id' | 'uuid', number | string] {
 /** Removes a node (by id or uuid) with its ports, portgroups, traits and tags. */
 export async function destroyNode(ctx: StoreContext, ident: string | number): Promise<void> {
   const [column, value] = whereIdentity(identityOf(ident));
-  await inTransaction(ctx.database, async (trx) => {
+  await inRetriedTransaction(ctx.database, async (trx) => {
     const query = trx
       .selectFrom('nodes')
       .select('id')
@@ -190,10 +190,12 @@ export async function touchNodeProvisioning(
   ident: string | number,
 ): Promise<void> {
   const [column, value] = whereIdentity(identityOf(ident));
-  const result = await ctx.database.kysely
-    .updateTable('nodes')
-    .set({ provision_updated_at: ctx.now(), updated_at: ctx.now() })
-    .where(column, '=', value as never)
-    .executeTakeFirst();
+  const result = await retryOnDeadlock(() =>
+    ctx.database.kysely
+      .updateTable('nodes')
+      .set({ provision_updated_at: ctx.now(), updated_at: ctx.now() })
+      .where(column, '=', value as never)
+      .executeTakeFirst(),
+  );
   if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('node', ident);
 }

@@ -4,8 +4,10 @@
  * by id, uuid, address or name; lists by node or portgroup, and by the owner or the project
  * (owner or lessee) of the port's node.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { retryOnDeadlock } from '../../db/index.ts';
 import { Port, type PortObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import {
@@ -166,10 +168,12 @@ export async function createPort(ctx: StoreContext, port: PortObject): Promise<P
   if (values.created_at === undefined || values.created_at === null) values.created_at = ctx.now();
   const db = ctx.database.kysely;
   try {
-    await db
-      .insertInto('ports')
-      .values(toColumns(values, NOT_COLUMNS) as never)
-      .execute();
+    await retryOnDeadlock(() =>
+      db
+        .insertInto('ports')
+        .values(toColumns(values, NOT_COLUMNS) as never)
+        .execute(),
+    );
   } catch (error) {
     return writeError(db, error, values);
   }
@@ -188,11 +192,13 @@ export async function savePort(ctx: StoreContext, port: PortObject): Promise<Por
   const db = ctx.database.kysely;
   let updated: number;
   try {
-    const result = await db
-      .updateTable('ports')
-      .set(toColumns(values, NOT_COLUMNS) as never)
-      .where('uuid', '=', uuid)
-      .executeTakeFirst();
+    const result = await retryOnDeadlock(() =>
+      db
+        .updateTable('ports')
+        .set(toColumns(values, NOT_COLUMNS) as never)
+        .where('uuid', '=', uuid)
+        .executeTakeFirst(),
+    );
     updated = Number(result.numUpdatedRows);
   } catch (error) {
     return writeError(db, error, values);
@@ -204,9 +210,11 @@ export async function savePort(ctx: StoreContext, port: PortObject): Promise<Por
 /** Removes a port by id, uuid or MAC address. */
 export async function destroyPort(ctx: StoreContext, ident: string | number): Promise<void> {
   const lookup = lookupOf(ident);
-  const result = await ctx.database.kysely
-    .deleteFrom('ports')
-    .where(lookup.column, '=', lookup.value as never)
-    .executeTakeFirst();
+  const result = await retryOnDeadlock(() =>
+    ctx.database.kysely
+      .deleteFrom('ports')
+      .where(lookup.column, '=', lookup.value as never)
+      .executeTakeFirst(),
+  );
   if (Number(result.numDeletedRows) === 0) throw new NotFoundError('port', ident);
 }

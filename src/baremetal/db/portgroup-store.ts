@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction } from '../../db/index.ts';
 import { Portgroup, type PortgroupObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import {
@@ -203,7 +203,7 @@ export async function destroyPortgroup(ctx: StoreContext, ident: string | number
   if (lookup.column !== 'id' && lookup.column !== 'uuid')
     throw new InvalidIdentityError(String(ident));
   try {
-    await inTransaction(ctx.database, async (trx) => {
+    await inRetriedTransaction(ctx.database, async (trx) => {
       const row = await trx
         .selectFrom('portgroups')
         .select('id')

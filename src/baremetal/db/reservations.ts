@@ -6,7 +6,7 @@
  * the holder only. The reservations of dead conductors are cleared by the live ones.
  */
 import { sql } from 'kysely';
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction, retryOnDeadlock } from '../../db/index.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { StoreContext } from './context.ts';
 import { NodeLockedError, NodeNotLockedError, NotFoundError } from './errors.ts';
@@ -41,12 +41,14 @@ export async function reserveNode(
   const [column, value] = where(identity);
   let uuid = String(ident);
   for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
-    const result = await ctx.database.kysely
-      .updateTable('nodes')
-      .set({ reservation: host, updated_at: ctx.now() })
-      .where(column, '=', value as never)
-      .where('reservation', 'is', null)
-      .executeTakeFirst();
+    const result = await retryOnDeadlock(() =>
+      ctx.database.kysely
+        .updateTable('nodes')
+        .set({ reservation: host, updated_at: ctx.now() })
+        .where(column, '=', value as never)
+        .where('reservation', 'is', null)
+        .executeTakeFirst(),
+    );
     if (Number(result.numUpdatedRows) === 1) return getNodeByIdentity(ctx, identity);
     const seen = await holderOf(ctx, identity, ident);
     uuid = seen.uuid;
@@ -64,12 +66,14 @@ export async function releaseNode(
 ): Promise<void> {
   const identity = identityOf(ident);
   const [column, value] = where(identity);
-  const result = await ctx.database.kysely
-    .updateTable('nodes')
-    .set({ reservation: null, updated_at: ctx.now() })
-    .where(column, '=', value as never)
-    .where('reservation', '=', host)
-    .executeTakeFirst();
+  const result = await retryOnDeadlock(() =>
+    ctx.database.kysely
+      .updateTable('nodes')
+      .set({ reservation: null, updated_at: ctx.now() })
+      .where(column, '=', value as never)
+      .where('reservation', '=', host)
+      .executeTakeFirst(),
+  );
   if (Number(result.numUpdatedRows) === 1) return;
   const seen = await holderOf(ctx, identity, ident);
   if (seen.holder === null) throw new NodeNotLockedError(seen.uuid);
@@ -88,7 +92,7 @@ export async function clearNodeReservations(
   hosts: readonly string[],
 ): Promise<string[]> {
   if (hosts.length === 0) return [];
-  return inTransaction(ctx.database, async (trx) => {
+  return inRetriedTransaction(ctx.database, async (trx) => {
     const rows = await trx.selectFrom('nodes').select('uuid').where(heldByAny(hosts)).execute();
     if (rows.length === 0) return [];
     await trx
@@ -112,7 +116,7 @@ export async function clearNodeTargetPowerState(
   ctx: StoreContext,
   host: string,
 ): Promise<string[]> {
-  return inTransaction(ctx.database, async (trx) => {
+  return inRetriedTransaction(ctx.database, async (trx) => {
     const rows = await trx
       .selectFrom('nodes')
       .select('uuid')

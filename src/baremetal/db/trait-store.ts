@@ -4,7 +4,7 @@
  * node (Placement's limit per resource provider, which Ironic copies).
  */
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/index.ts';
+import { inRetriedTransaction } from '../../db/index.ts';
 import { Trait, TraitList, type TraitListObject, type TraitObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import { isUniqueViolation } from './constraint-errors.ts';
@@ -77,7 +77,7 @@ export async function setNodeTraits(
 ): Promise<TraitListObject> {
   const unique = [...new Set(traits)];
   checkCount(nodeId, unique.length);
-  const rows = await inTransaction(ctx.database, async (trx) => {
+  const rows = await inRetriedTransaction(ctx.database, async (trx) => {
     await checkNodeExists(trx, nodeId);
     await trx.deleteFrom('node_traits').where('node_id', '=', nodeId).execute();
     if (unique.length > 0) {
@@ -93,7 +93,7 @@ export async function setNodeTraits(
 
 /** Removes all the node's traits. */
 export async function unsetNodeTraits(ctx: StoreContext, nodeId: number): Promise<void> {
-  await inTransaction(ctx.database, async (trx) => {
+  await inRetriedTransaction(ctx.database, async (trx) => {
     await checkNodeExists(trx, nodeId);
     await trx.deleteFrom('node_traits').where('node_id', '=', nodeId).execute();
   });
@@ -113,7 +113,7 @@ export async function addNodeTrait(
       .where('trait', '=', trait)
       .executeTakeFirst();
   try {
-    const row = await inTransaction(ctx.database, async (trx) => {
+    const row = await inRetriedTransaction(ctx.database, async (trx) => {
       await checkNodeExists(trx, nodeId);
       const existing = await find(trx);
       if (existing !== undefined) return existing;
@@ -144,7 +144,7 @@ export async function removeNodeTrait(
   nodeId: number,
   trait: string,
 ): Promise<void> {
-  await inTransaction(ctx.database, async (trx) => {
+  await inRetriedTransaction(ctx.database, async (trx) => {
     await checkNodeExists(trx, nodeId);
     const result = await trx
       .deleteFrom('node_traits')

@@ -16,7 +16,7 @@ import {
   type RequestAuthenticator,
   registerAuthHook,
 } from '../../auth/index.ts';
-import { ConcurrentUpdateError } from '../../db/index.ts';
+import { ConcurrentUpdateError, isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import { boundedMessage } from '../../python-compat/excerpt.ts';
 import {
@@ -46,6 +46,9 @@ import { wsgiPath } from './wsgi-path.ts';
 
 /** PostgreSQL's character_not_in_repertoire: a NUL in a text parameter. */
 const PG_NUL_IN_TEXT = '22021';
+
+/** The detail of a 503 while the database cannot answer. */
+const DATABASE_UNAVAILABLE = 'The database is unavailable. Please retry the request later.';
 
 export interface PlacementAppOptions {
   readonly services: PlacementServices;
@@ -242,6 +245,14 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
         status: 409,
         message: 'A concurrent update changed the resource; re-read it and retry.',
         code: ErrorCodes.CONCURRENT_UPDATE,
+      });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Stopped, restarting or unreachable: a client can retry (the pool reconnects by itself).
+      request.log.error({ err: error }, 'database unavailable: answered 503');
+      return sendPlacementError(request, reply, {
+        status: 503,
+        message: DATABASE_UNAVAILABLE,
       });
     }
     if (error instanceof VersionRefusedError) {
