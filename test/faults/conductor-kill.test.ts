@@ -18,7 +18,7 @@ import {
   type BatonProcess,
   baremetalApi,
   baremetalConductor,
-  stopBaton,
+  stopAllBaton,
 } from './support/baton-process.ts';
 import { IRONIC_HEADERS, isIronicError, writeBaremetalConfig } from './support/deployment.ts';
 import { describeCounts, emptyCounts, runWorkers, send } from './support/load.ts';
@@ -54,12 +54,7 @@ describe('fault: a conductor SIGKILLed during deploys and cleans', { timeout: 24
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-kill-'));
   });
   after(async () => {
-    for (const p of processes) {
-      // A process that died on its own says why (the test then fails on it).
-      if (!p.running())
-        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
-    }
-    for (const p of processes.reverse()) await stopBaton(p, 5_000);
+    await stopAllBaton(processes);
     rmSync(dir, { recursive: true, force: true });
   });
 

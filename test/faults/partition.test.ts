@@ -18,7 +18,7 @@ import {
   type BatonProcess,
   baremetalApi,
   baremetalConductor,
-  stopBaton,
+  stopAllBaton,
 } from './support/baton-process.ts';
 import { BaremetalLoad, isIronicError, writeBaremetalConfig } from './support/deployment.ts';
 import { describeCounts, emptyCounts, runWorkers } from './support/load.ts';
@@ -46,12 +46,7 @@ describe('fault: the API and the conductors separated', {
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-netns-'));
   });
   after(async () => {
-    for (const p of processes) {
-      // A process that died on its own says why (the test then fails on it).
-      if (!p.running())
-        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
-    }
-    for (const p of processes.reverse()) await stopBaton(p, 5_000);
+    await stopAllBaton(processes);
     await ns?.destroy();
     rmSync(dir, { recursive: true, force: true });
   });

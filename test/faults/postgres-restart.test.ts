@@ -18,7 +18,7 @@ import {
   baremetalApi,
   baremetalConductor,
   placementServe,
-  stopBaton,
+  stopAllBaton,
 } from './support/baton-process.ts';
 import {
   BaremetalLoad,
@@ -57,12 +57,7 @@ describe('fault: PostgreSQL restarted under load', { timeout: 240_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'baton-fault-pg-'));
   });
   after(async () => {
-    for (const p of processes) {
-      // A process that died on its own says why (the test then fails on it).
-      if (!p.running())
-        console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
-    }
-    for (const p of processes.reverse()) await stopBaton(p, 5_000);
+    await stopAllBaton(processes);
     await pg?.destroy();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -128,3 +128,14 @@ export async function baremetalConductor(
   await p.waitFor(/serving topic/);
   return p;
 }
+
+/**
+ * A suite's clean-up: a process that died on its own says why (its test then fails on it),
+ * then every process is stopped, the last started first.
+ */
+export async function stopAllBaton(processes: BatonProcess[]): Promise<void> {
+  for (const p of processes) {
+    if (!p.running()) console.log(`${p.name} exited; its last output:\n${p.output().slice(-3000)}`);
+  }
+  for (const p of [...processes].reverse()) await stopBaton(p, 5_000);
+}
