@@ -59,6 +59,8 @@ interface Latencies {
   errors?: number;
   /** CPU ms per request of the API process (Baton's only: the real one forks). */
   apiCpuMs?: number;
+  /** CPU ms per request of both conductors together (Baton's only). */
+  conductorCpuMs?: number;
 }
 
 interface Provisioning {
@@ -89,12 +91,14 @@ function summarize(times: number[]): Latencies {
  */
 async function measure(
   http: IronicHttp,
-  meter: CpuMeter,
+  meters: Meters,
   operation: (i: number, client: number) => Promise<unknown>,
 ): Promise<Latencies> {
   let next = 0;
   let errorsBefore = 0;
-  let cpu: () => CpuSpent = () => ({ serverMs: undefined, databaseMs: undefined });
+  const unmetered = () => ({ serverMs: undefined, databaseMs: undefined });
+  let cpu: () => CpuSpent = unmetered;
+  let conductorCpu: () => CpuSpent[] = () => [unmetered()];
   const times: number[] = [];
   const total = WARMUP + SAMPLES;
   await Promise.all(
@@ -102,8 +106,10 @@ async function measure(
       for (let i = next++; i < total; i = next++) {
         if (i === WARMUP) {
           errorsBefore = http.serverErrors;
-          meter.start();
-          cpu = () => meter.stop();
+          meters.api.start();
+          for (const meter of meters.conductors) meter.start();
+          cpu = () => meters.api.stop();
+          conductorCpu = () => meters.conductors.map((meter) => meter.stop());
         }
         const started = performance.now();
         await operation(i, client);
@@ -112,11 +118,23 @@ async function measure(
     }),
   );
   const spent = cpu().serverMs;
+  const conductorsSpent = conductorCpu().map((c) => c.serverMs);
+  const conductorMs =
+    conductorsSpent.length === 0 || conductorsSpent.some((ms) => ms === undefined)
+      ? undefined
+      : (conductorsSpent as number[]).reduce((sum, ms) => sum + ms, 0);
   return {
     ...summarize(times),
     errors: http.serverErrors - errorsBefore,
     ...(spent === undefined ? {} : { apiCpuMs: spent / SAMPLES }),
+    ...(conductorMs === undefined ? {} : { conductorCpuMs: conductorMs / SAMPLES }),
   };
+}
+
+/** The CPU meters of Baton's processes: its API's, and one per conductor. */
+interface Meters {
+  readonly api: CpuMeter;
+  readonly conductors: readonly CpuMeter[];
 }
 
 /** Enrolls `count` nodes, 8 at a time; their UUIDs in creation order. */
@@ -244,7 +262,10 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
   const scratch = BACKEND === 'sqlite' ? undefined : await createScratchDatabase(BACKEND);
   const served = await start(scratch?.url);
   const http = new IronicHttp(served.url, { version: VERSION, sockets: CLIENTS + IN_FLIGHT });
-  const meter = new CpuMeter(served.name === 'baton' ? served.apiPid : undefined, undefined);
+  const meters: Meters = {
+    api: new CpuMeter(served.name === 'baton' ? served.apiPid : undefined, undefined),
+    conductors: served.conductorPids.map((pid) => new CpuMeter(pid, undefined)),
+  };
   try {
     const setupStarted = performance.now();
     const nodes = await enroll(http, NODES, {});
@@ -258,16 +279,16 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
     };
     const list = line(
       'list detail',
-      await measure(http, meter, () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100')),
+      await measure(http, meters, () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100')),
     );
     const show = line(
       'show',
-      await measure(http, meter, () => http.expect([200], 'GET', `/v1/nodes/${random()}`)),
+      await measure(http, meters, () => http.expect([200], 'GET', `/v1/nodes/${random()}`)),
     );
     // Each client patches nodes of its own, so two clients never race for a node's lock.
     const patch = line(
       'patch',
-      await measure(http, meter, (i, client) =>
+      await measure(http, meters, (i, client) =>
         http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
           { op: 'replace', path: '/extra/x', value: String(i) },
         ]),
@@ -275,7 +296,7 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
     );
     const portCreate = line(
       'port create',
-      await measure(http, meter, (i) =>
+      await measure(http, meters, (i) =>
         http.expect([201], 'POST', '/v1/ports', { node_uuid: random(), address: mac(i) }),
       ),
     );
@@ -307,7 +328,7 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 function printLatencies(name: string, label: string, l: Latencies): void {
   console.log(
-    `  ${name.padEnd(12)} ${label.padEnd(13)} p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (${l.samples} samples, ${l.errors} 5xx retried${l.apiCpuMs === undefined ? '' : `, API CPU ${l.apiCpuMs.toFixed(2)} ms/request`})`,
+    `  ${name.padEnd(12)} ${label.padEnd(13)} p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (${l.samples} samples, ${l.errors} 5xx retried${l.apiCpuMs === undefined ? '' : `, API CPU ${l.apiCpuMs.toFixed(2)} ms/request`}${l.conductorCpuMs === undefined ? '' : `, conductors ${l.conductorCpuMs.toFixed(2)}`})`,
   );
 }
 

@@ -32,6 +32,8 @@ export interface ServedBaremetal {
   readonly url: string;
   /** The API process, whose CPU can be metered. */
   readonly apiPid: number | undefined;
+  /** The conductor processes (Baton's; the real ones are not metered). */
+  readonly conductorPids: readonly number[];
   readonly stop: () => Promise<void>;
 }
 
@@ -160,7 +162,10 @@ export async function startBatonBaremetal(databaseUrl?: string): Promise<ServedB
     const url = `http://127.0.0.1:${port}`;
     await until('the API and both conductors', () => conductorsAlive(url), children);
     const api = children[children.length - 1] as Child;
-    return { name: 'baton', url, apiPid: api.process.pid, stop };
+    const conductorPids = children
+      .slice(0, -1)
+      .flatMap((child) => (child.process.pid === undefined ? [] : [child.process.pid]));
+    return { name: 'baton', url, apiPid: api.process.pid, conductorPids, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -184,5 +189,11 @@ export async function startRealBaremetal(databaseUrl?: string): Promise<ServedBa
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
     config: { conductor: { ...BENCH_SETTINGS.conductor } },
   });
-  return { name: 'real 21.4.4', url: real.url, apiPid: real.api.pid, stop: real.stop };
+  return {
+    name: 'real 21.4.4',
+    url: real.url,
+    apiPid: real.api.pid,
+    conductorPids: [],
+    stop: real.stop,
+  };
 }

@@ -10,8 +10,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
 
 const builders = new Map<string, RowOf>();
-/** Each statement's column names (asking SQLite builds an object per column each time). */
-const columnNames = new WeakMap<BetterSqlite3.Statement, readonly string[]>();
+/**
+ * Each statement's row builder, null for rows left to better-sqlite3 (asking SQLite for the
+ * column names builds an object per column, and finding the builder joins every name).
+ */
+const statementRows = new WeakMap<BetterSqlite3.Statement, RowOf | null>();
 /** Column lists vary little (one per statement text); the bound only guards against misuse. */
 const MAX_BUILDERS = 1000;
 
@@ -39,14 +42,14 @@ export function allRows(
   parameters: readonly unknown[],
 ): unknown[] {
   if (!statement.reader) return statement.all(...parameters);
-  let names = columnNames.get(statement);
-  if (names === undefined) {
-    names = statement.columns().map((column) => column.name);
-    columnNames.set(statement, names);
+  let build = statementRows.get(statement);
+  if (build === undefined) {
+    const names = statement.columns().map((column) => column.name);
+    // `__proto__` as a literal key would set the prototype: leave such rows to better-sqlite3.
+    build = names.includes('__proto__') ? null : rowBuilder(names);
+    statementRows.set(statement, build);
   }
-  // `__proto__` as a literal key would set the prototype: leave such rows to better-sqlite3.
-  if (names.includes('__proto__')) return statement.raw(false).all(...parameters);
-  const build = rowBuilder(names);
+  if (build === null) return statement.raw(false).all(...parameters);
   const rows = statement.raw(true).all(...parameters) as unknown[][];
   for (let i = 0; i < rows.length; i++) (rows as unknown[])[i] = build(rows[i] as unknown[]);
   return rows;

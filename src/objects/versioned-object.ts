@@ -71,6 +71,12 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
     return value === UNSET ? undefined : (value as ValueOf<F[K]>);
   }
 
+  /** `peek` by the field's position in `type.fieldNames` (code walking many objects' fields). */
+  peekAt(index: number): unknown {
+    const value = this.#slots[index];
+    return value === UNSET ? undefined : value;
+  }
+
   isSet(name: keyof F & string): boolean {
     return this.#slots[this.#indexOf(name)] !== UNSET;
   }

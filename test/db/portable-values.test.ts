@@ -56,4 +56,18 @@ forEachBackend('dates and booleans as query parameters', (ctx) => {
       ['early', 'late'],
     );
   });
+
+  test('a limit and an offset select the same rows on every backend (SQLite: in the text)', async () => {
+    const page = db().selectFrom('stamps').select('label').orderBy('id').limit(1).offset(1);
+    assert.deepEqual(
+      (await page.execute()).map((r) => r.label),
+      ['late'],
+    );
+    if (ctx.backend === 'sqlite') {
+      // Bound, they would make SQLite prepare the statement again on every run.
+      const compiled = page.compile();
+      assert.match(compiled.sql, / limit 1 offset 1$/);
+      assert.deepEqual(compiled.parameters, []);
+    }
+  });
 });

@@ -7,6 +7,7 @@
  * versions left out.
  */
 import type { FastifyRequest } from 'fastify';
+import type { FieldSpec } from '../../objects/index.ts';
 import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
@@ -15,7 +16,7 @@ import { type Link, publicUrl, selfLinks } from './links.ts';
 import { maskDictPassword } from './mask-secrets.ts';
 import { redactNode } from './node-access.ts';
 import { nodeFieldsHidden } from './node-fields.ts';
-import { invalidFields, keepFields, shownValue } from './object-dict.ts';
+import { invalidFields, keepFields, shownFieldValue, shownValue } from './object-dict.ts';
 import { shownProvisionState } from './provision-verbs.ts';
 
 /** The node fields the real API reads from the object, in its order. */
@@ -146,6 +147,64 @@ function subresourceLinks(base: string, uuid: string, path: string): Link[] {
   return selfLinks(base, 'nodes', `${uuid}/${path}`);
 }
 
+/** How one field of the body is filled: traits as names, a field the object lacks as null. */
+type FieldStep =
+  | { readonly name: string; readonly from: 'traits' | 'absent' }
+  | {
+      readonly name: string;
+      readonly from: 'field';
+      readonly index: number;
+      readonly spec: FieldSpec;
+    };
+
+interface FieldPlan {
+  readonly steps: readonly FieldStep[];
+  /** Fields asked for but hidden at this version. */
+  readonly leftOut: readonly string[];
+}
+
+/**
+ * The steps filling a body of `type`'s objects with `fields` at a version hiding `hidden`:
+ * worked out once per version for the full body (lists and shows), so a page of nodes does
+ * not look each field up again for each node.
+ */
+function fieldPlan(
+  type: NodeObject['type'],
+  hidden: readonly string[],
+  fields: readonly string[] | undefined,
+): FieldPlan {
+  const steps: FieldStep[] = [];
+  const leftOut: string[] = [];
+  for (const name of objectFields(fields)) {
+    if (name === 'uuid' || name === 'created_at' || name === 'updated_at') continue;
+    if (hidden.includes(name)) leftOut.push(name);
+    else if (name === 'traits') steps.push({ name, from: 'traits' });
+    // A field of a later release's object (shard): unset, so shown as null.
+    else if (!Object.hasOwn(type.fields, name)) steps.push({ name, from: 'absent' });
+    else {
+      const index = type.fieldIndex(name);
+      steps.push({ name, from: 'field', index, spec: type.specs[index] as FieldSpec });
+    }
+  }
+  return { steps, leftOut };
+}
+
+const FULL_PLANS = new WeakMap<object, WeakMap<object, FieldPlan>>();
+
+function fullBodyPlan(type: NodeObject['type'], request: FastifyRequest): FieldPlan {
+  let byVersion = FULL_PLANS.get(type);
+  if (byVersion === undefined) {
+    byVersion = new WeakMap();
+    FULL_PLANS.set(type, byVersion);
+  }
+  let plan = byVersion.get(request.microversion);
+  if (plan === undefined) {
+    plan = fieldPlan(type, nodeFieldsHidden(request), undefined);
+    byVersion.set(request.microversion, plan);
+  }
+  return plan;
+}
+
 /** One node's body at the request's version; `fields` as asked for (after version checks). */
 export async function nodeBody(
   view: NodeViewContext,
@@ -162,25 +221,19 @@ export async function nodeBody(
   };
   // Fields hidden at this version are never added (deleting them later would leave the body
   // a slow dictionary-mode object for JSON.stringify; node_sanitize drops them all the same).
-  const hidden = nodeFieldsHidden(request);
-  const leftOut: string[] = [];
-  for (const field of objectFields(fields)) {
-    if (field === 'uuid' || field === 'created_at' || field === 'updated_at') continue;
-    if (hidden.includes(field)) {
-      leftOut.push(field);
-      continue;
-    }
-    if (field === 'traits') {
+  const { steps, leftOut } =
+    fields === undefined
+      ? fullBodyPlan(node.type, request)
+      : fieldPlan(node.type, nodeFieldsHidden(request), fields);
+  for (const step of steps) {
+    if (step.from === 'field') {
+      body[step.name] = shownFieldValue(step.spec, node.peekAt(step.index));
+    } else if (step.from === 'traits') {
       const traits = node.peek('traits');
       body.traits = traits ? traits.get('objects').map((trait) => trait.get('trait')) : [];
-      continue;
+    } else {
+      body[step.name] = null;
     }
-    if (!Object.hasOwn(node.type.fields, field)) {
-      // A field of a later release's object (shard): unset, so shown as null.
-      body[field] = null;
-      continue;
-    }
-    body[field] = shownValue(node, field);
   }
   body.links = selfLinks(base, 'nodes', uuid);
   const wanted = (field: string) => fields === undefined || fields.includes(field);

@@ -3,7 +3,7 @@
  * `updated_at`, then the fields asked for; a null dictionary shows as `{}`, a null list of
  * strings as `[]`, a timestamp as Python's isoformat.
  */
-import type { VersionedObject } from '../../objects/index.ts';
+import type { FieldSpec, VersionedObject } from '../../objects/index.ts';
 
 type AnyObject = VersionedObject;
 
@@ -18,8 +18,11 @@ function isoformat(value: unknown): unknown {
 
 /** One field's shown value. */
 export function shownValue(obj: AnyObject, field: string): unknown {
-  const spec = obj.type.fields[field];
-  const value = obj.peek(field as never) as unknown;
+  return shownFieldValue(obj.type.fields[field], obj.peek(field as never) as unknown);
+}
+
+/** The shown form of a value of a field of this spec (none: a field the object lacks). */
+export function shownFieldValue(spec: FieldSpec | undefined, value: unknown): unknown {
   const kind = spec?.type.kind;
   if (kind === 'DateTime') return isoformat(value);
   if (value !== null && value !== undefined) return value;

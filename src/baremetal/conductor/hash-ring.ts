@@ -33,6 +33,11 @@ export class HashRing {
   // Points as fixed-width lowercase hex: for equal lengths, string order is numeric order.
   readonly #points: string[];
   readonly #owners: string[];
+  /**
+   * Each key's first host, once looked up: a ring never changes (it is rebuilt instead), and a
+   * page of 100 nodes would otherwise hash 100 UUIDs on every list.
+   */
+  readonly #primary = new Map<string, string>();
 
   constructor(hosts: Iterable<string>, options: HashRingOptions = {}) {
     const exponent = options.partitionExponent ?? DEFAULT_PARTITION_EXPONENT;
@@ -61,6 +66,10 @@ export class HashRing {
    * replicas) the next distinct owners clockwise, skipping `ignore`.
    */
   hostsFor(key: string, options: { replicas?: number; ignore?: Iterable<string> } = {}): string[] {
+    if (options.replicas === undefined && options.ignore === undefined) {
+      const known = this.#primary.get(key);
+      if (known !== undefined) return [known];
+    }
     const ignore = new Set(options.ignore ?? []);
     let candidates = 0;
     for (const host of this.hosts) if (!ignore.has(host)) candidates++;
@@ -72,6 +81,9 @@ export class HashRing {
       const host = this.#owners[index] as string;
       if (!ignore.has(host) && !found.includes(host)) found.push(host);
       index = index + 1 < this.#points.length ? index + 1 : 0;
+    }
+    if (options.replicas === undefined && options.ignore === undefined && found[0] !== undefined) {
+      this.#primary.set(key, found[0]);
     }
     return found;
   }

@@ -4,6 +4,7 @@
  * Ironic's selectin load does) and at its latest object version.
  */
 import type { Kysely } from 'kysely';
+import { runTemplate } from '../../db/query-templates.ts';
 import { Node, type NodeObject, Trait, TraitList, type TraitListObject } from '../objects/index.ts';
 import type { StoreContext } from './context.ts';
 import { InvalidParameterError, NotFoundError } from './errors.ts';
@@ -43,13 +44,19 @@ export interface NodeListOptions extends PageOptions {
 async function traitsOf(db: Db, nodeIds: readonly number[]): Promise<Map<number, TraitListObject>> {
   const lists = new Map<number, TraitListObject>();
   if (nodeIds.length === 0) return lists;
-  const rows = await db
-    .selectFrom('node_traits')
-    .select(['node_id', 'trait', 'version'])
-    .where('node_id', 'in', nodeIds)
-    .orderBy('node_id')
-    .orderBy('trait')
-    .execute();
+  // One template per page length: pages are as long as the limit, so few lengths come.
+  const rows = await runTemplate(
+    db,
+    `node traits of ${nodeIds.length}`,
+    (...ids: number[]) =>
+      db
+        .selectFrom('node_traits')
+        .select(['node_id', 'trait', 'version'])
+        .where('node_id', 'in', ids)
+        .orderBy('node_id')
+        .orderBy('trait'),
+    nodeIds,
+  );
   const byNode = new Map<number, ReturnType<typeof Trait.create>[]>();
   for (const row of rows) {
     const trait = objectFromRow(Trait, { trait: row.trait, version: row.version });
@@ -75,9 +82,12 @@ export async function nodesFromRows(
         rows.map((row) => Number(row.id)),
       )
     : undefined;
-  return rows.map((row) =>
-    objectFromRow(Node, traits ? { ...row, traits: traits.get(Number(row.id)) } : row),
-  );
+  // The traits go into the row itself (a fresh object of the query's), not a copy of it:
+  // spreading 58 columns into a new object makes it a slow dictionary-mode one.
+  if (traits !== undefined) {
+    for (const row of rows) (row as Row).traits = traits.get(Number(row.id));
+  }
+  return rows.map((row) => objectFromRow(Node, row));
 }
 
 function selectNodes(db: Db, columns: readonly string[] = NODE_COLUMNS) {
@@ -92,10 +102,15 @@ export async function getNodeWhere(
   notFound: () => Error = () => new NotFoundError('node', value),
 ): Promise<NodeObject> {
   const db = ctx.database.kysely;
-  const row = await selectNodes(db)
-    .where(`nodes.${column}` as never, '=', value as never)
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await runTemplate(
+    db,
+    `node by ${column}`,
+    (marker: string | number) =>
+      selectNodes(db)
+        .where(`nodes.${column}` as never, '=', marker as never)
+        .limit(1),
+    [value],
+  );
   if (row === undefined) throw notFound();
   const [node] = await nodesFromRows(db, [row as Row]);
   return node as NodeObject;

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { retryOnDeadlock } from '../../db/index.ts';
+import { runTemplate } from '../../db/query-templates.ts';
 import { Port, type PortObject } from '../objects/index.ts';
 import { toColumns } from './codec.ts';
 import {
@@ -92,9 +93,14 @@ async function getWhere(
   lookup: Lookup,
   filters: PortFilters = {},
 ): Promise<PortObject> {
-  const row = await selectPorts(ctx.database.kysely, filters)
-    .where(`ports.${lookup.column}` as never, '=', lookup.value as never)
-    .executeTakeFirst();
+  const db = ctx.database.kysely;
+  const query = (value: string | number) =>
+    selectPorts(db, filters).where(`ports.${lookup.column}` as never, '=', value as never);
+  // Without filters the query has one shape per column: compiled once.
+  const [row] =
+    Object.keys(filters).length === 0
+      ? await runTemplate(db, `port by ${lookup.column}`, query, [lookup.value])
+      : [await query(lookup.value).executeTakeFirst()];
   if (row === undefined) throw new NotFoundError('port', lookup.value);
   return withNodeUuid(objectFromRow(Port, row as Row), row as Row);
 }

@@ -92,6 +92,22 @@ describe('hash ring', () => {
     }
     assert.deepEqual(new HashRing([]).hostsFor('x'), []);
   });
+
+  it('answers a key looked up before as it did the first time, replicas and ignores included', () => {
+    const ring = new HashRing(hosts(3));
+    const fresh = new HashRing(hosts(3));
+    for (const key of uuids(50, 'again')) {
+      const first = ring.hostsFor(key);
+      assert.deepEqual(ring.hostsFor(key), first);
+      // A remembered first host must not stand in for the replicas or the ignores.
+      assert.deepEqual(ring.hostsFor(key, { replicas: 3 }), fresh.hostsFor(key, { replicas: 3 }));
+      assert.deepEqual(
+        ring.hostsFor(key, { ignore: first }),
+        fresh.hostsFor(key, { ignore: first }),
+      );
+      assert.notDeepEqual(ring.hostsFor(key, { ignore: first }), first);
+    }
+  });
 });
 
 describe('conductor rings', () => {
