@@ -201,17 +201,22 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       "where the deployment stands in a rolling upgrade (seed 000's steps) and the next step's commands; reads only",
     )
     .addOption(
-      new Option('--service <name>', 'the service whose deployment it is')
-        .choices(SERVICE_NAMES)
-        .default('baremetal'),
+      new Option(
+        '--service <name>',
+        'the service whose deployment it is (default: baremetal)',
+      ).choices(SERVICE_NAMES),
     )
     .option('--db <url>', `database URL (default: the config file's, else ${defaultDbHelp()})`)
     .addOption(dataDirOption())
-    .option('--config-file <path>', "the service's config file: its database when --db is absent")
-    .option('--json', 'print the plan as one JSON document')
+    .option(
+      '--config-file <path>',
+      "the service's config file: its database when --db is absent (default: none)",
+    )
+    .option('--json', 'print the plan as one JSON document (default: text)')
     .action(async (options) => {
       const { upgradePlan } = await import('./upgrade-plan-command.ts');
-      setStatus(await upgradePlan(options, out));
+      // The default is said in the description, as every other one is (commander would repeat it).
+      setStatus(await upgradePlan({ service: 'baremetal', ...options }, out));
     });
 
   program
