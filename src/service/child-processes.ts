@@ -13,6 +13,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { STOP_WITH_PARENT_ENV } from './stop-signal.ts';
 
 export interface ChildSpec {
   /** The name messages use (its binary: `placement-api`). */
@@ -70,9 +71,11 @@ export function exitSentence(exit: ChildExit): string {
 }
 
 function startChild(spec: ChildSpec, io: GroupIo, onReady: () => void): Running {
+  // stdin is a pipe nothing is written to: it closes when this process ends, however it ends,
+  // and the child then stops (stop-signal.ts).
   const child = spawn(spec.command, [...spec.args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: spec.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...(spec.env ?? process.env), [STOP_WITH_PARENT_ENV]: '1' },
   });
   let markReady: () => void = () => {};
   const readyOrExited = new Promise<void>((resolve) => {

@@ -2,12 +2,33 @@
 
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
-/** Resolves with the name of the first stop signal received. */
+/**
+ * Set to `1` by `baton up` for its children, whose stdin is then a pipe from it: the pipe ends
+ * when `baton up` ends, however it ends (SIGKILL included, which it cannot forward), and the
+ * child stops as on SIGTERM instead of serving on with no one to stop it.
+ */
+export const STOP_WITH_PARENT_ENV = 'BATON_STOP_WITH_PARENT';
+
+/** What `waitForStopSignal` resolves with when the parent went away. */
+export const PARENT_GONE = 'parent ended';
+
+/** Resolves with the name of the first stop signal received (or PARENT_GONE). */
 export function waitForStopSignal(): Promise<string> {
   return new Promise((resolve) => {
     // The handlers stay: a second signal (Ctrl-C reaches every worker and then the primary
     // forwards SIGTERM) must not cut the requests in flight.
     const stop = (signal: string) => resolve(signal);
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    if (process.env[STOP_WITH_PARENT_ENV] === '1') {
+      const stdin = process.stdin;
+      stdin.once('end', () => stop(PARENT_GONE));
+      stdin.once('error', () => stop(PARENT_GONE));
+      stdin.resume();
+      // With the parent gone, so is the reader of stdout: the lines said while stopping must
+      // not end the process (EPIPE) before it leaves the services table.
+      process.stdout.on('error', () => {});
+      // Watching the pipe must not keep the process alive once it has stopped serving.
+      (stdin as { unref?: () => void }).unref?.();
+    }
   });
 }

@@ -80,6 +80,57 @@ describe('baton up', () => {
     }
   });
 
+  it('killed with SIGKILL, leaves no child serving: each stops as on SIGTERM and goes offline', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-up-'));
+    const up = spawn(
+      process.execPath,
+      [BIN, 'up', '--data-dir', dataDir, '--placement-port', '0', '--baremetal-port', '0'],
+      // stdout and stderr to files: the children keep writing after their parent is gone.
+      { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let output = '';
+    up.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    const pid = up.pid ?? 0;
+    let children: { pid: number; cmdline: string }[] = [];
+    try {
+      for (let i = 0; i < 1200 && !/^baton up: ready/m.test(output); i++) {
+        assert.equal(up.exitCode, null, output);
+        await sleep(100);
+      }
+      children = childrenOf(pid);
+      assert.equal(children.length, 3, JSON.stringify(children));
+      process.kill(pid, 'SIGKILL');
+      const alive = () => children.filter((c) => existsSync(`/proc/${c.pid}/cmdline`));
+      // The API's drain delay is 0 under `baton up`; the conductor waits out its ring grace.
+      for (let i = 0; i < 600 && alive().length > 0; i++) await sleep(100);
+      assert.deepEqual(
+        alive().map((c) => c.cmdline),
+        [],
+      );
+      // Each left the services table as on SIGTERM.
+      for (const service of ['placement', 'baremetal']) {
+        const listed = spawnSync(
+          process.execPath,
+          [BIN, 'db', 'services', '--service', service, '--data-dir', dataDir, '--json'],
+          { cwd: ROOT, encoding: 'utf8' },
+        );
+        assert.equal(listed.status, 0, listed.stderr);
+        assert.deepEqual((JSON.parse(listed.stdout) as { services: unknown[] }).services, []);
+      }
+    } finally {
+      for (const child of [{ pid }, ...children]) {
+        try {
+          process.kill(child.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('plans the three commands on one data directory, the API without a drain delay', () => {
     const plan = planUp(
       { dataDir: 'rel/dir', host: '127.0.0.2', placementPort: '0', baremetalPort: '16385' },
