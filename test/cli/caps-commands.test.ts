@@ -12,24 +12,14 @@ import { BAREMETAL_SERVICE } from '../../src/baremetal/service.ts';
 import { CliExit } from '../../src/cli/cli-error.ts';
 import { dbOnlineMigrations } from '../../src/cli/db-online-migrations-command.ts';
 import { dbServices } from '../../src/cli/db-services-command.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { upgradeCheck } from '../../src/cli/upgrade-check-command.ts';
 import { type Database, openDatabase, registerService } from '../../src/db/index.ts';
 import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
 import { laterRelease } from '../service/support/later-release.ts';
+import { baton } from './support/run-baton.ts';
 
 const ANTELOPE = laterRelease(BAREMETAL_SERVICE, 'antelope', 2);
 const PLACEMENT_NEXT = laterRelease(PLACEMENT_SERVICE, '2027.1', 2);
-
-async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
 
 const quietEnv = {
   tty: false,

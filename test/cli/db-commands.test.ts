@@ -5,19 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { runCli } from '../../src/cli/main.ts';
 import { registerService } from '../../src/db/index.ts';
 import { forEachBackend } from '../db/support/backends.ts';
-
-async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
+import { baton } from './support/run-baton.ts';
 
 describe('baton: bad input', () => {
   test('an unknown service, a bad URL and a bad --max-count are usage errors (64) with a message', async () => {

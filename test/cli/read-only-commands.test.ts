@@ -10,17 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from '../../src/cli/main.ts';
-
-async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
+import { baton } from './support/run-baton.ts';
 
 const READ_ONLY: readonly string[][] = [
   ['db', 'services'],

@@ -17,21 +17,11 @@ import type { BaremetalTables } from '../../src/baremetal/db/tables.ts';
 import { BAREMETAL_MIGRATIONS } from '../../src/baremetal/migrations/index.ts';
 import { Node } from '../../src/baremetal/objects/index.ts';
 import { BAREMETAL_SERVICE } from '../../src/baremetal/service.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { type Database, migrateToLatest, openDatabase } from '../../src/db/index.ts';
 import { capsOfRelease } from '../../src/releases/index.ts';
 import { type ProcessRegistration, registerProcess } from '../../src/service/index.ts';
 import { backendAvailable, createScratchDatabase } from '../db/support/backends.ts';
-
-async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
+import { baton } from './support/run-baton.ts';
 
 interface PlanJson {
   current: string | null;
