@@ -218,7 +218,8 @@ export async function startRealKeystone(
 
   /** The first token a uWSGI worker issues costs seconds; paid here, by both workers. */
   let warmUp = async () => {};
-  const launch = async () => {
+  /** True once Keystone answers and has issued its first tokens; false if it answers but cannot. */
+  const launchOnce = async (): Promise<boolean> => {
     child = spawn(
       UWSGI,
       [
@@ -244,21 +245,33 @@ export async function startRealKeystone(
     );
     // Generous: uWSGI loading Keystone takes seconds alone and a minute or more beside other suites.
     const deadline = Date.now() + 180_000;
+    let answeredAt: number | undefined;
     for (;;) {
       if (child.exitCode !== null) {
         throw new Error(`Keystone exited with ${child.exitCode} (log: ${dir}/uwsgi.log)`);
       }
       try {
         if ((await fetch(`${url}/v3`)).status === 200) {
+          answeredAt ??= Date.now();
           await warmUp();
-          return;
+          return true;
         }
       } catch {
-        // not listening yet
+        // not listening yet, or its workers cannot issue tokens yet
       }
+      // Seen once: a worker stuck on eventlet's "cannot switch to a different thread" answers
+      // /v3 but never issues a token; a new uWSGI is the way out.
+      if (answeredAt !== undefined && Date.now() - answeredAt > 30_000) return false;
       if (Date.now() > deadline) throw new Error(`Keystone did not answer within 180 s (${dir})`);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
+  };
+  const launch = async () => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (await launchOnce()) return;
+      await stop();
+    }
+    throw new Error(`Keystone answered but issued no token in 3 launches (log: ${dir}/uwsgi.log)`);
   };
   const stop = async () => {
     const running = child;
