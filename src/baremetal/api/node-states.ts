@@ -5,7 +5,9 @@
  * disable_ramdisk), checked in the real order; the work itself is the conductor's (RPC), the
  * answer 202 with the states' Location.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Version } from '../../microversion/index.ts';
 import type { JsonSchema } from '../../python-compat/index.ts';
 import { errorText, schemaFailure } from '../../python-compat/index.ts';
 import { ProvisionState } from '../conductor/provision-states.ts';
@@ -102,9 +104,11 @@ function validationText(schema: JsonSchema, value: unknown): string | undefined 
   return failure.explained ? errorText(failure.error) : failure.message;
 }
 
-/** node_states_convert. */
-function statesBody(request: FastifyRequest, node: NodeObject): Record<string, unknown> {
-  const version = request.microversion;
+/**
+ * The fields of `GET /v1/nodes/{node}/states` at a version (node_states_convert), given
+ * whether the version has reached a gate; the OpenAPI documents list the same.
+ */
+export function nodeStatesFields(reached: (gate: Version) => boolean): string[] {
   const fields = [
     'console_enabled',
     'last_error',
@@ -114,8 +118,14 @@ function statesBody(request: FastifyRequest, node: NodeObject): Record<string, u
     'target_provision_state',
     'provision_updated_at',
   ];
-  if (version.atLeast(FEATURES.raidConfig)) fields.push('raid_config', 'target_raid_config');
-  if (version.atLeast(FEATURES.nodeBootMode)) fields.push('boot_mode', 'secure_boot');
+  if (reached(FEATURES.raidConfig)) fields.push('raid_config', 'target_raid_config');
+  if (reached(FEATURES.nodeBootMode)) fields.push('boot_mode', 'secure_boot');
+  return fields;
+}
+
+/** node_states_convert. */
+function statesBody(request: FastifyRequest, node: NodeObject): Record<string, unknown> {
+  const fields = nodeStatesFields((gate) => request.microversion.atLeast(gate));
   const body: Record<string, unknown> = {};
   for (const field of fields) {
     const value = node.get(field as 'power_state') as unknown;
@@ -126,7 +136,7 @@ function statesBody(request: FastifyRequest, node: NodeObject): Record<string, u
   }
   body.provision_state = shownProvisionState(
     body.provision_state as string | null,
-    gatesAt(version),
+    gatesAt(request.microversion),
   );
   return body;
 }

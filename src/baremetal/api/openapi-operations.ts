@@ -27,6 +27,7 @@ import {
   PORTGROUP_FIELD_FEATURES,
 } from './features.ts';
 import { NODE_SCHEMA } from './node-schemas.ts';
+import { nodeStatesFields } from './node-states.ts';
 import { TRAITS_BODY_SCHEMA } from './node-traits.ts';
 import { NODE_QUERY_FIELDS } from './node-view.ts';
 import { VIF_SCHEMA } from './node-vifs.ts';
@@ -166,17 +167,7 @@ function page(name: string, item: string): JsonSchemaObject {
 }
 
 function nodeStates(version: Version): JsonSchemaObject {
-  const fields = [
-    'console_enabled',
-    'last_error',
-    'power_state',
-    'provision_state',
-    'target_power_state',
-    'target_provision_state',
-    'provision_updated_at',
-  ];
-  if (atLeast(version, FEATURES.raidConfig)) fields.push('raid_config', 'target_raid_config');
-  if (atLeast(version, FEATURES.nodeBootMode)) fields.push('boot_mode', 'secure_boot');
+  const fields = nodeStatesFields((gate) => atLeast(version, gate));
   return { ...fieldsOnly(fields), required: fields };
 }
 
