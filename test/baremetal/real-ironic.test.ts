@@ -83,8 +83,16 @@ describe('the real Ironic harness', { skip: missing }, () => {
       ['provide', 'available'],
       ['deploy', 'active'],
     ] as const) {
-      const result = await ironic.baremetal(['node', verb, node.uuid, '--wait', '60']);
-      assert.equal(result.code, 0, `${verb}: ${result.stderr}`);
+      // The client's own --wait ends before the process deadline, so a slow conductor is
+      // reported by the client, and the node's state and the logs say why.
+      const result = await ironic.baremetal(['node', verb, node.uuid, '--wait', '150'], 200_000);
+      if (result.code !== 0) {
+        const state = await fetch(`${ironic.url}/v1/nodes/${node.uuid}`, { headers: HEADERS });
+        assert.fail(
+          `${verb} exited ${result.code}: ${result.stderr}\nnode: ${await state.text()}\n` +
+            ironic.logTails(),
+        );
+      }
       const shown = await ironic.baremetal([
         'node',
         'show',

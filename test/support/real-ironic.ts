@@ -64,8 +64,13 @@ export interface RealIronic {
   /** The API's launcher process (its worker processes are its children). */
   readonly api: ChildProcess;
   readonly conductors: readonly RealIronicConductor[];
-  /** Runs the `baremetal` client against this service; never throws on a non-zero exit. */
+  /**
+   * Runs the `baremetal` client against this service; never throws on a non-zero exit, nor
+   * when the client is killed at `timeoutMs` (code 124, as timeout(1) says).
+   */
   readonly baremetal: (args: readonly string[], timeoutMs?: number) => Promise<CliResult>;
+  /** The last lines of the API's and every conductor's log, to explain a failure. */
+  readonly logTails: (lines?: number) => string;
   /** Stops every process (SIGTERM, SIGKILL after 20 s) and removes the directory. */
   readonly stop: () => Promise<void>;
 }
@@ -276,7 +281,11 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     }
     const baremetal = (args: readonly string[], timeoutMs = 60_000) =>
       runBaremetal(url, args, env, timeoutMs);
-    return { url, dir, api, conductors, baremetal, stop };
+    const logTails = (lines = 30) =>
+      [['api.log', apiLog], ...conductors.map((c, i) => [`conductor-${i + 1}.log`, c.log] as const)]
+        .map(([name, path]) => `--- ${name}\n${tail(path as string, lines)}`)
+        .join('\n');
+    return { url, dir, api, conductors, baremetal, logTails, stop };
   } catch (error) {
     const logs = ['api.log', ...hosts.map((_, i) => `conductor-${i + 1}.log`)]
       .map((name) => `--- ${name}\n${tail(join(dir, name), 15)}`)
@@ -331,7 +340,16 @@ export async function runBaremetal(
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code?: number | string; stdout?: string; stderr?: string };
+    const failed = error as {
+      code?: number | string | null;
+      killed?: boolean;
+      stdout?: string;
+      stderr?: string;
+    };
+    if (failed.killed) {
+      const stderr = `${failed.stderr ?? ''}\n(killed after ${timeoutMs} ms)`;
+      return { code: 124, stdout: failed.stdout ?? '', stderr };
+    }
     if (typeof failed.code !== 'number') throw error;
     return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
