@@ -6,27 +6,23 @@
  * rows share one shape) gives the same objects at about half the cost.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { type RecordBuilder, recordBuilder } from '../objects/record-builder.ts';
 
-type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
-
-const builders = new Map<string, RowOf>();
+const builders = new Map<string, RecordBuilder | null>();
 /**
  * Each statement's row builder, null for rows left to better-sqlite3 (asking SQLite for the
  * column names builds an object per column, and finding the builder joins every name).
  */
-const statementRows = new WeakMap<BetterSqlite3.Statement, RowOf | null>();
+const statementRows = new WeakMap<BetterSqlite3.Statement, RecordBuilder | null>();
 /** Column lists vary little (one per statement text); the bound only guards against misuse. */
 const MAX_BUILDERS = 1000;
 
-/** A function making a row object of an array of values, for these column names. */
-function rowBuilder(names: readonly string[]): RowOf {
+/** The row builder for these column names; null when the names cannot make a literal. */
+function rowBuilder(names: readonly string[]): RecordBuilder | null {
   const key = names.join('\u0000');
   let build = builders.get(key);
   if (build === undefined) {
-    // Names are quoted with JSON.stringify, so any column name is a valid property key; a
-    // repeated name keeps its last value, as better-sqlite3's objects do.
-    const properties = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
-    build = new Function('values', `return { ${properties.join(', ')} };`) as RowOf;
+    build = recordBuilder(names) ?? null;
     if (builders.size >= MAX_BUILDERS) builders.clear();
     builders.set(key, build);
   }
@@ -44,9 +40,7 @@ export function allRows(
   if (!statement.reader) return statement.all(...parameters);
   let build = statementRows.get(statement);
   if (build === undefined) {
-    const names = statement.columns().map((column) => column.name);
-    // `__proto__` as a literal key would set the prototype: leave such rows to better-sqlite3.
-    build = names.includes('__proto__') ? null : rowBuilder(names);
+    build = rowBuilder(statement.columns().map((column) => column.name));
     statementRows.set(statement, build);
   }
   if (build === null) return statement.raw(false).all(...parameters);

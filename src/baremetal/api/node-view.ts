@@ -8,6 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FieldSpec } from '../../objects/index.ts';
+import { type RecordBuilder, recordBuilder } from '../../objects/record-builder.ts';
 import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
@@ -161,6 +162,46 @@ interface FieldPlan {
   readonly steps: readonly FieldStep[];
   /** Fields asked for but hidden at this version. */
   readonly leftOut: readonly string[];
+  /** The keys after the object's fields (links, API fields, sub-resource links), in order. */
+  readonly tail: readonly TailKey[];
+  /** Every key of the body in order: uuid, created_at, updated_at, the steps', the tail. */
+  readonly keys: readonly string[];
+  /**
+   * For the full body of a version (worked out once), one object literal of `keys`: a page of
+   * bodies then shares one fast shape.
+   */
+  readonly build?: RecordBuilder;
+}
+
+type TailKey =
+  | 'links'
+  | 'conductor'
+  | 'allocation_uuid'
+  | 'chassis_uuid'
+  | 'ports'
+  | 'states'
+  | 'portgroups'
+  | 'volume';
+
+/** The keys a body has after the object's fields, at this version, for these `fields`. */
+function tailKeys(
+  version: FastifyRequest['microversion'],
+  fields: readonly string[] | undefined,
+): TailKey[] {
+  const wanted = (field: string) => fields === undefined || fields.includes(field);
+  const keys: TailKey[] = ['links'];
+  if (version.atLeast(FEATURES.conductors) && wanted('conductor')) keys.push('conductor');
+  if (version.atLeast(FEATURES.allocations) && wanted('allocation_uuid')) {
+    keys.push('allocation_uuid');
+  }
+  if (wanted('chassis_uuid')) keys.push('chassis_uuid');
+  if (fields === undefined) {
+    keys.push('ports');
+    if (version.atLeast(FEATURES.statesAndPropertiesLinks)) keys.push('states');
+    if (version.atLeast(FEATURES.portgroupSubresources)) keys.push('portgroups');
+    if (version.atLeast(FEATURES.volume)) keys.push('volume');
+  }
+  return keys;
 }
 
 /**
@@ -170,6 +211,7 @@ interface FieldPlan {
  */
 function fieldPlan(
   type: NodeObject['type'],
+  version: FastifyRequest['microversion'],
   hidden: readonly string[],
   fields: readonly string[] | undefined,
 ): FieldPlan {
@@ -186,7 +228,11 @@ function fieldPlan(
       steps.push({ name, from: 'field', index, spec: type.specs[index] as FieldSpec });
     }
   }
-  return { steps, leftOut };
+  const tail = tailKeys(version, fields);
+  const keys = ['uuid', 'created_at', 'updated_at', ...steps.map((step) => step.name), ...tail];
+  if (fields !== undefined) return { steps, leftOut, tail, keys };
+  const build = recordBuilder(keys);
+  return { steps, leftOut, tail, keys, ...(build === undefined ? {} : { build }) };
 }
 
 const FULL_PLANS = new WeakMap<object, WeakMap<object, FieldPlan>>();
@@ -199,10 +245,31 @@ function fullBodyPlan(type: NodeObject['type'], request: FastifyRequest): FieldP
   }
   let plan = byVersion.get(request.microversion);
   if (plan === undefined) {
-    plan = fieldPlan(type, nodeFieldsHidden(request), undefined);
+    plan = fieldPlan(type, request.microversion, nodeFieldsHidden(request), undefined);
     byVersion.set(request.microversion, plan);
   }
   return plan;
+}
+
+/** The value of one of the keys after the object's fields. */
+function tailValue(
+  view: NodeViewContext,
+  node: NodeObject,
+  uuid: string,
+  key: TailKey,
+): unknown | Promise<unknown> {
+  switch (key) {
+    case 'links':
+      return selfLinks(view.base, 'nodes', uuid);
+    case 'conductor':
+      return view.conductor(node);
+    case 'allocation_uuid':
+      return null;
+    case 'chassis_uuid':
+      return view.chassisUuid(node.get('chassis_id'));
+    default:
+      return subresourceLinks(view.base, uuid, key);
+  }
 }
 
 /** One node's body at the request's version; `fields` as asked for (after version checks). */
@@ -211,55 +278,39 @@ export async function nodeBody(
   node: NodeObject,
   fields?: readonly string[],
 ): Promise<Record<string, unknown>> {
-  const { request, base } = view;
-  const version = request.microversion;
+  const { request } = view;
   const uuid = String(node.get('uuid'));
-  const body: Record<string, unknown> = {
-    uuid,
-    created_at: shownValue(node, 'created_at'),
-    updated_at: shownValue(node, 'updated_at'),
-  };
   // Fields hidden at this version are never added (deleting them later would leave the body
   // a slow dictionary-mode object for JSON.stringify; node_sanitize drops them all the same).
-  const { steps, leftOut } =
+  const plan =
     fields === undefined
       ? fullBodyPlan(node.type, request)
-      : fieldPlan(node.type, nodeFieldsHidden(request), fields);
-  for (const step of steps) {
+      : fieldPlan(node.type, request.microversion, nodeFieldsHidden(request), fields);
+  const values: unknown[] = [uuid, shownValue(node, 'created_at'), shownValue(node, 'updated_at')];
+  for (const step of plan.steps) {
     if (step.from === 'field') {
-      body[step.name] = shownFieldValue(step.spec, node.peekAt(step.index));
+      values.push(shownFieldValue(step.spec, node.peekAt(step.index)));
     } else if (step.from === 'traits') {
       const traits = node.peek('traits');
-      body.traits = traits ? traits.get('objects').map((trait) => trait.get('trait')) : [];
+      values.push(traits ? traits.get('objects').map((trait) => trait.get('trait')) : []);
     } else {
-      body[step.name] = null;
+      values.push(null);
     }
   }
-  body.links = selfLinks(base, 'nodes', uuid);
-  const wanted = (field: string) => fields === undefined || fields.includes(field);
-  if (version.atLeast(FEATURES.conductors) && wanted('conductor')) {
-    body.conductor = await view.conductor(node);
+  for (const key of plan.tail) values.push(await tailValue(view, node, uuid, key));
+  let body: Record<string, unknown>;
+  if (plan.build !== undefined) body = plan.build(values);
+  else {
+    body = {};
+    for (const [i, key] of plan.keys.entries()) body[key] = values[i];
   }
-  if (version.atLeast(FEATURES.allocations) && wanted('allocation_uuid')) {
-    body.allocation_uuid = null;
-  }
-  if (wanted('chassis_uuid')) body.chassis_uuid = await view.chassisUuid(node.get('chassis_id'));
   if (fields !== undefined) {
     // A field left out as hidden is a field of the node all the same (the list's defaults at 1.1
     // name `name`): only names that are no field at all are refused.
-    const invalid = invalidFields(fields, body).filter((field) => !leftOut.includes(field));
+    const invalid = invalidFields(fields, body).filter((field) => !plan.leftOut.includes(field));
     if (invalid.length > 0) {
       throw new InvalidParameterError(`Field(s) "${invalid.join(', ')}" are not valid`);
     }
-  } else {
-    body.ports = subresourceLinks(base, uuid, 'ports');
-    if (version.atLeast(FEATURES.statesAndPropertiesLinks)) {
-      body.states = subresourceLinks(base, uuid, 'states');
-    }
-    if (version.atLeast(FEATURES.portgroupSubresources)) {
-      body.portgroups = subresourceLinks(base, uuid, 'portgroups');
-    }
-    if (version.atLeast(FEATURES.volume)) body.volume = subresourceLinks(base, uuid, 'volume');
   }
   return sanitizeNode(request, body, fields);
 }
