@@ -15,7 +15,9 @@
  *   verb once it is in the stable state and unlocked (no reservation). PROVISION_WARMUP nodes
  *   go the same way first, untimed.
  *
- * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients.
+ * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients,
+ * each from sending the request to the answer's last byte (the client decodes only the bodies
+ * it reads: the list's 236 kB of JSON would otherwise add the same ~2 ms to both sides).
  * Target: Baton at least 10x the real service on every figure (p50).
  * REAL=0 skips the real service. SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
  * profiles Baton's API process (CONDUCTOR_NODE_ARGS its conductors).
