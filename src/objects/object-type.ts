@@ -96,6 +96,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   readonly positions: ReadonlyMap<string, number>;
   readonly #stepIndex = new Map<string, number>();
   readonly #fieldsAt = new Map<string, ReadonlySet<string>>();
+  readonly #positionsAt = new Map<string, readonly number[]>();
 
   constructor(definition: ObjectTypeDefinition<F>) {
     this.name = definition.name;
@@ -215,6 +216,16 @@ export class ObjectType<F extends FieldMap = FieldMap> {
       this.#fieldsAt.set(version, fields);
     }
     return fields;
+  }
+
+  /** The positions in `fieldNames` of the fields of `fieldsAt(version)`, in that order. */
+  positionsAt(version: string): readonly number[] {
+    let positions = this.#positionsAt.get(version);
+    if (positions === undefined) {
+      positions = [...this.fieldsAt(version)].map((name) => this.positions.get(name) as number);
+      this.#positionsAt.set(version, positions);
+    }
+    return positions;
   }
 }
 

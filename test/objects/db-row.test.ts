@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  defineObjectType,
+  FieldValueError,
+  f,
+  IncompatibleObjectVersionError,
+  objectFromDbRow,
+} from '../../src/objects/index.ts';
+
+const Disk = defineObjectType({
+  name: 'Disk',
+  namespace: { project: 'baton', serial: 'baton_object' },
+  fields: {
+    id: f.integer(),
+    size: f.integer({ nullable: true }),
+    label: f.string({ nullable: true }),
+  },
+  history: [
+    { version: '1.0', note: 'Initial version' },
+    { version: '1.1', note: 'Add label', added: ['label'] },
+  ],
+});
+
+describe('objectFromDbRow', () => {
+  it("reads only the row version's columns, then converts to the latest", () => {
+    const old = objectFromDbRow(Disk, { id: 1, size: 10, label: 'ignored', version: '1.0' });
+    assert.equal(old.version, '1.1');
+    assert.equal(old.get('size'), 10);
+    assert.notEqual(old.peek('label'), 'ignored');
+    const current = objectFromDbRow(Disk, { id: 2, size: null, label: 'a', version: '1.1' });
+    assert.deepEqual(
+      [current.get('id'), current.get('size'), current.get('label')],
+      [2, null, 'a'],
+    );
+    assert.deepEqual([...current.changedFields()], []);
+  });
+
+  it('leaves a column the row lacks unset, and takes a null column as null', () => {
+    const disk = objectFromDbRow(Disk, { id: 3, label: null, version: '1.1' });
+    assert.equal(disk.isSet('size'), false);
+    assert.equal(disk.get('label'), null);
+  });
+
+  it('refuses a version it cannot read every time, after reading good ones', () => {
+    for (let i = 0; i < 3; i++) {
+      objectFromDbRow(Disk, { id: i, size: 1, label: null, version: '1.1' });
+      for (const version of ['1.2', '2.0', 'x', null, 11]) {
+        assert.throws(
+          () => objectFromDbRow(Disk, { id: i, size: 1, label: null, version }),
+          IncompatibleObjectVersionError,
+        );
+      }
+    }
+  });
+
+  it('names the field of a value that is not of its type', () => {
+    assert.throws(
+      () => objectFromDbRow(Disk, { id: 4, size: 'big', label: null, version: '1.1' }),
+      (error: unknown) => error instanceof FieldValueError && /size/.test(error.message),
+    );
+  });
+});
