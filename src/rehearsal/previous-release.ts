@@ -2,14 +2,16 @@
  * The previous release, built from the commit its release file names: the commit's tree
  * (`git archive`) in a folder of the cache keyed by commit, installed with npm from its own
  * lock file, then built. A prepared folder is reused (`.baton-release-ready` marks it done),
- * so a second rehearsal pays nothing. When the commit's lock file is the working tree's, the
- * working tree's node_modules is copied first, so npm finds everything installed (the native
- * SQLite driver is not compiled again).
+ * so a second rehearsal pays nothing, and one rehearsal at a time prepares a commit (the
+ * others wait for it: CI starts four at once on two cores). The working tree's node_modules
+ * is copied in first, so npm installs only what the two lock files do not share and removes
+ * what the commit lacks (the native SQLite driver is not compiled again).
  */
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { lockUnlessReady } from './prepare-lock.ts';
 import { type CommandResult, runCommand } from './processes.ts';
 import { parseReleaseFile, type ReleaseFile } from './release-files.ts';
 
@@ -43,12 +45,37 @@ export async function preparePreviousRelease(options: {
   readonly cacheDir: string;
   readonly say: (line: string) => void;
 }): Promise<string> {
-  const { repoRoot, commit, cacheDir, say } = options;
+  const { commit, cacheDir, say } = options;
   const target = join(cacheDir, commit);
   if (existsSync(join(target, READY))) {
     say(`previous release: reusing ${target}`);
     return target;
   }
+  await mkdir(cacheDir, { recursive: true });
+  const ready = join(target, READY);
+  const told = (line: string) => say(`previous release: ${line}`);
+  if (!(await lockUnlessReady(`${target}.lock`, ready, { say: told }))) {
+    say(`previous release: reusing ${target}, prepared by another rehearsal`);
+    return target;
+  }
+  try {
+    await prepareIn(target, options);
+  } finally {
+    await rm(`${target}.lock`, { recursive: true, force: true });
+  }
+  return target;
+}
+
+/** Extracts, installs and builds the commit into `target` (under the lock). */
+async function prepareIn(
+  target: string,
+  options: {
+    readonly repoRoot: string;
+    readonly commit: string;
+    readonly say: (line: string) => void;
+  },
+): Promise<void> {
+  const { repoRoot, commit, say } = options;
   const partial = `${target}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
@@ -63,14 +90,8 @@ export async function preparePreviousRelease(options: {
     ]),
     'git archive',
   );
-  const ourLock = join(repoRoot, 'package-lock.json');
-  const theirLock = join(partial, 'package-lock.json');
-  if (
-    existsSync(join(repoRoot, 'node_modules')) &&
-    existsSync(theirLock) &&
-    (await readFile(ourLock, 'utf8')) === (await readFile(theirLock, 'utf8'))
-  ) {
-    say('previous release: same lock file as the working tree; copying its node_modules');
+  if (existsSync(join(repoRoot, 'node_modules'))) {
+    say("previous release: copying the working tree's node_modules for npm to adjust");
     await cp(join(repoRoot, 'node_modules'), join(partial, 'node_modules'), {
       recursive: true,
       verbatimSymlinks: true,
@@ -92,18 +113,6 @@ export async function preparePreviousRelease(options: {
   }
   say(`previous release: installed and built in ${install.seconds} s`);
   await writeFile(join(partial, READY), `${commit}\n`);
-  // Another rehearsal may have prepared the same commit meanwhile: keep the first one.
-  if (existsSync(join(target, READY))) {
-    await rm(partial, { recursive: true, force: true });
-    return target;
-  }
   await rm(target, { recursive: true, force: true });
-  try {
-    await rename(partial, target);
-  } catch (error) {
-    // Lost the race to a rehearsal that renamed its own copy between the check and here.
-    if (!existsSync(join(target, READY))) throw error;
-    await rm(partial, { recursive: true, force: true });
-  }
-  return target;
+  await rename(partial, target);
 }
