@@ -4,6 +4,12 @@
  * breaks the cycle by aborting the work (PostgreSQL: the first waiter finds the cycle;
  * MariaDB: the transaction that changed fewer rows), which is run again from the start and
  * succeeds; with one attempt only, the same schedule fails with the deadlock.
+ *
+ * The work asks for row 2 only once the other transaction waits for row 1, and on PostgreSQL
+ * the other one looks for deadlocks after 10 s instead of 1 s: so the work is always the one
+ * that finds the cycle and is aborted. (Timed with a sleep instead, a loaded machine once let
+ * the other transaction start waiting after the work's only check: the other one was aborted
+ * and the work committed.) Setting deadlock_timeout needs a superuser, as the test URL is.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -39,6 +45,26 @@ for (const backend of ['postgresql', 'mysql'] as Backend[]) {
       await scratch?.drop();
     });
 
+    /** Whether a transaction of this database waits for a row lock now. */
+    async function someoneWaits(): Promise<boolean> {
+      const query =
+        backend === 'postgresql'
+          ? sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
+              where wait_event_type = 'Lock' and datname = current_database()`
+          : sql<{ n: number | string }>`select count(*) as n from information_schema.innodb_trx
+              where trx_state = 'LOCK WAIT'`;
+      const { rows } = await query.execute(ours.kysely);
+      return Number(rows[0]?.n ?? 0) > 0;
+    }
+
+    async function untilSomeoneWaits(): Promise<void> {
+      const deadline = Date.now() + 30_000;
+      while (!(await someoneWaits())) {
+        if (Date.now() > deadline) throw new Error('the other transaction never waited');
+        await sleep(20);
+      }
+    }
+
     /** Runs the deadlocking schedule; returns how many times the work ran, or its error. */
     async function deadlock(attempts: number) {
       await sql`delete from t`.execute(ours.kysely);
@@ -52,9 +78,9 @@ for (const backend of ['postgresql', 'mysql'] as Backend[]) {
       // The other transaction holds rows 2 and 3 (two rows changed: MariaDB's heavier one).
       const other = theirs.kysely.connection().execute(async (conn) => {
         await sql`begin`.execute(conn);
+        if (backend === 'postgresql') await sql`set local deadlock_timeout = '10s'`.execute(conn);
         await sql`update t set v = v + 1 where id in (2, 3)`.execute(conn);
         await holding;
-        await sleep(300);
         await sql`update t set v = v + 1 where id = 1`.execute(conn);
         await sql`commit`.execute(conn);
       });
@@ -64,6 +90,8 @@ for (const backend of ['postgresql', 'mysql'] as Backend[]) {
           runs += 1;
           await sql`update t set v = v + 10 where id = 1`.execute(trx);
           holdingRowOne();
+          // The first run closes the cycle, the other transaction waiting already.
+          if (runs === 1) await untilSomeoneWaits();
           await sql`update t set v = v + 10 where id = 2`.execute(trx);
         },
         { attempts, onRetry: (_, error) => retries.push(error) },
