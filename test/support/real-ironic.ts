@@ -178,6 +178,15 @@ function tail(path: string, lines = 30): string {
   }
 }
 
+/** The last lines of the API's log and of each of `conductors` conductors' logs in `dir`. */
+function logTailsIn(dir: string, conductors: number, lines: number): string {
+  const names = [
+    'api.log',
+    ...Array.from({ length: conductors }, (_, i) => `conductor-${i + 1}.log`),
+  ];
+  return names.map((name) => `--- ${name}\n${tail(join(dir, name), lines)}`).join('\n');
+}
+
 async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -281,15 +290,10 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     }
     const baremetal = (args: readonly string[], timeoutMs = 60_000) =>
       runBaremetal(url, args, env, timeoutMs);
-    const logTails = (lines = 30) =>
-      [['api.log', apiLog], ...conductors.map((c, i) => [`conductor-${i + 1}.log`, c.log] as const)]
-        .map(([name, path]) => `--- ${name}\n${tail(path as string, lines)}`)
-        .join('\n');
+    const logTails = (lines = 30) => logTailsIn(dir, hosts.length, lines);
     return { url, dir, api, conductors, baremetal, logTails, stop };
   } catch (error) {
-    const logs = ['api.log', ...hosts.map((_, i) => `conductor-${i + 1}.log`)]
-      .map((name) => `--- ${name}\n${tail(join(dir, name), 15)}`)
-      .join('\n');
+    const logs = logTailsIn(dir, hosts.length, 15);
     await stop();
     throw new Error(`the real Ironic did not start: ${(error as Error).message}\n${logs}`);
   }
