@@ -12,9 +12,12 @@ import { isCompatibleVersion, isObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
 /** Per type, the row versions already found readable (checked once, not once per row). */
-const readableVersions = new WeakMap<ObjectType, Set<string>>();
+const readableVersions = new WeakMap<object, Set<string>>();
 
-function checkRowVersion(type: ObjectType, version: unknown): asserts version is string {
+function checkRowVersion<F extends FieldMap>(
+  type: ObjectType<F>,
+  version: unknown,
+): asserts version is string {
   let readable = readableVersions.get(type);
   if (readable === undefined) {
     readable = new Set();
@@ -38,7 +41,7 @@ export function objectFromDbRow<F extends FieldMap>(
   versionColumn = 'version',
 ): VersionedObject<F> {
   const version = row[versionColumn];
-  checkRowVersion(type as unknown as ObjectType, version);
+  checkRowVersion(type, version);
   const obj = new VersionedObject<F>(type, version);
   const names = type.fieldNames;
   // By position: a page of wide rows (100 nodes of 58 columns) would otherwise look every

@@ -297,7 +297,11 @@ export async function nodeBody(
       values.push(null);
     }
   }
-  for (const key of plan.tail) values.push(await tailValue(view, node, uuid, key));
+  for (const key of plan.tail) {
+    // Only the conductor and the chassis may wait; the links are made at once.
+    const value = tailValue(view, node, uuid, key);
+    values.push(value instanceof Promise ? await value : value);
+  }
   let body: Record<string, unknown>;
   if (plan.build !== undefined) body = plan.build(values);
   else {
