@@ -6,6 +6,7 @@
 import type { BaremetalStore } from '../db/index.ts';
 import type { ConductorRingCache } from '../rpcapi/ring-cache.ts';
 import type { ConductorSettings } from './conductor-settings.ts';
+import type { LocalReservations } from './local-reservations.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface ConductorLog {
@@ -22,6 +23,8 @@ export interface ConductorContext {
   readonly pool: WorkerPool;
   readonly rings: ConductorRingCache;
   readonly log: ConductorLog;
+  /** The reservations its tasks hold, and those a cut connection may have left in its name. */
+  readonly reservations: LocalReservations;
   /** This conductor's row in the conductors table (the nodes' `conductor_affinity`). */
   conductorId: number | undefined;
   /** Set when the conductor stops: periodic tasks stop walking nodes. */

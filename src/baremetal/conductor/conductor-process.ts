@@ -47,6 +47,7 @@ import { BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_SERVICE_VERSION } from '../servic
 import { type ConductorContext, type ConductorLog, SILENT_LOG } from './conductor-context.ts';
 import { conductorEndpoint } from './conductor-endpoint.ts';
 import type { ConductorSettings } from './conductor-settings.ts';
+import { LocalReservations } from './local-reservations.ts';
 import { conductorPeriodicTasks, PeriodicRunner } from './periodic-tasks.ts';
 import { failTransientStates } from './takeover.ts';
 import { WorkerPool } from './worker-pool.ts';
@@ -94,6 +95,13 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
     pool: new WorkerPool(settings.workersPoolSize),
     rings,
     log,
+    reservations: new LocalReservations(
+      {
+        uuidOf: async (ident) => String((await store.nodes.get(ident)).get('uuid')),
+        release: (ident) => store.reservations.release(settings.host, ident),
+      },
+      log,
+    ),
     conductorId: undefined,
     stopping: false,
   };
@@ -208,6 +216,8 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
           `work still running after graceful_shutdown_timeout (${settings.gracefulShutdownTimeout} s): its nodes stay reserved for the conductor taking them over`,
         );
       }
+      // What a cut connection left in our name is cleared by the live conductors from now on.
+      ctx.reservations.stop();
       await registration?.leave();
       return drained;
     })();

@@ -50,10 +50,6 @@ export interface ProcessEventOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A release that met the database away is tried this often, this far apart (2 minutes). */
-const RELEASE_RETRIES = 120;
-const RELEASE_RETRY_INTERVAL_MS = 1_000;
-
 export class NodeTask {
   readonly ctx: ConductorContext;
   readonly shared: boolean;
@@ -92,7 +88,9 @@ export class NodeTask {
       options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
     for (let attempt = 1; ; attempt++) {
       try {
-        const node = await ctx.store.reservations.reserve(ctx.settings.host, nodeId);
+        const node = await ctx.reservations.reserve(nodeId, () =>
+          ctx.store.reservations.reserve(ctx.settings.host, nodeId),
+        );
         return new NodeTask(ctx, node, false, options.purpose);
       } catch (error) {
         if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
@@ -206,48 +204,28 @@ export class NodeTask {
   }
 
   /**
-   * Frees the reservation (a node deleted meanwhile is fine). While the database is away the
-   * release is tried again in the background (the caller does not wait for the database),
-   * so a restart of the database leaves no node locked by a live conductor.
+   * Frees the reservation (a node deleted meanwhile is fine). When the database is away the
+   * caller does not wait for it: the node is left to the conductor's unsettled reservations,
+   * released once the database answers, so a restart of the database leaves no node locked
+   * by a live conductor.
    */
   async release(): Promise<void> {
     if (this.shared) return;
-    try {
-      await this.#releaseOnce();
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      void this.#releaseWhenBack(error);
-    }
-  }
-
-  async #releaseOnce(): Promise<void> {
+    let certain = true;
     try {
       await this.ctx.store.reservations.release(this.ctx.settings.host, this.node.get('id'));
     } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
-
-  async #releaseWhenBack(first: unknown): Promise<void> {
-    this.ctx.log.warn(
-      `could not release node ${this.uuid} (database unavailable: ${String(first)}); retrying`,
-    );
-    for (let attempt = 1; attempt <= RELEASE_RETRIES; attempt++) {
-      await sleep(RELEASE_RETRY_INTERVAL_MS);
-      try {
-        await this.#releaseOnce();
-        this.ctx.log.info(`node ${this.uuid} released after ${attempt} retries`);
-        return;
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) {
-          this.ctx.log.error(`could not release node ${this.uuid}: ${String(error)}`);
-          return;
-        }
+      if (isDatabaseUnavailable(error)) {
+        certain = false;
+        this.ctx.log.warn(
+          `could not release node ${this.uuid} (database unavailable: ${String(error)}); it is released once the database answers`,
+        );
+      } else if (!(error instanceof NotFoundError)) {
+        throw error;
       }
+    } finally {
+      this.ctx.reservations.released(this.uuid, certain);
     }
-    this.ctx.log.error(
-      `node ${this.uuid} still reserved: the database stayed unavailable for ${(RELEASE_RETRIES * RELEASE_RETRY_INTERVAL_MS) / 1000} s`,
-    );
   }
 
   /** Ends the method: spawns the work if any (the reservation goes with it), else releases. */
