@@ -11,6 +11,7 @@ import {
   cpSync,
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
   utimesSync,
@@ -89,6 +90,15 @@ describe('the compiled build', () => {
     assert.equal(built.status, 0, built.stdout + built.stderr);
     const record = JSON.parse(readFileSync(join(copy, 'dist', 'build-info.json'), 'utf8'));
     assert.equal(record.commit, 'unknown', 'a copy outside any git checkout');
+    // npm runs `prepare` again on `npx baton …`: a current build is kept, not remade.
+    const again = run(copy, 'npm', 'run', 'prepare');
+    assert.equal(again.status, 0, again.stdout + again.stderr);
+    assert.match(again.stdout, /baton build: dist\/ is current/);
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(copy, 'dist', 'build-info.json'), 'utf8')),
+      record,
+      'the same build',
+    );
 
     const version = run(copy, process.execPath, 'bin/baton.mjs', '--version');
     assert.equal(version.stderr, '', 'the build is current: no notice');
@@ -108,5 +118,19 @@ describe('the compiled build', () => {
     assert.match(stale.stderr, /^baton: dist\/ is older than src\/ \(`npm run build` remakes it\)/);
     assert.equal(stale.stderr.trim().split('\n').length, 1, 'a one-line notice');
     assert.match(stale.stdout, VERSION_LINE);
+
+    // Rebuilt beside dist/ and swapped in: the new record, no folder left over.
+    const rebuilt = run(copy, 'npm', 'run', 'prepare');
+    assert.equal(rebuilt.status, 0, rebuilt.stdout + rebuilt.stderr);
+    assert.match(rebuilt.stdout, /baton build: dist\/ built/);
+    const newer = JSON.parse(readFileSync(join(copy, 'dist', 'build-info.json'), 'utf8'));
+    assert.notEqual(newer.builtAt, record.builtAt);
+    assert.deepEqual(
+      readdirSync(copy).filter((name) => name.includes('dist')),
+      ['dist'],
+      'only dist/ remains',
+    );
+    const fresh = run(copy, process.execPath, 'bin/baton.mjs', '--version');
+    assert.equal(fresh.stderr, '', 'current again');
   });
 });
