@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import { BaremetalBatch } from '../../support/baremetal-batch.ts';
 import {
   type CliResult,
   pythonEnv,
   type RealIronic,
   realIronicMissing,
-  runBaremetal,
   startRealIronic,
 } from '../../support/real-ironic.ts';
 import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
@@ -28,6 +28,11 @@ interface Command {
   readonly args: readonly string[];
   /** Remembers a value of the output under a name `{name}` later commands use. */
   readonly capture?: { readonly name: string; readonly pattern: RegExp };
+  /**
+   * The node whose power action ran in the background (202): the session waits until its
+   * target power state is cleared, as a user looking again a moment later would find it.
+   */
+  readonly settles?: string;
 }
 
 const cmd = (line: string, capture?: Command['capture']): Command => ({
@@ -72,7 +77,7 @@ const SESSION: readonly Command[] = [
   cmd('node remove trait s1 CUSTOM_A'),
   cmd('node trait list s1'),
   cmd('node validate s1'),
-  cmd('node power on s1'),
+  { ...cmd('node power on s1'), settles: 's1' },
   cmd('node show s1 --fields power_state'),
   cmd('node boot device set s1 pxe'),
   cmd('node boot device show s1'),
@@ -100,26 +105,45 @@ const SESSION: readonly Command[] = [
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:\+00:00|Z)?/g;
 const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** One side's session: its endpoint, captured values, and UUID names. */
+/** One side's session: its endpoint, its client process, captured values, and UUID names. */
 class Side {
   readonly #url: string;
+  readonly #client: BaremetalBatch;
   readonly #captured = new Map<string, string>();
   readonly #uuids = new Map<string, string>();
 
   constructor(url: string) {
     this.#url = url;
+    this.#client = new BaremetalBatch(url, pythonEnv());
+  }
+
+  close(): void {
+    this.#client.close();
   }
 
   async run(command: Command): Promise<CliResult> {
     const args = command.args.map((arg) =>
       arg.replace(/\{(\w+)\}/g, (all, name: string) => this.#captured.get(name) ?? all),
     );
-    const result = await runBaremetal(this.#url, args, pythonEnv(), 120_000);
+    const result = await this.#client.run(args, 120_000);
     if (command.capture !== undefined) {
       const found = command.capture.pattern.exec(result.stdout);
       if (found?.[1] !== undefined) this.#captured.set(command.capture.name, found[1]);
     }
+    if (command.settles !== undefined) await this.#settle(command.settles);
     return result;
+  }
+
+  async #settle(node: string): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    const show = ['node', 'show', node, '-f', 'value', '-c', 'target_power_state'];
+    for (;;) {
+      const shown = await this.#client.run(show, 60_000);
+      if (shown.code !== 0 || shown.stdout.trim() === 'None') return;
+      if (Date.now() > deadline)
+        throw new Error(`${node} kept a target power state: ${shown.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   /** The output without what differs between runs (and between table widths). */
@@ -157,6 +181,7 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
   let real: RealIronic;
   let baton: BatonApi;
   let listening: ListeningApi;
+  let sides: { real: Side; baton: Side } | undefined;
 
   before(async () => {
     [real, baton] = await Promise.all([
@@ -172,22 +197,28 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
   });
 
   after(async () => {
+    sides?.real.close();
+    sides?.baton.close();
     await listening?.drain();
     await Promise.all([real?.stop(), baton?.close()]);
   });
 
   it('prints the same for every command', async () => {
-    const sides = { real: new Side(real.url), baton: new Side(listening.url) };
+    const session = { real: new Side(real.url), baton: new Side(listening.url) };
+    sides = session;
     for (const [index, command] of SESSION.entries()) {
-      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
+      const [theirs, ours] = await Promise.all([
+        session.real.run(command),
+        session.baton.run(command),
+      ]);
       const shown = (side: Side, result: CliResult) => ({
         code: result.code,
         stdout: side.normalize(result.stdout),
         stderr: side.normalize(result.stderr),
       });
       assert.deepEqual(
-        shown(sides.baton, ours),
-        shown(sides.real, theirs),
+        shown(session.baton, ours),
+        shown(session.real, theirs),
         `command ${index + 1}: baremetal ${command.args.join(' ')}`,
       );
     }
