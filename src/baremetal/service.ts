@@ -8,7 +8,6 @@
  * maximum microversion). Nothing else reads the pin.
  */
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
 import {
   checkListenSafety,
   type KeystoneAuthConfig,
@@ -522,7 +521,9 @@ export async function startBaremetalApi(
       shared,
       {
         binary: BAREMETAL_API_BINARY,
-        host: `${hostname()}:${listening.address.port}`,
+        // `[DEFAULT] host` names this machine for the API as for the conductor; the port tells
+        // apart the API processes of one host.
+        host: `${conductor.host}:${listening.address.port}`,
         version: BAREMETAL_SERVICE_VERSION,
       },
       {

@@ -121,9 +121,14 @@ describe('baton baremetal api', () => {
       const db = await openDatabase(dbUrl);
       try {
         // (The http transport's conductor peer has a row of its own, named by its topic.)
-        const binaries = (await listServices(db)).map((service) => service.binary);
-        assert.ok(binaries.includes('baremetal-api'), binaries.join());
+        const rows = await listServices(db);
+        const binaries = rows.map((service) => service.binary);
         assert.ok(binaries.includes('baremetal-conductor'), binaries.join());
+        // The API's row is named by `[DEFAULT] host`, as the conductor's, and its port.
+        assert.deepEqual(
+          rows.filter((row) => row.binary === 'baremetal-api').map((row) => row.host),
+          [`cli-conductor:${new URL(url).port}`],
+        );
       } finally {
         await db.close();
       }
