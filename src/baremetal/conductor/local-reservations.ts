@@ -136,14 +136,13 @@ export class LocalReservations {
       if (error instanceof NotFoundError) return;
       throw error;
     }
-    // A task of ours holds it: its reserve found the node free, so nothing was left behind.
-    if (this.#held.has(uuid)) return;
-    const done = this.#exclusive(async () => {
+    await this.#exclusive(async () => {
+      // A task of ours holds it: its reserve found the node free, so nothing was left behind.
       if (this.#held.has(uuid)) return;
       try {
         await this.#store.release(uuid);
         this.#log.info(
-          `node ${uuid} released: it was reserved in this conductor's name by a request whose database connection was cut`,
+          `node ${uuid} released: a database connection cut mid-request left it reserved in this conductor's name`,
         );
       } catch (error) {
         const settled =
@@ -153,29 +152,26 @@ export class LocalReservations {
         if (!settled) throw error;
       }
     });
-    await done;
   }
 
   /** Runs `body` with no reserve in flight and none starting. */
   async #exclusive(body: () => Promise<void>): Promise<void> {
     while (this.#settling !== undefined) await this.#settling;
-    const run = (async () => {
-      if (this.#reservesInFlight > 0) {
+    let finished = () => {};
+    this.#settling = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    try {
+      while (this.#reservesInFlight > 0) {
         await new Promise<void>((resolve) => {
           this.#reservesDone = resolve;
         });
-        this.#reservesDone = undefined;
       }
       await body();
-    })();
-    this.#settling = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      await run;
     } finally {
+      this.#reservesDone = undefined;
       this.#settling = undefined;
+      finished();
     }
   }
 }
