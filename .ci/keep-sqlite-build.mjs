@@ -3,24 +3,22 @@
 // installer (prebuild-install) looks before downloading. The next install on this machine
 // unpacks it in a second; a machine without it compiles as before.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 
-const pkgDir = 'node_modules/better-sqlite3';
+const pkgDir = resolve('node_modules/better-sqlite3');
 const binary = join(pkgDir, 'build/Release/better_sqlite3.node');
 if (!existsSync(binary)) process.exit(0);
 const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-// The address prebuild-install asks for, and the cache file name it derives from it.
+// The address prebuild-install asks for; its own code names the cache file after it.
 const url =
   `https://github.com/WiseLibs/better-sqlite3/releases/download/v${version}/` +
   `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-const cacheDir = join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_prebuilds');
-const digest = createHash('sha512').update(url).digest('hex').slice(0, 6);
-const cached = join(cacheDir, `${digest}-${basename(url).replace(/[^a-zA-Z0-9.]+/g, '-')}`);
+const { cachedPrebuild } = createRequire(join(pkgDir, 'package.json'))('prebuild-install/util');
+const cached = cachedPrebuild(url);
 if (existsSync(cached)) process.exit(0);
-mkdirSync(cacheDir, { recursive: true });
+mkdirSync(dirname(cached), { recursive: true });
 const partial = `${cached}.${process.pid}.tmp`;
 execFileSync('tar', ['-czf', partial, '-C', pkgDir, 'build/Release/better_sqlite3.node']);
 renameSync(partial, cached);
