@@ -4,7 +4,7 @@ Reads one JSON array of arguments per line on stdin; for each, builds the client
 afresh (as a new `baremetal` process would) with its output captured, and writes one JSON
 line back: {"code": exit status, "stdout": ..., "stderr": ...}. Starting the client costs
 about 1.5 s of CPU (its imports); a session of fifty commands pays it once instead of fifty
-times. Used by test/support/real-ironic.ts (BaremetalBatch).
+times. Driven by BaremetalBatch (test/support/baremetal-batch.ts).
 """
 import contextlib
 import io

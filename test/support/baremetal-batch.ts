@@ -8,7 +8,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { CliResult } from './real-ironic.ts';
+import { baremetalArgv, type CliResult } from './real-ironic.ts';
 
 const SCRIPT = fileURLToPath(new URL('./baremetal-batch.py', import.meta.url));
 
@@ -58,7 +58,6 @@ export class BaremetalBatch {
   async #runNow(args: readonly string[], timeoutMs: number): Promise<CliResult> {
     this.#running ??= this.#start();
     const running = this.#running;
-    const argv = ['--os-auth-type', 'none', '--os-endpoint', this.#endpoint, ...args];
     return new Promise<CliResult>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -81,7 +80,7 @@ export class BaremetalBatch {
       }, timeoutMs);
       running.lines.on('line', onLine);
       running.child.on('exit', onExit);
-      running.child.stdin.write(`${JSON.stringify(argv)}\n`);
+      running.child.stdin.write(`${JSON.stringify(baremetalArgv(this.#endpoint, args))}\n`);
     });
   }
 }

@@ -330,6 +330,11 @@ async function waitUntilReady(
 }
 
 /** Runs the real `baremetal` client against `url` (any Ironic-compatible endpoint). */
+/** The client's command line against `url` without authentication (noauth), less the program. */
+export function baremetalArgv(url: string, args: readonly string[]): string[] {
+  return ['--os-auth-type', 'none', '--os-endpoint', url, ...args];
+}
+
 export async function runBaremetal(
   url: string,
   args: readonly string[],
@@ -337,11 +342,10 @@ export async function runBaremetal(
   timeoutMs: number,
 ): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(
-      BAREMETAL_CLI,
-      ['--os-auth-type', 'none', '--os-endpoint', url, ...args],
-      { env, timeout: timeoutMs },
-    );
+    const { stdout, stderr } = await run(BAREMETAL_CLI, baremetalArgv(url, args), {
+      env,
+      timeout: timeoutMs,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as {

@@ -181,7 +181,7 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
   let real: RealIronic;
   let baton: BatonApi;
   let listening: ListeningApi;
-  let sides: { real: Side; baton: Side } | undefined;
+  let sides: { real: Side; baton: Side };
 
   before(async () => {
     [real, baton] = await Promise.all([
@@ -194,6 +194,7 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
       host: '127.0.0.1',
       port: 0,
     });
+    sides = { real: new Side(real.url), baton: new Side(listening.url) };
   });
 
   after(async () => {
@@ -204,21 +205,16 @@ describe('a baremetal client session against Baton and the real Ironic', { skip:
   });
 
   it('prints the same for every command', async () => {
-    const session = { real: new Side(real.url), baton: new Side(listening.url) };
-    sides = session;
     for (const [index, command] of SESSION.entries()) {
-      const [theirs, ours] = await Promise.all([
-        session.real.run(command),
-        session.baton.run(command),
-      ]);
+      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
       const shown = (side: Side, result: CliResult) => ({
         code: result.code,
         stdout: side.normalize(result.stdout),
         stderr: side.normalize(result.stderr),
       });
       assert.deepEqual(
-        shown(session.baton, ours),
-        shown(session.real, theirs),
+        shown(sides.baton, ours),
+        shown(sides.real, theirs),
         `command ${index + 1}: baremetal ${command.args.join(' ')}`,
       );
     }
