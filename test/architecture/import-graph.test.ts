@@ -53,6 +53,31 @@ const folderOf = (path: string) => path.split('/')[1] ?? '';
 const where = (arrow: ImportArrow) => `${arrow.from}:${arrow.line} imports '${arrow.specifier}'`;
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
+/** A service's tiers: each runs in its own processes, so neither imports the other. */
+const SERVICE_TIERS: Readonly<Record<string, readonly string[]>> = {
+  baremetal: ['api', 'conductor'],
+};
+
+/** `src/<service>/<sub>/…` → `<sub>`; a file at the service's root has none. */
+const subfolderOf = (path: string) => {
+  const parts = path.split('/');
+  return parts.length > 3 ? parts[2] : undefined;
+};
+
+/** Why an arrow crosses a service's tiers, or undefined. */
+function tierViolation(arrow: ImportArrow, service: string): string | undefined {
+  const tiers = SERVICE_TIERS[service];
+  if (tiers === undefined || arrow.target === undefined) return undefined;
+  const from = subfolderOf(arrow.from);
+  const to = subfolderOf(arrow.target);
+  if (from === undefined || to === undefined || from === to || !tiers.includes(to))
+    return undefined;
+  if (tiers.includes(from)) {
+    return `${where(arrow)}: the ${from} tier of src/${service} never imports its ${to} tier`;
+  }
+  return `${where(arrow)}: src/${service}/${from} is shared by both tiers and may not import the ${to} tier`;
+}
+
 /** Why an arrow breaks the layering, or undefined when it does not. */
 function violation(arrow: ImportArrow): string | undefined {
   const from = folderOf(arrow.from);
@@ -71,7 +96,7 @@ function violation(arrow: ImportArrow): string | undefined {
   }
   if (!arrow.target.startsWith('src/')) return `${where(arrow)}: outside src/`;
   const to = folderOf(arrow.target);
-  if (to === from) return undefined;
+  if (to === from) return tierViolation(arrow, from);
   const toRank = LAYERS[to];
   if (toRank === undefined) return `${where(arrow)}: src/${to} is not one of DESIGN.md's layers`;
   if (to === 'cli') return `${where(arrow)}: nothing imports src/cli (argument parsing and output)`;
@@ -140,6 +165,18 @@ describe('the layer rules themselves', () => {
         arrow('src/rehearsal/x.ts', '../cli/main.ts', 'src/cli/main.ts'),
         /nothing imports src\/cli/,
       ],
+      [
+        arrow('src/baremetal/api/x.ts', '../conductor/y.ts', 'src/baremetal/conductor/y.ts'),
+        /the api tier of src\/baremetal never imports its conductor tier/,
+      ],
+      [
+        arrow('src/baremetal/conductor/x.ts', '../api/y.ts', 'src/baremetal/api/y.ts'),
+        /the conductor tier of src\/baremetal never imports its api tier/,
+      ],
+      [
+        arrow('src/baremetal/drivers/x.ts', '../api/y.ts', 'src/baremetal/api/y.ts'),
+        /src\/baremetal\/drivers is shared by both tiers and may not import the api tier/,
+      ],
       [arrow('src/rpc/x.ts', 'pg'), /only src\/db and the services talk to the database/],
       [arrow('src/extra/x.ts', 'node:fs'), /src\/extra is not one of DESIGN.md's layers/],
     ];
@@ -155,6 +192,8 @@ describe('the layer rules themselves', () => {
       arrow('src/objects/x.ts', 'node:crypto'),
       arrow('src/placement/x.ts', 'kysely'),
       arrow('src/rpc/x.ts', './y.ts', 'src/rpc/y.ts'),
+      arrow('src/baremetal/api/x.ts', '../common/y.ts', 'src/baremetal/common/y.ts'),
+      arrow('src/baremetal/service.ts', './conductor/y.ts', 'src/baremetal/conductor/y.ts'),
     ];
     for (const ok of fine) assert.equal(violation(ok), undefined, where(ok));
   });

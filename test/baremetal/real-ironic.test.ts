@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ConductorRings } from '../../src/baremetal/conductor/hash-ring.ts';
+import { ConductorRings } from '../../src/baremetal/common/hash-ring.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../support/real-ironic.ts';
 
 const HEADERS = { 'Content-Type': 'application/json', 'X-OpenStack-Ironic-API-Version': '1.80' };

@@ -19,7 +19,7 @@ import {
   policyCredentials,
   type RuleSet,
 } from '../../policy/index.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { ClientSideError } from './errors.ts';
 import { findNode } from './node-lookup.ts';

@@ -28,7 +28,7 @@ import {
   registerUnreadBodyDiscard,
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
-import { DatabaseUnavailableError } from '../errors.ts';
+import { DatabaseUnavailableError } from '../common/errors.ts';
 import { registerAccessChecks } from './access.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { type DashboardFeed, registerDashboard } from './dashboard.ts';

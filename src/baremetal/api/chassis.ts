@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike, type JsonSchema } from '../../python-compat/index.ts';
-import { InvalidParameterError, NotFoundError } from '../errors.ts';
+import { InvalidParameterError, NotFoundError } from '../common/errors.ts';
 import { Chassis, type ChassisObject } from '../objects/index.ts';
 import { listBody } from './collection.ts';
 import { type Handler, servicesOf } from './context.ts';

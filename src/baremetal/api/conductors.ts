@@ -5,7 +5,7 @@
  * hostname.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidParameterError } from '../errors.ts';
+import { InvalidParameterError } from '../common/errors.ts';
 import type { ConductorObject } from '../objects/index.ts';
 import { listBody } from './collection.ts';
 import { type Handler, servicesOf } from './context.ts';

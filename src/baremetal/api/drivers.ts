@@ -6,18 +6,18 @@
  * (src/baremetal/drivers), the same on every conductor.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidParameterError } from '../common/errors.ts';
+import { interfacesFromRows } from '../drivers/enabled-interfaces.ts';
+import { IMPLEMENTATION_PROPERTIES } from '../drivers/fake-hardware.ts';
+import { INTERFACE_KINDS, type InterfaceKind } from '../drivers/interface-kinds.ts';
+import { RAID_LOGICAL_DISK_PROPERTIES } from '../drivers/raid-logical-disks.ts';
+import { type Handler, servicesOf } from './context.ts';
 import {
   DRIVER_FIELDS,
   driverBody,
   driverProperties,
   type HardwareTypeView,
-} from '../drivers/driver-views.ts';
-import { interfacesFromRows } from '../drivers/enabled-interfaces.ts';
-import { IMPLEMENTATION_PROPERTIES } from '../drivers/fake-hardware.ts';
-import { INTERFACE_KINDS, type InterfaceKind } from '../drivers/interface-kinds.ts';
-import { RAID_LOGICAL_DISK_PROPERTIES } from '../drivers/raid-logical-disks.ts';
-import { InvalidParameterError } from '../errors.ts';
-import { type Handler, servicesOf } from './context.ts';
+} from './driver-views.ts';
 import { ClientSideError, minimalVersionRequired, NotAcceptableError } from './errors.ts';
 import { FEATURES, gatesAt } from './features.ts';
 import { publicUrl } from './links.ts';

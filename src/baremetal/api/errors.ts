@@ -8,7 +8,7 @@
  * - a WebOb HTTP error (`HttpAbort`), raised while routing or by `pecan.abort`: the answer
  *   has no version headers and the body holds `{"code", "title", "description"}`.
  */
-import { IronicError } from '../errors.ts';
+import { IronicError } from '../common/errors.ts';
 
 /** Ironic's ClientSideError: an API refusal worded by the API, 400 unless said otherwise. */
 export class ClientSideError extends IronicError {

@@ -11,7 +11,7 @@
  * texts applies; with three operations on plain paths, the semantics are a few lines.
  */
 import { pythonRepr } from '../../python-compat/index.ts';
-import { InvalidError } from '../errors.ts';
+import { InvalidError } from '../common/errors.ts';
 import { ClientSideError } from './errors.ts';
 
 export interface PatchOperation {

@@ -5,7 +5,7 @@
  * `detail` (from 1.43, not with `fields`).
  */
 import type { FastifyRequest } from 'fastify';
-import { InvalidParameterError } from '../errors.ts';
+import { InvalidParameterError } from '../common/errors.ts';
 import { servicesOf } from './context.ts';
 import { ClientSideError, NotAcceptableError } from './errors.ts';
 import { FEATURES } from './features.ts';

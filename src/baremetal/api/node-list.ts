@@ -7,9 +7,9 @@
  * repeats what the real one repeats (not the filters).
  */
 import type { FastifyRequest } from 'fastify';
-import { ProvisionState } from '../conductor/provision-states.ts';
+import { InvalidParameterError, MissingParameterError } from '../common/errors.ts';
+import { ProvisionState } from '../common/provision-states.ts';
 import { NODE_COLUMNS, type NodeFilters } from '../db/index.ts';
-import { InvalidParameterError, MissingParameterError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { listProjectOf } from './access.ts';
 import { listBody, type NextParameters } from './collection.ts';

@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
-import { InvalidError, NotFoundError } from '../errors.ts';
+import { InvalidError, NotFoundError } from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
 import { HttpAbort } from './errors.ts';

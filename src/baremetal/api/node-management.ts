@@ -5,7 +5,7 @@
  * real API converts it). Both answer without a body.
  */
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError, NoValidHostError } from '../errors.ts';
+import { InvalidParameterError, NoValidHostError } from '../common/errors.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { withStatus } from './errors.ts';
 import { findNode } from './node-lookup.ts';

@@ -10,14 +10,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Version } from '../../microversion/index.ts';
 import type { JsonSchema } from '../../python-compat/index.ts';
 import { errorText, schemaFailure } from '../../python-compat/index.ts';
-import { ProvisionState } from '../conductor/provision-states.ts';
 import {
   InvalidError,
   InvalidParameterError,
   InvalidStateRequestedError,
   NodeInMaintenanceError,
   NodeLockedError,
-} from '../errors.ts';
+} from '../common/errors.ts';
+import { ProvisionState } from '../common/provision-states.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, minimalVersionRequired, NotAcceptableError } from './errors.ts';

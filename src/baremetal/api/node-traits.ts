@@ -10,7 +10,7 @@ import {
   type JsonSchema,
   STANDARD_TRAITS,
 } from '../../python-compat/index.ts';
-import { InvalidError, NodeTraitNotFoundError } from '../errors.ts';
+import { InvalidError, NodeTraitNotFoundError } from '../common/errors.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, HttpAbort, NotAcceptableError } from './errors.ts';
 import { FEATURES } from './features.ts';

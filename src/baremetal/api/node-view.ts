@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FieldSpec } from '../../objects/index.ts';
 import { type RecordBuilder, recordBuilder } from '../../objects/record-builder.ts';
-import { InvalidError, InvalidParameterError, IronicError } from '../errors.ts';
+import { InvalidError, InvalidParameterError, IronicError } from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
 import { FEATURES, gatesAt } from './features.ts';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonSchema } from '../../python-compat/index.ts';
-import { InvalidError, NoValidHostError } from '../errors.ts';
+import { InvalidError, NoValidHostError } from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { HttpAbort, withStatus } from './errors.ts';

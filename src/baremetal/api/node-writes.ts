@@ -6,8 +6,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
-import { ProvisionState, STATE_GROUPS } from '../conductor/provision-states.ts';
-import { InvalidError, NotFoundError, NoValidHostError } from '../errors.ts';
+import { InvalidError, NotFoundError, NoValidHostError } from '../common/errors.ts';
+import { ProvisionState, STATE_GROUPS } from '../common/provision-states.ts';
 import { Node, type NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
 import { ClientSideError, NotAcceptableError, withStatus } from './errors.ts';

@@ -7,7 +7,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
-import { InvalidParameterError, NoValidHostError } from '../errors.ts';
+import { InvalidParameterError, NoValidHostError } from '../common/errors.ts';
 import { type Handler, servicesOf } from './context.ts';
 import { ClientSideError, HttpAbort, NotAcceptableError, withStatus } from './errors.ts';
 import { FEATURES } from './features.ts';

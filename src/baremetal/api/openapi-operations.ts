@@ -17,8 +17,8 @@ import {
   schemaRef,
   type Version,
 } from '../../microversion/index.ts';
-import { DRIVER_FIELDS } from '../drivers/driver-views.ts';
 import { CHASSIS_SCHEMA } from './chassis.ts';
+import { DRIVER_FIELDS } from './driver-views.ts';
 import {
   type BaremetalFeature,
   FEATURES,

@@ -9,7 +9,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isUuidLike, pythonInt, pythonRepr, pythonStrip } from '../../python-compat/index.ts';
-import { InvalidParameterError, MissingParameterError } from '../errors.ts';
+import { InvalidParameterError, MissingParameterError } from '../common/errors.ts';
 import { bodyText, readJsonBody } from './request-body.ts';
 
 /** Python's str() of a parameter value, as `%s` shows it in messages. */

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { JsonSchema } from '../../python-compat/index.ts';
-import { InvalidError, InvalidParameterError } from '../errors.ts';
+import { InvalidError, InvalidParameterError } from '../common/errors.ts';
 import { servicesOf } from './context.ts';
 import { pyStr, type Validator } from './params.ts';
 import { schemaArg } from './schema-args.ts';

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isUuidLike } from '../../python-compat/index.ts';
-import { InvalidError } from '../errors.ts';
+import { InvalidError } from '../common/errors.ts';
 import type { PortgroupObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
 import { HttpAbort } from './errors.ts';

@@ -8,7 +8,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuidLike, type JsonSchema } from '../../python-compat/index.ts';
-import { InvalidParameterError, NotFoundError } from '../errors.ts';
+import { InvalidParameterError, NotFoundError } from '../common/errors.ts';
 import { Portgroup, type PortgroupObject } from '../objects/index.ts';
 import { listProjectOf, nodeForCreate } from './access.ts';
 import { listBody } from './collection.ts';

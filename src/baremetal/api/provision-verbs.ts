@@ -6,10 +6,10 @@
  * machine (409 when the node is reserved, else 400 "can not be performed"), then the action
  * (400 "could not be understood" for a word that passed the machine but names no action).
  *
- * The machine itself is the conductor's (../conductor/provision-states.ts); version gates are
+ * The machine itself is shared with the conductor (../common/provision-states.ts); version gates are
  * named here, never written as versions.
  */
-import { eventForVerb, isActionable, ProvisionState } from '../conductor/provision-states.ts';
+import { eventForVerb, isActionable, ProvisionState } from '../common/provision-states.ts';
 import type { BaremetalFeature, GateCheck } from './features.ts';
 
 /**

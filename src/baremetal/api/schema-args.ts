@@ -9,7 +9,7 @@ import {
   type SchemaError,
   schemaFailure,
 } from '../../python-compat/index.ts';
-import { InvalidParameterError } from '../errors.ts';
+import { InvalidParameterError } from '../common/errors.ts';
 import type { Validator } from './params.ts';
 
 /** The root cause Ironic appends: the best match down the error's context. */

@@ -7,7 +7,8 @@
  * driver offers (the fake BIOS's three) with the real messages, runs them, and ends in
  * `manageable`; a refused step ends in `clean failed` with last_error.
  */
-import { InvalidParameterError } from '../errors.ts';
+import { InvalidParameterError } from '../common/errors.ts';
+import { ProvisionState as S } from '../common/provision-states.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { cleaningErrorHandler } from './error-handlers.ts';
 import type { DriverStep } from './fake-driver.ts';
@@ -18,7 +19,6 @@ import {
   wipeCleaningInternalInfo,
 } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
-import { ProvisionState as S } from './provision-states.ts';
 
 /** The arguments each clean step takes (argsinfo): only the fake BIOS's apply_configuration has one. */
 const STEP_ARGS: Readonly<

@@ -5,7 +5,7 @@
  */
 import { isDatabaseUnavailable } from '../../db/index.ts';
 import { InvalidArgumentsError, type RpcEndpoint, type RpcMethod } from '../../rpc/index.ts';
-import { DatabaseUnavailableError } from '../errors.ts';
+import { DatabaseUnavailableError } from '../common/errors.ts';
 import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';

@@ -36,10 +36,10 @@ import {
   type RpcTransport,
 } from '../../rpc/index.ts';
 import { type ProcessRegistration, pinOf, registerProcess } from '../../service/index.ts';
+import { ConductorAlreadyRegisteredError, NotFoundError } from '../common/errors.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
 import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
 import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
-import { ConductorAlreadyRegisteredError, NotFoundError } from '../errors.ts';
 import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
 import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
 import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';

@@ -10,7 +10,8 @@ import {
   InvalidStateRequestedError,
   NodeInMaintenanceError,
   NodeProtectedError,
-} from '../errors.ts';
+} from '../common/errors.ts';
+import { ProvisionState as S } from '../common/provision-states.ts';
 import { doNodeClean } from './clean-work.ts';
 import { deployingErrorHandler } from './error-handlers.ts';
 import {
@@ -24,7 +25,6 @@ import {
   wipeDeployInternalInfo,
 } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
-import { ProvisionState as S } from './provision-states.ts';
 
 const GLANCE_ID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 

@@ -4,6 +4,7 @@
  * bookkeeping is wiped, and the state machine's `fail` moves the node to its failed state.
  */
 
+import { ProvisionState as S } from '../common/provision-states.ts';
 import {
   deleteInternalInfo,
   recordError,
@@ -11,7 +12,6 @@ import {
   wipeTokenAndUrl,
 } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
-import { ProvisionState as S } from './provision-states.ts';
 
 /** Ironic's `faults.CLEAN_FAILURE`. */
 export const CLEAN_FAILURE_FAULT = 'clean failure';

@@ -8,6 +8,8 @@
  * everything with UnsupportedDriverExtension. `[fake] *_delay` makes an operation take time,
  * as it does in the real service, for tests that need work in flight.
  */
+
+import { InvalidParameterError, UnsupportedDriverExtensionError } from '../common/errors.ts';
 import {
   bootDeviceRefusal,
   FAKE_BOOT_DEVICE,
@@ -15,7 +17,6 @@ import {
   FAKE_SUPPORTED_POWER_STATES,
 } from '../drivers/fake-hardware.ts';
 import { type InterfaceKind, interfaceField } from '../drivers/interface-kinds.ts';
-import { InvalidParameterError, UnsupportedDriverExtensionError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { FakeDelays } from './conductor-settings.ts';
 

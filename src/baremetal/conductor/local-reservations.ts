@@ -14,7 +14,7 @@
  * for the reserves in flight), so it can never release a reservation a task has just taken.
  */
 import { isDatabaseUnavailable } from '../../db/index.ts';
-import { NodeLockedError, NodeNotLockedError, NotFoundError } from '../errors.ts';
+import { NodeLockedError, NodeNotLockedError, NotFoundError } from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 
 /** The database side of settling, given by the conductor (its store and host). */

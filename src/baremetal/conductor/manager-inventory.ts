@@ -5,12 +5,8 @@
  * online-migrations/), and where they are kept is its setting (Ironic's `[inventory]
  * data_backend`). A read: no reservation is taken.
  */
+import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
 import type { ConductorContext } from './conductor-context.ts';
-
-export interface NodeInventoryBody {
-  readonly inventory: Record<string, unknown> | null;
-  readonly plugin_data: Record<string, unknown> | null;
-}
 
 export async function getNodeInventory(
   ctx: ConductorContext,

@@ -4,11 +4,7 @@
  * protection, retirement, interfaces and resource class by state, under the node's
  * reservation), destroy (refused where the real one refuses), validate, and traits.
  */
-import type { EnabledInterfaces } from '../drivers/enabled-interfaces.ts';
-import { resolveNodeInterfaces } from '../drivers/enabled-interfaces.ts';
-import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
-import { INTERFACE_KINDS, interfaceField } from '../drivers/interface-kinds.ts';
-import { validationResults } from '../drivers/node-validation.ts';
+
 import {
   DriverNotFoundError,
   InvalidParameterError,
@@ -16,12 +12,17 @@ import {
   NodeAssociatedError,
   NodeProtectedError,
   NodeTraitNotFoundError,
-} from '../errors.ts';
+} from '../common/errors.ts';
+import { ProvisionState as S, STATE_GROUPS } from '../common/provision-states.ts';
+import type { EnabledInterfaces } from '../drivers/enabled-interfaces.ts';
+import { resolveNodeInterfaces } from '../drivers/enabled-interfaces.ts';
+import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
+import { INTERFACE_KINDS, interfaceField } from '../drivers/interface-kinds.ts';
+import { validationResults } from '../drivers/node-validation.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { pythonRepr } from './node-info.ts';
 import { withNodeTask } from './node-task.ts';
-import { ProvisionState as S, STATE_GROUPS } from './provision-states.ts';
 
 /** The states in which a node's interfaces (and resource class) may change. */
 const UPDATE_ALLOWED_STATES = [S.ENROLL, S.INSPECTING, S.INSPECTWAIT, S.MANAGEABLE, S.AVAILABLE];

@@ -4,12 +4,12 @@
  * in maintenance), its connectivity only in the states that allow it, a port with a VIF bound
  * is not deleted, the ports of a port group share one physical network.
  */
-import { ConflictError, InvalidStateError } from '../errors.ts';
+import { ConflictError, InvalidStateError } from '../common/errors.ts';
+import { ProvisionState as S } from '../common/provision-states.ts';
 import type { PortgroupObject, PortObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import type { NodeTask } from './node-task.ts';
 import { withNodeTask } from './node-task.ts';
-import { ProvisionState as S } from './provision-states.ts';
 
 const CONNECTIVITY_FIELDS = [
   'portgroup_id',

@@ -13,14 +13,14 @@ import {
   NodeIsRetiredError,
   NodeProtectedError,
   UnsupportedDriverExtensionError,
-} from '../errors.ts';
+} from '../common/errors.ts';
+import { ProvisionState as S } from '../common/provision-states.ts';
 import * as cleaning from './clean-work.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import * as deploying from './deploy-work.ts';
 import { deleteInternalInfo, recordError, setInstanceInfo, wipeTokenAndUrl } from './node-info.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
 import { nodePowerAction, POWER_ON, REBOOT, SOFT_POWER_OFF, SOFT_REBOOT } from './power-action.ts';
-import { ProvisionState as S } from './provision-states.ts';
 import * as work from './provision-work.ts';
 import { hashRescuePassword } from './rescue-password.ts';
 

@@ -5,13 +5,14 @@
  * last_error or a follow-up in the worker pool. At most `[conductor] periodic_max_workers`
  * nodes are moved per sweep; a locked or vanished node is skipped, a full pool ends the sweep.
  */
+
+import { NodeLockedError, NoFreeConductorWorkerError, NotFoundError } from '../common/errors.ts';
+import type { ProvisionState } from '../common/provision-states.ts';
 import type { NodeFilters } from '../db/index.ts';
-import { NodeLockedError, NoFreeConductorWorkerError, NotFoundError } from '../errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { recordError } from './node-info.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
-import type { ProvisionState } from './provision-states.ts';
 
 /** The nodes matching `filters` that the ring maps to this conductor, oldest first by `sortKey`. */
 export async function nodesMappedHere(

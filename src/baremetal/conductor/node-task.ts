@@ -11,16 +11,16 @@
  * no last_error is recorded as the real "Async execution of … failed" message.
  */
 import { isDatabaseUnavailable } from '../../db/index.ts';
-import { InvalidStateRequestedError, NodeLockedError, NotFoundError } from '../errors.ts';
-import type { NodeObject } from '../objects/index.ts';
-import type { ConductorContext } from './conductor-context.ts';
-import { FakeHardwareDriver } from './fake-driver.ts';
+import { InvalidStateRequestedError, NodeLockedError, NotFoundError } from '../common/errors.ts';
 import {
   applyProvisionEvent,
   InvalidTransitionError,
   type ProvisionEvent,
   type ProvisionState,
-} from './provision-states.ts';
+} from '../common/provision-states.ts';
+import type { NodeObject } from '../objects/index.ts';
+import type { ConductorContext } from './conductor-context.ts';
+import { FakeHardwareDriver } from './fake-driver.ts';
 
 export interface AcquireOptions {
   /** A shared task takes no reservation (read-only or harmless operations). */

@@ -6,12 +6,13 @@
  * timed out), and the takeover of active nodes newly mapped here
  * (`sync_local_state_interval`). An interval of 0 turns a task off, as in Ironic.
  */
+
+import { ProvisionState as S } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts';
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
-import { ProvisionState as S } from './provision-states.ts';
 import { checkOrphanNodes, syncLocalState } from './takeover.ts';
 
 export interface PeriodicTask {

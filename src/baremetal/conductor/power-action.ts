@@ -6,9 +6,9 @@
  * power off off). A failure is recorded in last_error.
  */
 
+import { STATE_GROUPS } from '../common/provision-states.ts';
 import { recordError, stampInternalInfo, wipeInternalInfoOnPowerOff } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
-import { STATE_GROUPS } from './provision-states.ts';
 
 export const POWER_ON = 'power on';
 export const POWER_OFF = 'power off';

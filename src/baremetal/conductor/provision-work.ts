@@ -5,7 +5,7 @@
  * over by this conductor), rescuing and unrescuing, and the takeover of an active node newly
  * mapped to this conductor. Failures record last_error and move the node to its failed state.
  */
-import { UnsupportedDriverExtensionError } from '../errors.ts';
+import { UnsupportedDriverExtensionError } from '../common/errors.ts';
 import {
   deleteInstanceInfo,
   deleteInternalInfo,

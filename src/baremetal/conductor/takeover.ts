@@ -17,13 +17,13 @@ import {
   NodeNotLockedError,
   NoFreeConductorWorkerError,
   NotFoundError,
-} from '../errors.ts';
+} from '../common/errors.ts';
+import { ProvisionState as S, STATE_GROUPS } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { abortOnConductorTakeOver } from './error-handlers.ts';
 import { recordError } from './node-info.ts';
 import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
-import { ProvisionState as S, STATE_GROUPS } from './provision-states.ts';
 import { doTakeover } from './provision-work.ts';
 
 export const TAKEOVER_ABORTED_POWER =

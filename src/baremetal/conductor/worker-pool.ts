@@ -5,7 +5,7 @@
  * When every worker is busy, new work is refused at once with NoFreeConductorWorker (503),
  * never queued behind the others. `drain` waits for the work in flight, for a clean stop.
  */
-import { NoFreeConductorWorkerError } from '../errors.ts';
+import { NoFreeConductorWorkerError } from '../common/errors.ts';
 
 export class WorkerPool {
   readonly size: number;

@@ -5,7 +5,7 @@
  * (`../errors.ts`) lists them beside the conductor's, and they cross the RPC wire as
  * themselves.
  */
-import { IronicError } from '../ironic-error.ts';
+import { IronicError } from '../common/ironic-error.ts';
 
 export class BaremetalStoreError extends IronicError {
   override name = 'BaremetalStoreError';

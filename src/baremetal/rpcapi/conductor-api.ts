@@ -12,8 +12,8 @@
  * refuses) when the cap does not allow it; see versions.ts.
  */
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
-import type { RingNode } from '../conductor/hash-ring.ts';
-import type { NodeInventoryBody } from '../conductor/manager-inventory.ts';
+import type { RingNode } from '../common/hash-ring.ts';
+import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
 import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';

@@ -4,8 +4,8 @@
  * which the API answers as a 500 (a bug to fix here, not a user's mistake).
  */
 import type { RemoteErrorTypes } from '../../rpc/index.ts';
-import * as catalogue from '../errors.ts';
-import { IronicError, rebuildIronicError } from '../ironic-error.ts';
+import * as catalogue from '../common/errors.ts';
+import { IronicError, rebuildIronicError } from '../common/ironic-error.ts';
 
 type ErrorClass = abstract new (...args: never[]) => IronicError;
 

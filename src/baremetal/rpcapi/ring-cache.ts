@@ -12,7 +12,7 @@ import {
   NoConductorsError,
   NoValidHostError,
   type RingNode,
-} from '../conductor/hash-ring.ts';
+} from '../common/hash-ring.ts';
 
 /** Ironic's `[DEFAULT] hash_ring_reset_interval`, in milliseconds. */
 export const DEFAULT_RING_RESET_INTERVAL_MS = 15_000;

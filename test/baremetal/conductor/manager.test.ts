@@ -18,7 +18,7 @@ import {
   NoFreeConductorWorkerError,
   NotEmptyError,
   UnsupportedDriverExtensionError,
-} from '../../../src/baremetal/errors.ts';
+} from '../../../src/baremetal/common/errors.ts';
 import { Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
 import type { ConductorApi } from '../../../src/baremetal/rpcapi/index.ts';
 import {

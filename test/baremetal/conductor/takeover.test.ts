@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { ConductorRings } from '../../../src/baremetal/conductor/hash-ring.ts';
+import { ConductorRings } from '../../../src/baremetal/common/hash-ring.ts';
 import { createBaremetalStore } from '../../../src/baremetal/db/index.ts';
 import type { NodeObject } from '../../../src/baremetal/objects/index.ts';
 import type { ConductorApi } from '../../../src/baremetal/rpcapi/index.ts';

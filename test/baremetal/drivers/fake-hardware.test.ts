@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BAREMETAL_FEATURE_VERSIONS, type GateCheck } from '../../../src/baremetal/api/features.ts';
-import { NoValidHostError } from '../../../src/baremetal/conductor/hash-ring.ts';
 import {
   DRIVER_FIELDS,
   driverBody,
   driverListBody,
   driverProperties,
-} from '../../../src/baremetal/drivers/driver-views.ts';
+} from '../../../src/baremetal/api/driver-views.ts';
+import { BAREMETAL_FEATURE_VERSIONS, type GateCheck } from '../../../src/baremetal/api/features.ts';
+import { NoValidHostError } from '../../../src/baremetal/common/hash-ring.ts';
 import {
   defaultImplementations,
   hardwareInterfaceRows,

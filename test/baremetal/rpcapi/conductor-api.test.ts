@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { ConductorRings, type LiveConductor } from '../../../src/baremetal/conductor/hash-ring.ts';
-import { NodeLockedError, NoValidHostError } from '../../../src/baremetal/errors.ts';
+import { NodeLockedError, NoValidHostError } from '../../../src/baremetal/common/errors.ts';
+import { ConductorRings, type LiveConductor } from '../../../src/baremetal/common/hash-ring.ts';
 import { BAREMETAL_OBJECTS, Node, type NodeObject } from '../../../src/baremetal/objects/index.ts';
 import {
   BAREMETAL_REMOTE_ERRORS,

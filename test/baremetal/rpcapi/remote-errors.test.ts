@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as catalogue from '../../../src/baremetal/errors.ts';
+import * as catalogue from '../../../src/baremetal/common/errors.ts';
 import {
   BAREMETAL_ERROR_CLASSES,
   BAREMETAL_REMOTE_ERRORS,

@@ -5,7 +5,7 @@
  * An error body's `error_message` is parsed too, so the inner fault or WebOb error compares as
  * a document.
  */
-import { STATE_GROUPS } from '../../../../src/baremetal/conductor/provision-states.ts';
+import { STATE_GROUPS } from '../../../../src/baremetal/common/provision-states.ts';
 import type { BatonApi } from './baton-api.ts';
 
 export interface Exchange {

@@ -10,8 +10,8 @@ import {
   cannotPerformMessage,
   verbActionableFrom,
 } from '../../../../src/baremetal/api/provision-verbs.ts';
+import { httpStatusOf } from '../../../../src/baremetal/common/errors.ts';
 import type { BaremetalStore } from '../../../../src/baremetal/db/index.ts';
-import { httpStatusOf } from '../../../../src/baremetal/errors.ts';
 import type { NodeObject } from '../../../../src/baremetal/objects/index.ts';
 import type { ConductorApi } from '../../../../src/baremetal/rpcapi/index.ts';
 import type { WalkStep } from '../../support/conductor-walks.ts';

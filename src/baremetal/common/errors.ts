@@ -10,7 +10,6 @@
  */
 import { IronicError } from './ironic-error.ts';
 
-export { NoConductorsError, NoValidHostError } from './conductor/hash-ring.ts';
 export {
   BaremetalStoreError,
   ConductorAlreadyRegisteredError,
@@ -27,10 +26,11 @@ export {
   NotEmptyError,
   NotFoundError,
   type ResourceKind,
-} from './db/errors.ts';
+} from '../db/errors.ts';
+export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
 export { IronicError, rebuildIronicError } from './ironic-error.ts';
 
-import { InvalidParameterError } from './db/errors.ts';
+import { InvalidParameterError } from '../db/errors.ts';
 
 /** The HTTP status an error is answered with: its `code`, 500 for anything else. */
 export function httpStatusOf(error: unknown): number {

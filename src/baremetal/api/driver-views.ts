@@ -10,9 +10,10 @@
  * which changes from one API process start to the next; Baton lists hosts sorted and
  * implementations in configuration order.
  */
-import type { BaremetalFeature, GateCheck } from '../api/features.ts';
-import type { KindInterfaces } from './enabled-interfaces.ts';
-import { INTERFACE_KINDS, type InterfaceKind } from './interface-kinds.ts';
+
+import type { KindInterfaces } from '../drivers/enabled-interfaces.ts';
+import { INTERFACE_KINDS, type InterfaceKind } from '../drivers/interface-kinds.ts';
+import type { BaremetalFeature, GateCheck } from './features.ts';
 
 /** A hardware type as the live conductors register it. */
 export interface HardwareTypeView {

@@ -6,7 +6,7 @@ import {
   HashRing,
   NoConductorsError,
   NoValidHostError,
-} from '../../../src/baremetal/conductor/hash-ring.ts';
+} from '../../../src/baremetal/common/hash-ring.ts';
 import { ironicPythonMissing, runIronicPython } from '../support/ironic-python.ts';
 
 /** Deterministic UUID-shaped keys, so every run (and Python) sees the same ones. */

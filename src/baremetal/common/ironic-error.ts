@@ -5,7 +5,7 @@
  * fields travel as `wireData()` and the client rebuilds it as the same class
  * (`rebuildIronicError`), so the API maps it once, at its edge.
  */
-import type { WireError } from '../rpc/index.ts';
+import type { WireError } from '../../rpc/index.ts';
 
 export class IronicError extends Error implements WireError {
   override name = 'IronicError';

@@ -14,7 +14,7 @@
  * exactly one host; `replicas` is kept on the ring for tooz parity only.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { IronicError } from '../ironic-error.ts';
+import { IronicError } from './ironic-error.ts';
 
 /** Ironic's `[DEFAULT] hash_partition_exponent` default: 32 points per host. */
 export const DEFAULT_PARTITION_EXPONENT = 5;

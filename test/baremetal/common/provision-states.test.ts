@@ -14,7 +14,7 @@ import {
   STATE_GROUPS,
   TRANSITIONS,
   VERB_EVENTS,
-} from '../../../src/baremetal/conductor/provision-states.ts';
+} from '../../../src/baremetal/common/provision-states.ts';
 import { ironicPythonMissing, runIronicPython } from '../support/ironic-python.ts';
 
 describe('provision state machine', () => {
