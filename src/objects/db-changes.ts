@@ -1,10 +1,9 @@
 /**
- * What to write to the database for an object (seed 000, "Saving objects to
- * the database"): its changed fields plus `version`, converted to the pinned
- * version when the release is pinned. Conversion for the database keeps the
- * fields the target version lacks and sets them to their unavailable value,
- * so the whole row stays consistent for older readers. The object itself is
- * not modified: it stays at the latest version in this process.
+ * What to write to the database for an object (the rolling-upgrade design's "saving objects
+ * to the database", docs/design.md): its changed fields plus `version`, converted to the
+ * pinned version when the release is pinned. The fields the pinned version lacks are not
+ * written: their columns keep what a newer release may have put there (conversion.ts). The
+ * object itself is not modified: it stays at the latest version in this process.
  */
 import { convertForDb } from './conversion.ts';
 import type { FieldMap } from './object-type.ts';

@@ -1,12 +1,18 @@
 /**
- * Reading an object from a database row (seed 000, "Getting objects from the
- * database"): the row's `version` column says which version its data is in;
- * only the columns of that version are read, then the object is converted to
- * the latest version. The conversion's changes are kept, so the next save
- * (unpinned) rewrites the row at the latest version.
+ * Reading an object from a database row (the rolling-upgrade design's "getting objects from
+ * the database", docs/design.md): the row's `version` column says which version its data is
+ * in; the columns of that version are read, then the object is converted to the latest
+ * version. The conversion's fills are changes, so the next save (unpinned) rewrites the row
+ * at the latest version.
+ *
+ * A row written at an older version may still hold values in the columns of later fields:
+ * a process pinned to the older version cannot see those fields, so its writes leave them
+ * as a newer release wrote them (conversion.ts). They are read as they are, not as changes,
+ * and a step's own `upgrade` rule still has the last word over them (it may decide that an
+ * older write made one stale).
  */
 import { convertForDb } from './conversion.ts';
-import { CoercionError, FieldValueError, IncompatibleObjectVersionError } from './errors.ts';
+import { IncompatibleObjectVersionError } from './errors.ts';
 import type { FieldMap, ObjectType } from './object-type.ts';
 import { isCompatibleVersion, isObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
@@ -50,14 +56,14 @@ export function objectFromDbRow<F extends FieldMap>(
     const field = names[index] as string;
     const value = row[field];
     if (value === undefined && !(field in row)) continue;
-    try {
-      obj.assignAt(index, value);
-    } catch (error) {
-      if (error instanceof CoercionError)
-        throw new FieldValueError(type.name, field, row[field], error.message);
-      throw error;
-    }
+    obj.assignAt(index, value);
+  }
+  if (version === type.version) return obj.resetChanges();
+  for (const index of type.positionsAfter(version)) {
+    const value = row[names[index] as string];
+    if (value === null || value === undefined) continue;
+    obj.assignAt(index, value);
   }
   obj.resetChanges();
-  return version === type.version ? obj : convertForDb(obj, type.version);
+  return convertForDb(obj, type.version);
 }

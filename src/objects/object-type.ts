@@ -22,8 +22,9 @@ export interface ObjectNamespace {
 /**
  * One version of a type. `upgrade` moves data from the previous version's
  * fields into this one's; `downgrade` does the reverse. Neither needs to
- * handle the fields this version added: conversion removes them (wire) or
- * sets them to their unavailable value (database) after `downgrade`.
+ * handle the fields this version added: converting down removes them after
+ * `downgrade`, converting up fills those `upgrade` left unset with their
+ * unavailable value (conversion.ts). What these two rules set is a change, saved.
  */
 export interface VersionStep {
   readonly version: string;
@@ -31,7 +32,7 @@ export interface VersionStep {
   readonly note: string;
   /** Fields that first exist in this version. */
   readonly added?: readonly string[];
-  /** Values written to the database for added fields when saving at an older version (default null). */
+  /** Added fields' values in an object converted up from an older version (default null). */
   readonly unavailableValues?: Readonly<Record<string, unknown>>;
   readonly upgrade?: (obj: VersionedObject) => void;
   readonly downgrade?: (obj: VersionedObject) => void;
@@ -97,6 +98,7 @@ export class ObjectType<F extends FieldMap = FieldMap> {
   readonly #stepIndex = new Map<string, number>();
   readonly #fieldsAt = new Map<string, ReadonlySet<string>>();
   readonly #positionsAt = new Map<string, readonly number[]>();
+  readonly #laterPositions = new Map<string, readonly number[]>();
 
   constructor(definition: ObjectTypeDefinition<F>) {
     this.name = definition.name;
@@ -224,6 +226,17 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     if (positions === undefined) {
       positions = [...this.fieldsAt(version)].map((name) => this.positions.get(name) as number);
       this.#positionsAt.set(version, positions);
+    }
+    return positions;
+  }
+
+  /** The positions of the fields added after `version`: those a row of that version may still hold. */
+  positionsAfter(version: string): readonly number[] {
+    let positions = this.#laterPositions.get(version);
+    if (positions === undefined) {
+      const at = this.fieldsAt(version);
+      positions = this.fieldNames.flatMap((name, i) => (at.has(name) ? [] : [i]));
+      this.#laterPositions.set(version, positions);
     }
     return positions;
   }

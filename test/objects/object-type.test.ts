@@ -135,18 +135,58 @@ describe('conversions across several steps', () => {
     });
   });
 
-  test('downgrade for the database keeps the row whole with unavailable values, marked changed', () => {
+  test('downgrade for the database removes what the target lacks too: a pinned write leaves those columns alone', () => {
     const v11 = convertForDb(volume(), '1.1');
     assert.equal(v11.get('size'), 2048);
-    assert.equal(v11.get('unit'), 'GiB');
-    assert.deepEqual([...v11.changedFields()].sort(), ['size', 'unit']);
+    assert.equal(v11.isSet('unit'), false);
+    // The step's own rule changed size; unit is not written at all.
+    assert.deepEqual([...v11.changedFields()].sort(), ['size']);
+    assert.deepEqual(v11.getChanges(), { size: 2048 });
   });
 
-  test('upgrade runs each step oldest first', () => {
+  test('upgrade runs each step oldest first, filling what the source lacked', () => {
     const old = convertForWire(volume(), '1.0');
     const latest = convertForWire(old, '1.2');
     assert.equal(latest.get('unit'), 'GiB');
-    assert.equal(latest.isSet('size'), false);
+    assert.equal(latest.get('size'), null);
+  });
+
+  test('fills are changes when read from the database, not when received over the wire', () => {
+    const old = convertForWire(volume(), '1.0').resetChanges();
+    assert.deepEqual([...convertForDb(old, '1.2').changedFields()].sort(), ['size', 'unit']);
+    // unit is the 1.2 step's own rule (a change on both paths); size is only a fill.
+    assert.deepEqual([...convertForWire(old, '1.2').changedFields()], ['unit']);
+  });
+
+  test("a step's own upgrade rule is a change on both paths", () => {
+    const Moved = defineObjectType({
+      name: 'Moved',
+      namespace: NS,
+      fields: {
+        id: f.integer(),
+        extra: f.string({ nullable: true }),
+        meta: f.string({ nullable: true }),
+      },
+      history: [
+        { version: '1.0', note: 'Initial version' },
+        {
+          version: '1.1',
+          note: 'meta replaces extra',
+          added: ['meta'],
+          upgrade: (obj) => {
+            obj.assign('meta', obj.peek('extra') ?? null);
+            obj.assign('extra', null);
+          },
+          downgrade: (obj) => obj.assign('extra', obj.peek('meta') ?? null),
+        },
+      ],
+    });
+    const old = convertForWire(Moved.create({ id: 1, meta: 'm' }), '1.0').resetChanges();
+    for (const convert of [convertForWire, convertForDb]) {
+      const latest = convert(old, '1.1');
+      assert.equal(latest.get('meta'), 'm');
+      assert.deepEqual([...latest.changedFields()].sort(), ['extra', 'meta']);
+    }
   });
 
   test("a type's conversion hook runs after the steps of every conversion, with the target", () => {
@@ -166,8 +206,9 @@ describe('conversions across several steps', () => {
     convertForWire(convertForWire(latest, '1.0'), '1.1');
     convertForDb(latest, '1.1');
     convertForDb(latest, '1.2');
-    // Down to 1.0: called once the note is removed; no call when the version does not change.
-    assert.deepEqual(seen, ['1.2->1.0:false', '1.0->1.1:false', '1.2->1.1:true']);
+    // Down to 1.0: called once the note is removed; up again, once it is filled; no call
+    // when the version does not change.
+    assert.deepEqual(seen, ['1.2->1.0:false', '1.0->1.1:true', '1.2->1.1:true']);
   });
 
   test('converting to a version the type never had is a clear error', () => {

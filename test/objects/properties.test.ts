@@ -116,17 +116,19 @@ test('conversions never modify the object they are given', () => {
   );
 });
 
-test('a database conversion keeps every field; a wire conversion drops only the ones the target lacks', () => {
+test('converted down, for the database or the wire, an object drops exactly the fields the target lacks', () => {
   fc.assert(
     fc.property(node, (obj) => {
       const set = (o: VersionedObject) => o.type.fieldNames.filter((n) => o.isSet(n as never));
-      const forDb = convertForDb(obj, '1.14');
-      const forWire = convertForWire(obj, '1.14');
       const expected = new Set(set(obj));
       if (obj.isSet('meta')) expected.add('extra');
-      assert.deepEqual(new Set(set(forDb)), expected);
       expected.delete('meta');
-      assert.deepEqual(new Set(set(forWire)), expected);
+      assert.deepEqual(new Set(set(convertForDb(obj, '1.14'))), expected);
+      assert.deepEqual(new Set(set(convertForWire(obj, '1.14'))), expected);
+      assert.equal(
+        'meta' in versionChangesForDb(obj, ReleasePin.resolve(FAMILY_RELEASES, 'old')),
+        false,
+      );
     }),
     { numRuns: 200 },
   );

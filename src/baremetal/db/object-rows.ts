@@ -1,10 +1,10 @@
 /**
- * The object ⇄ row boundary (seed 000). Reading a row gives the object at its latest version,
- * whatever version the row was written at (`objectFromDbRow` converts it, keeping the changes
- * that conversion made so the next unpinned save upgrades the row). Writing converts the
- * object to the target version the caller's caps give (`versionChangesForDb`): a pinned
- * process writes rows at the pinned version, with the fields that version lacks set to their
- * unavailable values, and `version` always among the columns written.
+ * The object ⇄ row boundary (docs/objects.md). Reading a row gives the object at its latest
+ * version, whatever version the row was written at (`objectFromDbRow` converts it, keeping the
+ * changes that conversion made so the next unpinned save upgrades the row). Writing converts
+ * the object to the target version the caller's caps give (`versionChangesForDb`): a pinned
+ * process writes rows at the pinned version, leaves the columns of the fields that version
+ * lacks as they are, and always writes `version`.
  */
 import {
   type FieldMap,
@@ -45,18 +45,7 @@ export const LATEST_VERSIONS: VersionTargets = {
 
 /**
  * Port 1.11 and Portgroup 1.5's `node_uuid`: their node's uuid, read with the row (a join, as
- * Ironic's association proxy) and never written to the port's own table.
+ * Ironic's association proxy) and never written to the port's own table. A row written at an
+ * older version gets it too: a later field's value present in the row is read (objectFromDbRow).
  */
 export const NODE_UUID_FIELD = 'node_uuid';
-
-/**
- * The object read from a row, with its node's uuid as the join found it: a row written at a
- * version before the field (Port 1.10, Portgroup 1.4) is converted up with it null, but the
- * node's uuid is known whatever the row's version.
- */
-export function withNodeUuid<O extends VersionedObject>(obj: O, row: Readonly<Row>): O {
-  const uuid = row[NODE_UUID_FIELD] ?? null;
-  if (obj.get(NODE_UUID_FIELD as never) !== uuid)
-    obj.assign(NODE_UUID_FIELD as never, uuid as never);
-  return obj;
-}

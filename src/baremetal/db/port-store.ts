@@ -24,7 +24,7 @@ import {
   NotFoundError,
 } from './errors.ts';
 import { isIntLike, isUuidLike, isValidMac, normalizeMac } from './identity.ts';
-import { changesForDb, NODE_UUID_FIELD, objectFromRow, withNodeUuid } from './object-rows.ts';
+import { changesForDb, NODE_UUID_FIELD, objectFromRow } from './object-rows.ts';
 import { applyPage, checkPageOptions, findMarker, type PageOptions } from './pagination.ts';
 import type { BaremetalTables, Row } from './tables.ts';
 
@@ -102,7 +102,7 @@ async function getWhere(
       ? await runTemplate(db, `port by ${lookup.column}`, query, [lookup.value])
       : [await query(lookup.value).executeTakeFirst()];
   if (row === undefined) throw new NotFoundError('port', lookup.value);
-  return withNodeUuid(objectFromRow(Port, row as Row), row as Row);
+  return objectFromRow(Port, row as Row);
 }
 
 /** Ironic's Port.get: an integer id, a UUID or a MAC address. */
@@ -143,7 +143,7 @@ export async function listPorts(
     options,
     marker,
   ).execute();
-  return rows.map((row) => withNodeUuid(objectFromRow(Port, row as Row), row as Row));
+  return rows.map((row) => objectFromRow(Port, row as Row));
 }
 
 async function writeError(db: Db, error: unknown, values: Row): Promise<never> {

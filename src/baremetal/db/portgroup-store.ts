@@ -22,7 +22,7 @@ import {
   NotFoundError,
 } from './errors.ts';
 import { isIntLike, isUuidLike, isValidMac, normalizeMac } from './identity.ts';
-import { changesForDb, NODE_UUID_FIELD, objectFromRow, withNodeUuid } from './object-rows.ts';
+import { changesForDb, NODE_UUID_FIELD, objectFromRow } from './object-rows.ts';
 import { applyPage, checkPageOptions, findMarker, type PageOptions } from './pagination.ts';
 import type { BaremetalTables, Row } from './tables.ts';
 
@@ -83,7 +83,7 @@ async function getWhere(
     .where(`portgroups.${lookup.column}` as never, '=', lookup.value as never)
     .executeTakeFirst();
   if (row === undefined) throw new NotFoundError('portgroup', lookup.value);
-  return withNodeUuid(objectFromRow(Portgroup, row as Row), row as Row);
+  return objectFromRow(Portgroup, row as Row);
 }
 
 /** Ironic's Portgroup.get: an integer id, a UUID, a MAC address or a logical name. */
@@ -127,7 +127,7 @@ export async function listPortgroups(
   const marker = await findMarker(db, 'portgroups', 'portgroup', options);
   const query = selectPortgroups(db, options.filters);
   const rows = await applyPage(query, 'portgroups', options, marker).execute();
-  return rows.map((row) => withNodeUuid(objectFromRow(Portgroup, row as Row), row as Row));
+  return rows.map((row) => objectFromRow(Portgroup, row as Row));
 }
 
 async function writeError(db: Db, error: unknown, values: Row): Promise<never> {

@@ -1,11 +1,9 @@
 /**
  * Builders for version histories written as Ironic writes them in its comments: one step per
  * version, saying what changed. A step that adds fields names, for each, the value Ironic's
- * `_convert_to_version` gives it when it is not available: the value written to the database
- * when saving at an older version, and the value set when an older object, which lacks the
- * field, is brought to this version (Ironic's "set it to its default value if it is not set").
- * Sent over the wire to an older version, the field is removed instead (the toolkit's
- * `convertForWire`).
+ * `_convert_to_version` gives it when it is not available: the value an older object, which
+ * lacks the field, gets when it is brought to this version. Converted down (written at an
+ * older version, or sent to one), the field is removed (the toolkit's conversion.ts).
  */
 import type { VersionedObject, VersionStep } from '../../objects/index.ts';
 
@@ -15,7 +13,7 @@ export function unchanged(version: string, note: string): VersionStep {
 }
 
 export interface AddedFieldsOptions {
-  /** Runs after the added fields are set, when converting up to this version. */
+  /** Runs when converting up to this version; the added fields it leaves unset are filled after. */
   readonly upgrade?: (obj: VersionedObject) => void;
 }
 
@@ -29,17 +27,11 @@ export function addedFields(
   unavailable: Readonly<Record<string, unknown>>,
   options: AddedFieldsOptions = {},
 ): VersionStep {
-  const fields = Object.keys(unavailable);
   return {
     version,
     note,
-    added: fields,
+    added: Object.keys(unavailable),
     unavailableValues: unavailable,
-    upgrade(obj) {
-      for (const field of fields) {
-        if (!obj.isSet(field)) obj.assign(field, unavailable[field]);
-      }
-      options.upgrade?.(obj);
-    },
+    ...(options.upgrade === undefined ? {} : { upgrade: options.upgrade }),
   };
 }

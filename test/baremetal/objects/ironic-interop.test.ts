@@ -231,11 +231,23 @@ describe('bare metal objects and the real Ironic objects', async () => {
       const convert = mode === 'db' ? convertForDb : convertForWire;
       const ours = convert(sampleObject(type), version);
       assert.equal(ours.version, version);
+      const theirs = {
+        ...(dataOf(real[i]) as Record<string, Record<string, unknown>>)['ironic_object.data'],
+      };
+      if (mode === 'db') {
+        // The one difference, on purpose (docs/objects.md): the real one writes the fields the
+        // older version lacks as their unavailable values, erasing what a newer release set;
+        // Baton leaves them out of the write.
+        const later = type.fieldNames.filter((name) => !type.fieldsAt(version).has(name));
+        for (const name of later) {
+          if (name === 'node_uuid') continue;
+          assert.ok(name in theirs, `the real one writes ${type.name}.${name} at ${version}`);
+          delete theirs[name];
+        }
+      }
       assert.deepEqual(
         withoutNodeUuid(wireData(ours)),
-        withoutNodeUuid(
-          (dataOf(real[i]) as Record<string, Record<string, unknown>>)['ironic_object.data'],
-        ),
+        withoutNodeUuid(theirs),
         `${type.name} ${version} for the ${mode}`,
       );
     });

@@ -122,35 +122,51 @@ describe('bare metal object types', () => {
 describe('conversions of bare metal objects', () => {
   const node = () => sampleObject(Node).resetChanges();
 
-  test('for the database, fields a version lacks get the values Ironic writes, marked changed', () => {
+  test('for the database, fields a version lacks are not written: a pinned save leaves their columns alone', () => {
     const at26 = convertForDb(node(), '1.26');
-    assert.equal(at26.get('conductor_group'), '');
-    assert.equal(at26.get('protected'), false);
-    assert.equal(at26.get('retired'), false);
-    assert.deepEqual(at26.get('network_data'), {});
-    assert.equal(at26.get('owner'), null);
-    assert.equal(at26.get('boot_mode'), null);
-    // deploy_step came with 1.26 and is kept.
+    for (const field of [
+      'conductor_group',
+      'protected',
+      'retired',
+      'network_data',
+      'owner',
+      'boot_mode',
+      'secure_boot',
+      'shard',
+    ] as const) {
+      assert.equal(at26.isSet(field), false, field);
+      assert.equal(field in at26.getChanges(), false, field);
+    }
+    // deploy_step came with 1.26 and is kept, unchanged.
     assert.deepEqual(at26.get('deploy_step'), node().get('deploy_step'));
-    const changed = at26.changedFields();
-    for (const field of ['conductor_group', 'protected', 'network_data', 'secure_boot'])
-      assert.ok(changed.has(field as never), field);
-    assert.equal(changed.has('deploy_step'), false);
+    assert.equal(at26.changedFields().has('deploy_step'), false);
   });
 
-  test("for the database, below Ironic's conversions too: every field added since is unavailable", () => {
-    const at0 = convertForDb(node(), '1.0');
-    assert.equal(at0.version, '1.0');
-    assert.deepEqual(at0.get('instance_info'), {});
-    assert.equal(at0.get('name'), null);
-    assert.equal(at0.get('traits'), null);
-    assert.equal(at0.get('uuid'), node().get('uuid'));
-    const port = convertForDb(sampleObject(Port), '1.4');
+  test("from the database, an older row's missing fields get the values Ironic gives them, marked changed", () => {
+    const row0 = convertForWire(node(), '1.0').resetChanges();
+    const up = convertForDb(row0, Node.version);
+    assert.equal(up.get('conductor_group'), '');
+    assert.equal(up.get('protected'), false);
+    assert.equal(up.get('retired'), false);
+    assert.deepEqual(up.get('network_data'), {});
+    assert.equal(up.get('owner'), null);
+    assert.equal(up.get('shard'), null);
+    assert.equal(up.get('uuid'), node().get('uuid'));
+    for (const field of ['conductor_group', 'protected', 'network_data', 'shard'] as const)
+      assert.ok(up.changedFields().has(field), field);
+    const port = convertForDb(
+      convertForWire(sampleObject(Port), '1.4').resetChanges(),
+      Port.version,
+    );
     assert.equal(port.get('pxe_enabled'), true);
     assert.equal(port.get('is_smartnic'), false);
-    const portgroup = convertForDb(sampleObject(Portgroup), '1.1');
+    const portgroup = convertForDb(
+      convertForWire(sampleObject(Portgroup), '1.1').resetChanges(),
+      Portgroup.version,
+    );
     assert.equal(portgroup.get('standalone_ports_supported'), true);
-    assert.equal(convertForDb(sampleObject(Conductor), '1.2').get('conductor_group'), '');
+    const conductor = convertForWire(sampleObject(Conductor), '1.2').resetChanges();
+    assert.equal(convertForDb(conductor, Conductor.version).get('conductor_group'), '');
   });
 
   test('for the wire, fields a version lacks are removed and the original is untouched', () => {
@@ -163,7 +179,7 @@ describe('conversions of bare metal objects', () => {
     assert.equal(original.version, '1.37');
   });
 
-  test('an old object read from the wire is brought to the latest version with defaults, marked changed', () => {
+  test('an old object read from the wire is brought to the latest version with defaults, not marked changed', () => {
     const old = toPrimitive(node(), '1.28');
     const latest = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
       old,
@@ -175,8 +191,10 @@ describe('conversions of bare metal objects', () => {
     assert.equal(latest.get('owner'), null);
     assert.deepEqual(latest.get('network_data'), {});
     assert.equal(latest.get('automated_clean'), true);
+    // The sender did not know these fields: a save of what it sent must not write them.
     const changed = latest.changedFields();
-    assert.ok(changed.has('protected') && changed.has('lessee'));
+    for (const field of ['protected', 'lessee', 'shard', 'network_data'] as const)
+      assert.equal(changed.has(field), false, field);
   });
 
   test('a node carries its traits as a TraitList through a primitive', () => {
@@ -209,7 +227,7 @@ describe('conversions of bare metal objects', () => {
     assert.deepEqual(upgraded.get('internal_info'), { a: 1, tenant_vif_port_id: 'v' });
   });
 
-  test("antelope's fields: removed on the wire to zed's versions, set to null (and changed) for zed's database rows", () => {
+  test("antelope's fields: removed on the wire and from the database writes at zed's versions; filled unchanged on receipt", () => {
     const cases = [
       { type: Node, zed: '1.36', field: 'shard' },
       { type: Port, zed: '1.10', field: 'node_uuid' },
@@ -225,18 +243,17 @@ describe('conversions of bare metal objects', () => {
       assert.equal(field in (primitive['ironic_object.data'] ?? {}), false);
       const db = convertForDb(original, zed);
       assert.equal(db.version, zed);
-      assert.equal(db.isSet(field as never), true, `${type.name}.${field} for the database`);
-      assert.equal(db.get(field as never), null);
-      assert.ok(db.changedFields().has(field as never), `${type.name}.${field} changed`);
+      assert.equal(db.isSet(field as never), false, `${type.name}.${field} for the database`);
+      assert.equal(field in db.getChanges(), false, `${type.name}.${field} not written`);
       // The original keeps its value.
       assert.notEqual(original.get(field as never), null);
-      // Back up from zed's primitive: the field is there again, null, marked changed.
+      // Back up from zed's primitive: the field is there again, null, not a change to save.
       const up = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
         primitive,
       ) as VersionedObject;
       assert.equal(up.version, type.version);
       assert.equal(up.get(field as never), null);
-      assert.ok(up.changedFields().has(field as never));
+      assert.equal(up.changedFields().has(field as never), false);
     }
   });
 

@@ -129,26 +129,12 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
       }),
     );
   }
-  const client = new RpcClient({
-    transport: new LocalTransport(bus),
-    topic: CONDUCTOR_TOPIC,
-    version: CONDUCTOR_RPC.latest,
-    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
-    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
-    remoteErrors: BAREMETAL_REMOTE_ERRORS,
-  });
-  const rings = new ConductorRingCache(
-    async () =>
-      liveConductorsFrom(
-        await store.conductors.activeHardwareTypes(settings.heartbeatTimeout, { useGroups: true }),
-      ),
-    { resetIntervalMs: 0 },
-  );
   const health = new HealthState();
-  const app = await buildBaremetalApp({
-    services: { store, conductors: new ConductorApi({ client, rings }), settings },
+  const app = await buildApiApp(bus, caps, {
+    store,
+    settings,
+    health,
     apiMax: options.apiMax ?? caps.apiMax,
-    operations: { health },
     ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
   return {
@@ -166,6 +152,67 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
       await scratch.drop();
     },
   };
+}
+
+interface ApiAppParts {
+  readonly store: BaremetalStore;
+  readonly settings: ApiHandlerSettings;
+  readonly health: HealthState;
+  readonly apiMax: string | undefined;
+  readonly auth?: BaremetalAppOptions['auth'];
+}
+
+/** An API app on the store and RPC bus given, sending at `caps`. */
+async function buildApiApp(
+  bus: LocalBus,
+  caps: CapsInForce,
+  parts: ApiAppParts,
+): Promise<FastifyInstance> {
+  const client = new RpcClient({
+    transport: new LocalTransport(bus),
+    topic: CONDUCTOR_TOPIC,
+    version: CONDUCTOR_RPC.latest,
+    ...(caps.rpcCap === undefined ? {} : { versionCap: caps.rpcCap }),
+    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
+    remoteErrors: BAREMETAL_REMOTE_ERRORS,
+  });
+  const store = parts.store;
+  const rings = new ConductorRingCache(
+    async () =>
+      liveConductorsFrom(
+        await store.conductors.activeHardwareTypes(parts.settings.heartbeatTimeout, {
+          useGroups: true,
+        }),
+      ),
+    { resetIntervalMs: 0 },
+  );
+  return buildBaremetalApp({
+    services: { store, conductors: new ConductorApi({ client, rings }), settings: parts.settings },
+    apiMax: parts.apiMax,
+    operations: { health: parts.health },
+    ...(parts.auth === undefined ? {} : { auth: parts.auth }),
+  });
+}
+
+/**
+ * A second API process beside a running one: same database and conductors, its own caps (an
+ * API pinned to zed beside an unpinned one, as in step 3.3 of a rolling upgrade).
+ */
+export async function startSecondApi(
+  baton: BatonApi,
+  caps: CapsInForce,
+): Promise<{
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}> {
+  const store = createBaremetalStore(baton.db, { targets: caps.objectTargets });
+  const app = await buildApiApp(baton.bus, caps, {
+    store,
+    settings: DEFAULT_API_SETTINGS,
+    health: new HealthState(),
+    apiMax: caps.apiMax,
+  });
+  return { request: (request) => app.inject(request), close: () => app.close() };
 }
 
 /** Registers a conductor (alive now) running fake-hardware as the standalone setup enables it. */
