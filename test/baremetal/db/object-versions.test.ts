@@ -1,7 +1,7 @@
 /**
  * The object ⇄ row boundary: rows are written at the version the caller's targets give (a
- * pinned process writes its pinned versions, with the fields those lack set to their
- * unavailable values) and read back at the latest version, the conversion's changes kept.
+ * pinned process writes its pinned versions and leaves the columns of the fields those lack
+ * alone) and read back at the latest version, the conversion's changes kept.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -43,7 +43,7 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     assert.equal(read.get('description'), 'pinned');
   });
 
-  test('a node written at an older version has its later fields at their unavailable values', async () => {
+  test('a node created at an older version leaves its later columns to their defaults', async () => {
     const old = ctx.storeWith({ targets: OLDER });
     const node = await createNode(old, {
       owner: 'p1',
@@ -64,25 +64,27 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     assert.equal(row.owner, 'p1', 'owner came with 1.30');
     assert.equal(row.lessee, null);
     assert.equal(row.description, null);
-    assert.equal(Number(row.retired), 0);
+    assert.equal(Number(row.retired), 0, 'the column default');
     assert.equal(row.boot_mode, null);
-    assert.deepEqual(JSON.parse(String(row.network_data)), {});
-    // Read back: the latest version, with the conversion's fields marked for the next save.
+    assert.equal(row.network_data, null);
+    // Read back: the latest version; the NULL columns are filled and marked for the next save.
     const read = await ctx.store().nodes.get(id);
     assert.equal(read.version, '1.37');
     assert.equal(read.get('lessee'), null);
     assert.equal(read.get('retired'), false);
+    assert.deepEqual(read.get('network_data'), {});
     for (const field of [
       'lessee',
       'description',
-      'retired',
       'network_data',
       'boot_mode',
       'secure_boot',
       'shard',
     ])
       assert.ok(read.changedFields().has(field as never), field);
-    assert.equal(read.changedFields().has('owner'), false);
+    // Columns that hold a value are read as they are, not as changes.
+    for (const field of ['owner', 'retired'] as const)
+      assert.equal(read.changedFields().has(field), false, field);
     // Saved by an unpinned store, the row moves to the latest version.
     await ctx.store().nodes.save(read);
     assert.equal(await versionOf('nodes', id), '1.37');
@@ -97,13 +99,14 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     assert.equal(await versionOf('ports', port.get('id')), '1.7');
     assert.equal(port.version, Port.version);
     assert.equal(port.get('name'), null);
-    assert.equal(port.get('is_smartnic'), false);
+    assert.equal(port.get('is_smartnic'), false, 'the column default');
     const pg = await old.portgroups.create(
       Portgroup.create({ node_id: node.get('id'), mode: '802.3ad' }),
     );
     assert.equal(await versionOf('portgroups', pg.get('id')), '1.2');
-    // mode came with 1.3: a row at 1.2 is read without it (and converted up to null).
-    assert.equal(pg.get('mode'), null);
+    // mode came with 1.3: a write at 1.2 leaves the column to its default, read as it is.
+    assert.equal(pg.get('mode'), 'active-backup');
+    assert.equal(pg.changedFields().has('mode'), false);
     const conductor = await old.conductors.register({
       hostname: `old-${node.get('id')}`,
       drivers: [],
@@ -118,25 +121,34 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
     assert.equal(row.version, '1.2');
   });
 
-  test("pinned to zed, antelope's fields are written as zed's values (shard NULL) and rows carry zed's versions", async () => {
+  test("pinned to zed, antelope's fields are left as they are and rows carry zed's versions", async () => {
     const pinned = ctx.storeWith({
       targets: ReleasePin.resolve(BAREMETAL_SERVICE.releases, 'zed'),
     });
     const node = await createNode(pinned, { shard: 'shard-a' });
     assert.equal(await versionOf('nodes', node.get('id')), '1.36');
-    const row = await ctx
-      .db()
-      .kysely.selectFrom('nodes')
-      .select('shard')
-      .where('id', '=', node.get('id'))
-      .executeTakeFirstOrThrow();
-    assert.equal(row.shard, null, 'set to its proper value, not left out');
-    // An unpinned save of a shard, then a pinned save of something else: back to NULL at 1.36.
+    const shardOf = async (id: number) =>
+      (
+        await ctx
+          .db()
+          .kysely.selectFrom('nodes')
+          .select('shard')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).shard;
+    assert.equal(await shardOf(node.get('id')), null, 'zed cannot write a shard');
+    // An unpinned save of a shard, then a pinned save of something else: the shard stays.
     const unpinned = await ctx.store().nodes.save(node.set('shard', 'shard-b'));
     assert.equal(await versionOf('nodes', unpinned.get('id')), '1.37');
     assert.equal(unpinned.get('shard'), 'shard-b');
     const again = await pinned.nodes.get(node.get('id'));
     assert.equal(again.get('shard'), 'shard-b', 'a pinned process reads the latest version');
+    await pinned.nodes.save(again.set('description', 'saved by zed'));
+    assert.equal(await versionOf('nodes', node.get('id')), '1.36');
+    assert.equal(await shardOf(node.get('id')), 'shard-b');
+    const read = await ctx.store().nodes.get(node.get('id'));
+    assert.equal(read.get('shard'), 'shard-b');
+    assert.equal(read.get('description'), 'saved by zed');
     const port = await pinned.ports.create(
       Port.create({ node_id: node.get('id'), pxe_enabled: true }),
     );
