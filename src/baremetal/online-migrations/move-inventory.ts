@@ -42,6 +42,22 @@ export const OLD_PLUGIN_DATA_KEY = 'plugin_data';
 
 const CANDIDATE_PAGE = 500;
 
+const asDict = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** The inventory a node's `extra` holds in the old place, as the move will store it. */
+export function inventoryHeldInExtra(
+  extra: Readonly<Record<string, unknown>> | null,
+): { inventory: Record<string, unknown>; plugin_data: Record<string, unknown> } | undefined {
+  if (extra === null || !Object.hasOwn(extra, OLD_INVENTORY_KEY)) return undefined;
+  return {
+    inventory: asDict(extra[OLD_INVENTORY_KEY]),
+    plugin_data: asDict(extra[OLD_PLUGIN_DATA_KEY]),
+  };
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: the bare metal tables, named at run time
 type Db = Kysely<any>;
 
@@ -100,8 +116,6 @@ async function moveOne(db: Db, row: Candidate, extra: Record<string, unknown>): 
     .where('node_id', '=', row.id)
     .executeTakeFirst();
   if (existing === undefined) {
-    const asDict = (value: unknown) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
     await db
       .insertInto('node_inventory')
       .values({
