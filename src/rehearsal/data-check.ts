@@ -1,14 +1,21 @@
 /**
  * The data check after a rehearsal: every write the load generator saw acknowledged is in the
- * database with its value, every node is at rest (a stable state, no target, no reservation),
- * and no reservation is left anywhere. Pure: it compares the ledger with rows read.
+ * database with its value, field by field (a name, each `extra` key, a shard, an inventory, a
+ * port's address and node, the last provision state reached), every node is at rest (a stable
+ * state, no target, no reservation), and no reservation is left anywhere. It counts what it
+ * compared per field and per microversion the value was written at, so the report says what
+ * was checked. Pure: it compares the ledger with rows read.
  */
-import type { Ledger } from './ledger.ts';
+import type { InventoryBody, Ledger, Written } from './ledger.ts';
 
 export interface NodeRow {
   readonly uuid: string;
   readonly name: string | null;
   readonly extra: Readonly<Record<string, unknown>>;
+  /** NULL, or absent before the schema has the column. */
+  readonly shard?: string | null;
+  /** The node's `node_inventory` row, when it has one. */
+  readonly inventory?: InventoryBody;
   readonly provisionState: string;
   readonly targetProvisionState: string | null;
   readonly reservation: string | null;
@@ -26,6 +33,8 @@ export interface DataCheckResult {
   readonly portsExpected: number;
   readonly nodesInDatabase: number;
   readonly portsInDatabase: number;
+  /** Acknowledged values compared, by `field @microversion`. */
+  readonly compared: Readonly<Record<string, number>>;
   readonly problems: readonly string[];
 }
 
@@ -37,33 +46,61 @@ export const AT_REST_STATES: ReadonlySet<string> = new Set([
   'active',
 ]);
 
+/** The keys of `extra` that held an inventory before the new release moves it out. */
+const INVENTORY_KEYS = ['inventory', 'plugin_data'];
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The inventory a node row holds: its `node_inventory` row, else the old place in `extra`. */
+function storedInventory(row: NodeRow): InventoryBody | undefined {
+  if (row.inventory !== undefined) return row.inventory;
+  if (!Object.hasOwn(row.extra, 'inventory')) return undefined;
+  return {
+    inventory: row.extra.inventory as Record<string, unknown>,
+    plugin_data: (row.extra.plugin_data ?? {}) as Record<string, unknown>,
+  };
+}
+
 export function checkData(
   ledger: Ledger,
   nodes: readonly NodeRow[],
   ports: readonly PortRow[],
 ): DataCheckResult {
   const problems: string[] = [];
+  const compared: Record<string, number> = {};
+  const compare = (
+    what: string,
+    field: string,
+    written: Written<unknown>,
+    stored: unknown,
+  ): void => {
+    const label = `${field} @${written.microversion}`;
+    compared[label] = (compared[label] ?? 0) + 1;
+    if (!same(stored, written.value)) {
+      problems.push(
+        `${what}: ${field} is ${JSON.stringify(stored)}, the acknowledged write (at ${written.microversion}) was ${JSON.stringify(written.value)}`,
+      );
+    }
+  };
   const nodeByUuid = new Map(nodes.map((node) => [node.uuid, node]));
   const portByUuid = new Map(ports.map((port) => [port.uuid, port]));
   for (const expected of ledger.nodes.values()) {
     const row = nodeByUuid.get(expected.uuid);
+    const what = `node ${expected.uuid}`;
     if (row === undefined) {
-      problems.push(`node ${expected.uuid} (${expected.name}) was created but is missing`);
+      problems.push(`${what} (${expected.name.value}) was created but is missing`);
       continue;
     }
-    if (row.name !== expected.name) {
-      problems.push(`node ${expected.uuid}: name ${row.name}, expected ${expected.name}`);
+    compare(what, 'name', expected.name, row.name);
+    for (const [key, written] of Object.entries(expected.extra)) {
+      if (!INVENTORY_KEYS.includes(key)) compare(what, `extra.${key}`, written, row.extra[key]);
     }
-    for (const [key, value] of Object.entries(expected.extra)) {
-      if (row.extra[key] !== value) {
-        problems.push(
-          `node ${expected.uuid}: extra.${key} is ${JSON.stringify(row.extra[key])}, the acknowledged write was ${JSON.stringify(value)}`,
-        );
-      }
-    }
+    if (expected.shard !== undefined) compare(what, 'shard', expected.shard, row.shard ?? null);
+    if (expected.inventory !== undefined)
+      compare(what, 'inventory', expected.inventory, storedInventory(row));
     if (row.provisionState !== expected.provisionState) {
       problems.push(
-        `node ${expected.uuid}: provision_state ${row.provisionState}, last reached ${expected.provisionState}`,
+        `${what}: provision_state ${row.provisionState}, last reached ${expected.provisionState}`,
       );
     }
   }
@@ -87,17 +124,16 @@ export function checkData(
       problems.push(`port ${expected.uuid} (${expected.address}) was created but is missing`);
       continue;
     }
-    if (row.address !== expected.address || row.nodeUuid !== expected.nodeUuid) {
-      problems.push(
-        `port ${expected.uuid}: ${row.address} on node ${row.nodeUuid}, expected ${expected.address} on ${expected.nodeUuid}`,
-      );
-    }
+    const at = (value: string) => ({ value, microversion: expected.microversion });
+    compare(`port ${expected.uuid}`, 'address', at(expected.address), row.address);
+    compare(`port ${expected.uuid}`, 'node', at(expected.nodeUuid), row.nodeUuid);
   }
   return {
     nodesExpected: ledger.nodes.size,
     portsExpected: ledger.ports.size,
     nodesInDatabase: nodes.length,
     portsInDatabase: ports.length,
+    compared,
     problems,
   };
 }

@@ -46,20 +46,34 @@ const parseExtra = (text: unknown): Record<string, unknown> => {
   }
 };
 
+const parseDict = (text: unknown): Record<string, unknown> | undefined => {
+  const parsed = parseExtra(text);
+  return text === null || text === undefined ? undefined : parsed;
+};
+
+/** The nodes with their shard and `node_inventory` row (the schema is the new release's by then). */
 export async function nodeRows(db: Database): Promise<NodeRow[]> {
   const result = await sql<Record<string, unknown>>`
-    select uuid, name, extra, provision_state, target_provision_state, reservation,
-           target_power_state
-    from nodes`.execute(db.kysely);
-  return result.rows.map((row) => ({
-    uuid: String(row.uuid),
-    name: (row.name as string | null) ?? null,
-    extra: parseExtra(row.extra),
-    provisionState: String(row.provision_state),
-    targetProvisionState: (row.target_provision_state as string | null) ?? null,
-    reservation: (row.reservation as string | null) ?? null,
-    targetPowerState: (row.target_power_state as string | null) ?? null,
-  }));
+    select nodes.uuid, nodes.name, nodes.extra, nodes.shard, nodes.provision_state,
+           nodes.target_provision_state, nodes.reservation, nodes.target_power_state,
+           node_inventory.inventory_data, node_inventory.plugin_data
+    from nodes left join node_inventory on node_inventory.node_id = nodes.id`.execute(db.kysely);
+  return result.rows.map((row) => {
+    const inventory = parseDict(row.inventory_data);
+    return {
+      uuid: String(row.uuid),
+      name: (row.name as string | null) ?? null,
+      extra: parseExtra(row.extra),
+      shard: (row.shard as string | null) ?? null,
+      ...(inventory === undefined
+        ? {}
+        : { inventory: { inventory, plugin_data: parseDict(row.plugin_data) ?? {} } }),
+      provisionState: String(row.provision_state),
+      targetProvisionState: (row.target_provision_state as string | null) ?? null,
+      reservation: (row.reservation as string | null) ?? null,
+      targetPowerState: (row.target_power_state as string | null) ?? null,
+    };
+  });
 }
 
 export async function portRows(db: Database): Promise<PortRow[]> {

@@ -1,11 +1,15 @@
 /**
  * The load a rehearsal keeps on the bare metal API through the balancer: reads (lists, shows,
  * port lists), node creates, PATCHes of `extra`, port creates and full provisioning cycles
- * (manage, provide, deploy, undeploy), at one microversion both releases serve. Every request
- * is recorded with its outcome; nothing is retried (docs/rehearsal.md: a 409 "node is locked"
- * counts as a failure, although the real ironicclient would retry it). Each worker owns its
- * nodes and works on one at a time, so the generator never races itself. A shared pacer
- * keeps the whole at the target rate.
+ * (manage, provide, deploy, undeploy), at one microversion both releases serve. Once an API of
+ * the new release serves its own versions (step 3.3 on), what only the new release can do is
+ * asked of it directly: a node's shard set at 1.82, the node read back at 1.82 and its
+ * inventory at 1.81 (nodes are created with an inventory in `extra`, the previous release's
+ * place for one), each answer compared with what was acknowledged. Every request is recorded
+ * with its outcome; nothing is retried (docs/rehearsal.md: a 409 "node is locked" counts as a
+ * failure, although the real ironicclient would retry it). Each worker owns its nodes and
+ * works on one at a time, so the generator never races itself. A shared pacer keeps the whole
+ * at the target rate.
  */
 import { randomInt } from 'node:crypto';
 import type { Ledger } from './ledger.ts';
@@ -35,7 +39,14 @@ export const LOAD_MIX = {
   nodePatch: 20,
   portCreate: 12,
   cycle: 20,
+  /** Only once an API of the new release serves its versions; a plain read before. */
+  shardSet: 6,
+  newRead: 6,
 } as const;
+
+/** The microversions of what only the new release serves: shards, and the node inventory. */
+export const SHARD_MICROVERSION = '1.82';
+export const INVENTORY_MICROVERSION = '1.81';
 
 type Operation = keyof typeof LOAD_MIX;
 
@@ -103,6 +114,8 @@ export class LoadGenerator {
   readonly #pacer: Pacer;
   #stopping = false;
   #workers: Promise<void>[] = [];
+  /** The APIs serving the new release's own versions, asked directly (not through the balancer). */
+  #newReleaseApis: readonly string[] = [];
   #names = 0;
   #macs = 0;
   #values = 0;
@@ -115,6 +128,11 @@ export class LoadGenerator {
 
   start(): void {
     this.#workers = Array.from({ length: this.#options.workers }, (_, i) => this.#work(i));
+  }
+
+  /** The base URLs of the APIs that serve the new release unpinned (none before step 3.3). */
+  setNewReleaseApis(urls: readonly string[]): void {
+    this.#newReleaseApis = [...urls];
   }
 
   /** Starts nothing new, lets every worker finish what it is doing (a cycle to its end). */
@@ -134,6 +152,10 @@ export class LoadGenerator {
         else if (operation === 'nodePatch') await this.#patchNode(node);
         else if (operation === 'portCreate') await this.#createPort(node);
         else if (operation === 'cycle') await this.#cycle(node);
+        else if (operation === 'shardSet' && this.#newReleaseApis.length > 0)
+          await this.#setShard(node);
+        else if (operation === 'newRead' && this.#newReleaseApis.length > 0)
+          await this.#readNew(node);
         else await this.#read(node);
       } catch (error) {
         // A bug of the generator itself must not pass for a quiet rehearsal.
@@ -148,6 +170,7 @@ export class LoadGenerator {
     path: string,
     expected: number,
     body?: unknown,
+    at: { baseUrl?: string; microversion?: string } = {},
   ): Promise<Answer | undefined> {
     await this.#pacer.slot();
     const startedAt = Date.now();
@@ -156,10 +179,10 @@ export class LoadGenerator {
     let detail: string | undefined;
     let parsed: Record<string, unknown> = {};
     try {
-      const response = await fetch(`${this.#options.baseUrl}${path}`, {
+      const response = await fetch(`${at.baseUrl ?? this.#options.baseUrl}${path}`, {
         method,
         headers: {
-          'X-OpenStack-Ironic-API-Version': this.#options.microversion,
+          'X-OpenStack-Ironic-API-Version': at.microversion ?? this.#options.microversion,
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -187,18 +210,91 @@ export class LoadGenerator {
   }
 
   async #createNode(worker: number, own: OwnNode[]): Promise<void> {
-    const name = `${this.#options.runId}-w${worker}-${++this.#names}`;
+    const n = ++this.#names;
+    const name = `${this.#options.runId}-w${worker}-${n}`;
     const extra = { created_by: this.#options.runId };
+    // Every other node comes with an inventory where the previous release kept one.
+    const inventory =
+      n % 2 === 0
+        ? {
+            inventory: { cpu: { count: 2 + (n % 30) }, memory: { physical_mb: 1024 * n } },
+            plugin_data: { rehearsal: this.#options.runId },
+          }
+        : undefined;
     const answer = await this.#request('node-create', 'POST', '/v1/nodes', 201, {
       name,
       driver: 'fake-hardware',
-      extra,
+      extra: { ...extra, ...inventory },
     });
     if (answer === undefined) return;
     const uuid = String(answer.body.uuid);
     const state = String(answer.body.provision_state);
-    this.#options.ledger.nodeCreated(uuid, name, extra, state);
+    this.#options.ledger.nodeCreated({
+      uuid,
+      name,
+      extra,
+      ...(inventory === undefined ? {} : { inventory }),
+      state,
+      microversion: this.#options.microversion,
+    });
     own.push({ uuid, state, broken: false });
+  }
+
+  #newReleaseApi(): string {
+    return this.#newReleaseApis[randomInt(this.#newReleaseApis.length)] as string;
+  }
+
+  /** A shard, which only the new release's API 1.82 can set, on one of the worker's nodes. */
+  async #setShard(node: OwnNode): Promise<void> {
+    const value = `shard-${++this.#values % 7}`;
+    const answer = await this.#request(
+      'shard-set',
+      'PATCH',
+      `/v1/nodes/${node.uuid}`,
+      200,
+      [{ op: 'add', path: '/shard', value }],
+      { baseUrl: this.#newReleaseApi(), microversion: SHARD_MICROVERSION },
+    );
+    if (answer === undefined) return;
+    if (answer.body.shard !== value) {
+      this.#options.log.failOutcome(
+        `PATCH of ${node.uuid} answered shard ${JSON.stringify(answer.body.shard)}`,
+      );
+    }
+    this.#options.ledger.shardSet(node.uuid, value, SHARD_MICROVERSION);
+  }
+
+  /** The node at 1.82 and its inventory at 1.81, compared with what was acknowledged. */
+  async #readNew(node: OwnNode): Promise<void> {
+    const expected = this.#options.ledger.nodes.get(node.uuid);
+    const baseUrl = this.#newReleaseApi();
+    const shown = await this.#request('show-new', 'GET', `/v1/nodes/${node.uuid}`, 200, undefined, {
+      baseUrl,
+      microversion: SHARD_MICROVERSION,
+    });
+    if (shown !== undefined && (shown.body.shard ?? null) !== (expected?.shard?.value ?? null)) {
+      this.#options.log.failOutcome(
+        `node ${node.uuid} shows shard ${JSON.stringify(shown.body.shard)}, the acknowledged one is ${JSON.stringify(expected?.shard?.value ?? null)}`,
+      );
+    }
+    const inventory = expected?.inventory?.value;
+    const read = await this.#request(
+      'inventory',
+      'GET',
+      `/v1/nodes/${node.uuid}/inventory`,
+      inventory === undefined ? 404 : 200,
+      undefined,
+      { baseUrl, microversion: INVENTORY_MICROVERSION },
+    );
+    if (
+      read !== undefined &&
+      inventory !== undefined &&
+      JSON.stringify(read.body) !== JSON.stringify(inventory)
+    ) {
+      this.#options.log.failOutcome(
+        `node ${node.uuid} answers inventory ${JSON.stringify(read.body).slice(0, 200)}, created with ${JSON.stringify(inventory).slice(0, 200)}`,
+      );
+    }
   }
 
   async #patchNode(node: OwnNode): Promise<void> {
@@ -213,7 +309,7 @@ export class LoadGenerator {
         `PATCH of ${node.uuid} answered extra ${JSON.stringify(extra)}`,
       );
     }
-    this.#options.ledger.extraSet(node.uuid, 'rehearsal', value);
+    this.#options.ledger.extraSet(node.uuid, 'rehearsal', value, this.#options.microversion);
   }
 
   async #createPort(node: OwnNode): Promise<void> {
@@ -229,6 +325,7 @@ export class LoadGenerator {
       uuid: String(answer.body.uuid),
       address,
       nodeUuid: node.uuid,
+      microversion: this.#options.microversion,
     });
   }
 

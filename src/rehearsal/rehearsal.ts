@@ -252,6 +252,13 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         },
       });
       fleet = fleetAfter(fleet, step);
+      // What only the new release serves is asked of its unpinned APIs directly, from the
+      // moment one is up (step 3.3): through the balancer a pinned API would answer 406.
+      generator.setNewReleaseApis(
+        [...members.values()]
+          .filter((member) => member.tier === 'api' && member.build === 'new')
+          .map((member) => `http://127.0.0.1:${member.apiPort}`),
+      );
       const processes = await viewProcesses([...members.values()], db, runsOf);
       await sleep(options.stepSeconds * 1000);
       const versions: VersionCounts = await versionCounts(db);

@@ -156,6 +156,13 @@ export function renderReport(report: RehearsalReport): string {
   lines.push(
     `Data check: ${check.nodesExpected} nodes and ${check.portsExpected} ports acknowledged; ${check.nodesInDatabase} nodes and ${check.portsInDatabase} ports in the database; ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}`,
   );
+  lines.push(
+    `  compared, by field and the microversion it was written at: ${
+      Object.entries(check.compared)
+        .map(([field, n]) => `${field} ${n}`)
+        .join(', ') || 'nothing'
+    }`,
+  );
   for (const problem of check.problems.slice(0, 20)) lines.push(`  ${problem}`);
   lines.push(report.ok ? 'Rehearsal passed.' : 'Rehearsal FAILED.');
   return lines.join('\n');

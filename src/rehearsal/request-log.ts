@@ -12,7 +12,10 @@ export type RequestKind =
   | 'node-create'
   | 'node-patch'
   | 'port-create'
-  | 'provision';
+  | 'provision'
+  | 'shard-set'
+  | 'show-new'
+  | 'inventory';
 
 export interface RequestRecord {
   readonly kind: RequestKind;

@@ -15,13 +15,36 @@ const node = (uuid: string, overrides: Partial<NodeRow> = {}): NodeRow => ({
   ...overrides,
 });
 
+const INVENTORY = { inventory: { cpu: { count: 2 } }, plugin_data: { r: 1 } };
+
 function ledger(): Ledger {
   const l = new Ledger();
-  l.nodeCreated('a', 'n-a', { created_by: 'r1' }, 'enroll');
-  l.extraSet('a', 'rehearsal', 'v1');
-  l.extraSet('a', 'rehearsal', 'v2');
+  l.nodeCreated({
+    uuid: 'a',
+    name: 'n-a',
+    extra: { created_by: 'r1' },
+    state: 'enroll',
+    microversion: '1.80',
+  });
+  l.extraSet('a', 'rehearsal', 'v1', '1.80');
+  l.extraSet('a', 'rehearsal', 'v2', '1.80');
   l.stateReached('a', 'available');
-  l.portCreated({ uuid: 'p', address: '52:54:00:00:00:01', nodeUuid: 'a' });
+  l.portCreated({ uuid: 'p', address: '52:54:00:00:00:01', nodeUuid: 'a', microversion: '1.80' });
+  return l;
+}
+
+/** A node of the ledger created with an inventory, whose shard the new release set. */
+function sharded(): Ledger {
+  const l = new Ledger();
+  l.nodeCreated({
+    uuid: 's',
+    name: 'n-s',
+    extra: { created_by: 'r1' },
+    inventory: INVENTORY,
+    state: 'enroll',
+    microversion: '1.80',
+  });
+  l.shardSet('s', 'rack-7', '1.82');
   return l;
 }
 
@@ -35,6 +58,30 @@ describe('data check', () => {
     assert.deepEqual(result.problems, []);
     assert.equal(result.nodesExpected, 1);
     assert.equal(result.nodesInDatabase, 2);
+    assert.deepEqual(result.compared, {
+      'name @1.80': 1,
+      'extra.created_by @1.80': 1,
+      'extra.rehearsal @1.80': 1,
+      'address @1.80': 1,
+      'node @1.80': 1,
+    });
+  });
+
+  it("compares the new release's fields at the version they were written: a shard, an inventory in either place", () => {
+    const base = node('s', { name: 'n-s', extra: { created_by: 'r1' }, provisionState: 'enroll' });
+    const inExtra = { ...base, shard: 'rack-7', extra: { ...base.extra, ...INVENTORY } };
+    const moved = { ...base, shard: 'rack-7', inventory: INVENTORY };
+    for (const row of [inExtra, moved]) {
+      const result = checkData(sharded(), [row], []);
+      assert.deepEqual(result.problems, []);
+      assert.equal(result.compared['shard @1.82'], 1);
+      assert.equal(result.compared['inventory @1.80'], 1);
+    }
+    const lost = checkData(sharded(), [{ ...base, shard: null }], []);
+    assert.deepEqual(lost.problems, [
+      'node s: shard is null, the acknowledged write (at 1.82) was "rack-7"',
+      `node s: inventory is undefined, the acknowledged write (at 1.80) was ${JSON.stringify(INVENTORY)}`,
+    ]);
   });
 
   it('names a lost node, a lost port, a stale value and a wrong state', () => {
@@ -44,7 +91,7 @@ describe('data check', () => {
       [],
     );
     assert.deepEqual(stale.problems, [
-      'node a: extra.rehearsal is "v1", the acknowledged write was "v2"',
+      'node a: extra.rehearsal is "v1", the acknowledged write (at 1.80) was "v2"',
       'node a: provision_state active, last reached available',
       'port p (52:54:00:00:00:01) was created but is missing',
     ]);

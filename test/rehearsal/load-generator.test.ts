@@ -90,13 +90,25 @@ describe('load generator', () => {
       });
       const started = Date.now();
       generator.start();
-      await sleep(6_000);
+      await sleep(3_000);
+      // The API runs this tree unpinned: what only the new release serves is asked of it too.
+      generator.setNewReleaseApis([`http://127.0.0.1:${apiPort}`]);
+      await sleep(4_000);
       await generator.stop();
       const figures = windowFigures(log, started, Date.now() + 1);
       assert.equal(figures.failed, 0, JSON.stringify(log.records.filter((r) => !r.ok).slice(0, 3)));
       assert.deepEqual(log.outcomeFailures, []);
       assert.ok(figures.requests > 40, `${figures.requests} requests`);
-      for (const kind of ['node-create', 'node-patch', 'port-create', 'provision', 'poll']) {
+      for (const kind of [
+        'node-create',
+        'node-patch',
+        'port-create',
+        'provision',
+        'poll',
+        'shard-set',
+        'show-new',
+        'inventory',
+      ]) {
         assert.ok((figures.byKind as Record<string, number>)[kind], `${kind} sent`);
       }
       assert.ok(
@@ -112,6 +124,8 @@ describe('load generator', () => {
       const result = checkData(ledger, await nodeRows(db), await portRows(db));
       assert.deepEqual(result.problems, []);
       assert.equal(result.nodesInDatabase, ledger.nodes.size);
+      assert.ok(result.compared['shard @1.82'], JSON.stringify(result.compared));
+      assert.ok(result.compared['inventory @1.80'], JSON.stringify(result.compared));
     } finally {
       await db.close();
     }
