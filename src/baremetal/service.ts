@@ -30,6 +30,7 @@ import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
+  assertRowsReadable,
   ConfigFileError,
   checkPeerVersions,
   codeVersionsOf,
@@ -66,6 +67,7 @@ import {
   NEW_MODELS,
   OBJECT_TABLES,
   prepareBaremetalDatabase,
+  VERSIONED_TABLES,
 } from './db/index.ts';
 import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
 import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
@@ -114,6 +116,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   config: BAREMETAL_CONFIG,
   onlineMigrations: () => baremetalOnlineMigrations(),
   objectTables: OBJECT_TABLES,
+  versionedTables: VERSIONED_TABLES,
   newModels: NEW_MODELS,
   code: codeVersionsOf({
     apiVersions: SERVED_VERSIONS,
@@ -343,6 +346,8 @@ export async function startBaremetalConductor(
   try {
     database = await openBaremetalDatabase(plan.config.databaseUrl);
     const shared = database as unknown as Database;
+    // Rows a newer release wrote, which this code cannot read: refuse before anything else.
+    await assertRowsReadable(shared, BAREMETAL_SERVICE);
     await checkPeerVersions(
       shared,
       {
@@ -470,6 +475,8 @@ export async function startBaremetalApi(
           };
     database = await openBaremetalDatabase(plan.config.databaseUrl);
     const shared = database as unknown as Database;
+    // Rows a newer release wrote, which this code cannot read: refuse before anything else.
+    await assertRowsReadable(shared, BAREMETAL_SERVICE);
     await checkPeerVersions(
       shared,
       {

@@ -35,6 +35,7 @@ import {
   holdReloadSignals,
   isWorkerProcess,
   leaveCluster,
+  RowsUnreadableError,
   type ServiceDefinition,
   ServiceTooOldError,
   superviseWorkers,
@@ -85,6 +86,8 @@ async function start(planned: BaremetalPlan, io: ServeIo): Promise<BaremetalApiP
       warn: (message) => io.err(`baton: warning: ${message}\n`),
     });
   } catch (error) {
+    // The rows' verdict, as the database tools give it: 2, with what to run.
+    if (error instanceof RowsUnreadableError) throw new CliExit(error.message, EXIT.incompatible);
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||

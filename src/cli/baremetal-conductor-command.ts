@@ -27,6 +27,7 @@ import { RpcConfigError } from '../rpc/index.ts';
 import {
   ConfigFileError,
   holdReloadSignals,
+  RowsUnreadableError,
   type ServiceDefinition,
   ServiceTooOldError,
   waitForStopSignal,
@@ -88,6 +89,8 @@ export async function baremetalConductor(
     // The conductor's own lines go to the process's log ([DEFAULT] log options).
     running = await startBaremetalConductor(planned);
   } catch (error) {
+    // The rows' verdict, as the database tools give it: 2, with what to run.
+    if (error instanceof RowsUnreadableError) throw new CliExit(error.message, EXIT.incompatible);
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||

@@ -155,6 +155,19 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
       setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
     });
+  databaseOptions(db.command('downgrade-rows'))
+    .description(
+      "going back a release: rewrite the rows written at object versions RELEASE does not know down to RELEASE's (every live process pinned to it first)",
+    )
+    .option('--to <release>', 'the release to go back to (required)')
+    .option(
+      '--max-count <n>',
+      'rewrite at most this many rows, then stop (exit 1 if more remain) (default: all)',
+    )
+    .action(async (options) => {
+      const { dbDowngradeRows } = await import('./db-downgrade-rows-command.ts');
+      setStatus(await dbDowngradeRows(options, out));
+    });
   databaseOptions(db.command('version'))
     .description('print the schema version: the last migration applied, or None')
     .option('--verbose', 'list every migration of the service with its state (default: off)')

@@ -66,6 +66,11 @@ export {
   readDeploymentState,
 } from './deployment-state.ts';
 export {
+  type DowngradeRowsOutcome,
+  downgradeRows,
+  processesWritingAbove,
+} from './downgrade-rows.ts';
+export {
   DISABLED_BY_FILE_REASON,
   DRAINING_REASON,
   HEALTHY_REASON,
@@ -120,6 +125,14 @@ export {
   type ReloadTarget,
   reloadProcess,
 } from './process-reload.ts';
+export {
+  assertRowsReadable,
+  downgradeRowsCommand,
+  RowsUnreadableError,
+  rowsUnreadableByLiveProcesses,
+  type UnreadableByLive,
+  unreadableByLiveMessage,
+} from './readable-rows.ts';
 export {
   compatibilityOf,
   defineService,

@@ -9,6 +9,7 @@ import type {
   MigrationSet,
   ObjectTable,
   OnlineMigrationRegistry,
+  VersionedTable,
 } from '../db/index.ts';
 import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from '../releases/index.ts';
 import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
@@ -65,6 +66,11 @@ export interface ServiceDefinition {
   onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
   /** Tables holding versioned objects (none for Placement, which has no objects). */
   readonly objectTables: readonly ObjectTable[];
+  /**
+   * The same tables with their object types and codecs, for rewriting rows at other versions
+   * (`baton db downgrade-rows`); absent for a service without objects.
+   */
+  readonly versionedTables?: readonly VersionedTable[];
   /** What the code speaks, read from its own tables (`codeVersionsOf`). */
   readonly code: CodeVersions;
   /** Every release, `master` included (derived from `code`). */

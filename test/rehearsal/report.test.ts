@@ -95,7 +95,10 @@ describe('rehearsal report', () => {
     assert.doesNotMatch(text, /Chassis/, 'an empty table has no line');
     assert.match(text, /Processes: 1 stopped, every one with exit 0/);
     assert.match(text, /Data check: .*clean/);
-    assert.match(text, /compared, by field and the microversion it was written at: name @1.80 1, shard @1.82 1/);
+    assert.match(
+      text,
+      /compared, by field and the microversion it was written at: name @1.80 1, shard @1.82 1/,
+    );
     assert.match(text, /Rehearsal passed\.$/);
   });
 });

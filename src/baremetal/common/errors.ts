@@ -20,6 +20,7 @@ export {
   InvalidConductorGroupError,
   InvalidIdentityError,
   InvalidParameterError,
+  NewerRowError,
   NodeLockedError,
   NodeNotLockedError,
   NodeTraitNotFoundError,

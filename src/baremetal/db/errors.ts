@@ -219,3 +219,26 @@ export class ConductorAlreadyRegisteredError extends BaremetalStoreError {
     this.hostname = hostname;
   }
 }
+
+/**
+ * Baton's: a row written by a newer release, at an object version this process cannot read.
+ * The real service lets IncompatibleObjectVersion through as a 500; this one says why, and a
+ * 503 tells the client (or the balancer) that a process of the newer release can serve it.
+ */
+export class NewerRowError extends BaremetalStoreError {
+  override name = 'NewerRowError';
+  override get code() {
+    return 503;
+  }
+  readonly objectName: string;
+  readonly version: string;
+  readonly supported: string;
+  constructor(objectName: string, version: string, supported: string) {
+    super(
+      `This ${objectName} was written by a newer release of the service (${objectName} ${version}) than this process runs (it reads ${objectName} up to ${supported}); a process of the newer release can serve this request.`,
+    );
+    this.objectName = objectName;
+    this.version = version;
+    this.supported = supported;
+  }
+}

@@ -7,21 +7,46 @@
  * lacks as they are, and always writes `version`.
  */
 import {
+  compareObjectVersions,
   type FieldMap,
+  IncompatibleObjectVersionError,
   type ObjectType,
   objectFromDbRow,
+  parseObjectVersion,
   type VersionedObject,
   type VersionTargets,
   versionChangesForDb,
 } from '../../objects/index.ts';
 import { toColumns } from './codec.ts';
+import { NewerRowError } from './errors.ts';
 import type { Row } from './tables.ts';
 
+/** The row as an object at its latest version; NewerRowError for a version too new to read. */
 export function objectFromRow<F extends FieldMap>(
   type: ObjectType<F>,
   row: Readonly<Row>,
 ): VersionedObject<F> {
-  return objectFromDbRow(type, row);
+  try {
+    return objectFromDbRow(type, row);
+  } catch (error) {
+    if (
+      error instanceof IncompatibleObjectVersionError &&
+      newerThanCode(error.version, type.version)
+    )
+      throw new NewerRowError(type.name, error.version, type.version);
+    throw error;
+  }
+}
+
+function newerThanCode(version: string, latest: string): boolean {
+  const parsed = parseObjectVersion(version);
+  const known = parseObjectVersion(latest);
+  return (
+    parsed !== null &&
+    known !== null &&
+    parsed[0] === known[0] &&
+    compareObjectVersions(version, latest) > 0
+  );
 }
 
 /** The changed fields and `version`, at the target version, as column values. */

@@ -3,7 +3,8 @@
  * a node holds `nodes.reservation = <its host>` meanwhile. Taking it is one conditional
  * UPDATE (`… WHERE reservation IS NULL`), atomic on every backend, so of two conductors racing
  * for a node exactly one gets it and the other is told who holds it. Releasing is allowed to
- * the holder only. The reservations of dead conductors are cleared by the live ones.
+ * the holder only. The reservations of dead conductors are cleared by the live ones, and a
+ * reservation whose node could not be read is released at once.
  */
 import { sql } from 'kysely';
 import { inRetriedTransaction, retryOnDeadlock } from '../../db/index.ts';
@@ -49,13 +50,41 @@ export async function reserveNode(
         .where('reservation', 'is', null)
         .executeTakeFirst(),
     );
-    if (Number(result.numUpdatedRows) === 1) return getNodeByIdentity(ctx, identity);
+    if (Number(result.numUpdatedRows) === 1) return readReserved(ctx, host, identity);
     const seen = await holderOf(ctx, identity, ident);
     uuid = seen.uuid;
     if (seen.holder !== null) throw new NodeLockedError(seen.uuid, seen.holder);
     // Released between the UPDATE and the look: free again, so try again.
   }
   throw new NodeLockedError(uuid, 'another host (taken and released repeatedly)');
+}
+
+/**
+ * The node just reserved. A reservation must never outlive a failed read of its node (a row
+ * this code cannot read, written by a newer release; a value it refuses): nothing would ever
+ * release it. So a failed read releases it before the failure goes on; a release that meets
+ * the database away throws that instead, which the conductor's local reservations keep in
+ * doubt until the database answers (conductor/local-reservations.ts).
+ */
+async function readReserved(
+  ctx: StoreContext,
+  host: string,
+  identity: Identity,
+): Promise<NodeObject> {
+  try {
+    return await getNodeByIdentity(ctx, identity);
+  } catch (error) {
+    const [column, value] = where(identity);
+    await retryOnDeadlock(() =>
+      ctx.database.kysely
+        .updateTable('nodes')
+        .set({ reservation: null })
+        .where(column, '=', value as never)
+        .where('reservation', '=', host)
+        .execute(),
+    );
+    throw error;
+  }
 }
 
 /** Releases `host`'s reservation of the node; NodeNotLocked or NodeLocked otherwise. */

@@ -10,4 +10,10 @@ export {
   incompatibleObjectVersionsTable,
   type ReleaseNaming,
 } from './incompatible-message.ts';
+export { type RewriteDownResult, rewriteRowsDown } from './rewrite-down.ts';
+export {
+  describeUnreadableRows,
+  rowsNewerThan,
+  type UnreadableRows,
+} from './rows-newer-than.ts';
 export { countObjectVersions, type ObjectVersionCounts } from './version-counts.ts';

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { NewerRowError } from '../../../src/baremetal/db/errors.ts';
 import { Node, NodeInventory, Port, Portgroup } from '../../../src/baremetal/objects/index.ts';
 import { BAREMETAL_SERVICE } from '../../../src/baremetal/service.ts';
 import { IncompatibleObjectVersionError, type VersionTargets } from '../../../src/objects/index.ts';
@@ -179,6 +180,19 @@ forEachStoreBackend('bare metal object versions in rows', (ctx) => {
       .db()
       .kysely.updateTable('nodes')
       .set({ version: '1.99' })
+      .where('id', '=', node.get('id'))
+      .execute();
+    await assert.rejects(ctx.store().nodes.get(node.get('id')), (error: Error) => {
+      assert.ok(error instanceof NewerRowError, String(error));
+      assert.equal(error.code, 503);
+      assert.match(error.message, /written by a newer release of the service \(Node 1\.99\)/);
+      return true;
+    });
+    // A version no release ever had below this code's is the toolkit's refusal, as it was.
+    await ctx
+      .db()
+      .kysely.updateTable('nodes')
+      .set({ version: '1.x' })
       .where('id', '=', node.get('id'))
       .execute();
     await assert.rejects(ctx.store().nodes.get(node.get('id')), IncompatibleObjectVersionError);
