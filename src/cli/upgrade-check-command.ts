@@ -4,6 +4,7 @@
  * versions, the release pin), a result table, exit 0 / 1 / 2.
  */
 import {
+  type CheckResult,
   checkFailure,
   checkSchema,
   checkSuccess,
@@ -27,8 +28,10 @@ import {
   pinOf,
   readDeployment,
   resolveCapsInForce,
+  rowsUnreadableByLiveProcesses,
   type ServiceDefinition,
   tooOldMessage,
+  unreadableByLiveMessage,
 } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
@@ -112,27 +115,39 @@ export async function upgradeCheck(
       ];
       const compatibility = compatibilityOf(service);
       const dialect = service.operatorDialect;
+      // The rows against this release, then against every live process: one of an older
+      // release that cannot read them fails the check too.
+      const readableByLive = async (): Promise<CheckResult | undefined> => {
+        const unreadable = await rowsUnreadableByLiveProcesses(db, service);
+        if (unreadable.length === 0) return undefined;
+        return checkFailure(
+          `Live processes cannot read the rows: ${unreadableByLiveMessage(unreadable)}. Replace them with this release, or go back (docs/rehearsal.md, "Going back").`,
+        );
+      };
       if (dialect !== undefined) {
         // ironic-status's check: its name and, on failure, dbsync's message.
         checks.splice(2, 0, {
           name: 'Object versions',
           async run() {
             const rows = await incompatibleRows(db, service);
-            return rows.length === 0
-              ? checkSuccess()
-              : checkFailure(incompatibleDatabaseMessage(rows, dialect, service.name));
+            if (rows.length > 0)
+              return checkFailure(incompatibleDatabaseMessage(rows, dialect, service.name));
+            return (await readableByLive()) ?? checkSuccess();
           },
         });
       } else if (compatibility !== undefined) {
-        checks.splice(
-          2,
-          0,
-          objectVersionsCheck(db, {
-            ...compatibility,
-            service: service.name,
-            release: service.release,
-          }),
-        );
+        const rowsCheck = objectVersionsCheck(db, {
+          ...compatibility,
+          service: service.name,
+          release: service.release,
+        });
+        checks.splice(2, 0, {
+          name: rowsCheck.name,
+          async run() {
+            const result = await rowsCheck.run();
+            return result.code === 'success' ? ((await readableByLive()) ?? result) : result;
+          },
+        });
       }
       const report = await runUpgradeChecks(checks);
       out(renderUpgradeCheckTable(report.rows));

@@ -8,6 +8,7 @@ import {
   createBaremetalStore,
   InvalidIdentityError,
   LATEST_VERSIONS,
+  NewerRowError,
   NodeLockedError,
   NodeNotLockedError,
   NotFoundError,
@@ -24,6 +25,30 @@ forEachStoreBackend('bare metal node reservations', (ctx) => {
     assert.equal(reserved.get('id'), node.get('id'));
     assert.ok(reserved.isSet('traits'));
     assert.equal((await store.nodes.get(node.get('id'))).get('reservation'), 'cond-1');
+  });
+
+  test('a reservation never outlives a failed read of its node (a row too new to read)', async () => {
+    const store = ctx.store();
+    const node = await createNode(store);
+    const id = node.get('id');
+    // A newer release saved it at a version this code does not know.
+    await ctx
+      .db()
+      .kysely.updateTable('nodes')
+      .set({ version: '1.99' })
+      .where('id', '=', id)
+      .execute();
+    for (const ident of [id, node.get('uuid') as string]) {
+      await assert.rejects(store.reservations.reserve('cond-1', ident), NewerRowError);
+      const row = await ctx
+        .db()
+        .kysely.selectFrom('nodes')
+        .select('reservation')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.reservation, null);
+    }
+    await ctx.db().kysely.deleteFrom('nodes').where('id', '=', id).execute();
   });
 
   test('a reserved node is NodeLocked, naming the holder, even for the holder itself', async () => {
