@@ -65,6 +65,8 @@ function planAsJson(plan: UpgradePlan, state: DeploymentState, now: number) {
     next: plan.next ?? null,
     complete: plan.complete,
     problems: plan.problems,
+    note: plan.note ?? null,
+    back: plan.back ?? null,
   };
 }
 
@@ -125,6 +127,7 @@ function planText(
     ),
   );
   lines.push(`a process starting now: ${capsSummary(state.caps, service)}`);
+  if (plan.note !== undefined) lines.push(`note: ${plan.note}`);
   for (const problem of plan.problems) lines.push(`problem: ${problem}`);
   if (plan.complete) {
     lines.push(
@@ -133,6 +136,14 @@ function planText(
   } else if (plan.next !== undefined) {
     lines.push(`next: step ${plan.next.id}: ${plan.next.what}`);
     for (const command of plan.next.commands) lines.push(`  ${command}`);
+  }
+  const back = plan.back;
+  if (back !== undefined && !(plan.complete && back.commands.length === 0)) {
+    lines.push(
+      `going back to ${plan.fromRelease}: ${back.safeNow ? 'safe now' : 'not yet'}: ${back.why}`,
+    );
+    for (const command of back.commands) lines.push(`  ${command}`);
+    for (const note of back.notes) lines.push(`  note: ${note}`);
   }
   return lines;
 }

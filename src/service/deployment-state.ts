@@ -54,6 +54,8 @@ export interface DeploymentState {
   };
   readonly onlineMigrations: readonly OnlineMigrationState[];
   readonly objectVersions: readonly ObjectVersionCounts[];
+  /** The object versions the previous release knows, when there is one. */
+  readonly previousObjects?: Readonly<Record<string, readonly string[]>>;
   /** What a process of this code starting now with this pin would run with. */
   readonly caps: CapsInForce;
 }
@@ -87,10 +89,12 @@ export async function readDeploymentState(
     liveness,
   );
   const mapping = service.releases;
+  const previous = previousRelease(mapping);
+  const previousObjects = previous === undefined ? undefined : mapping[previous]?.objects;
   return {
     service: service.name,
     release: service.release,
-    previousRelease: previousRelease(mapping),
+    previousRelease: previous,
     codeVersion: codeServiceVersion(mapping),
     services,
     releaseOfVersion: (version) => releaseOfServiceVersion(mapping, version),
@@ -108,6 +112,7 @@ export async function readDeploymentState(
       ...(m.error === undefined ? {} : { error: m.error.message }),
     })),
     objectVersions: current ? await countObjectVersions(db, service.objectTables) : [],
+    ...(previousObjects === undefined ? {} : { previousObjects }),
     caps: deployment.caps,
   };
 }

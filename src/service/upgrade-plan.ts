@@ -9,8 +9,9 @@
  * automatic caps while an older process was live), ToVer otherwise. A service without versioned
  * objects (Placement) has no pinned phase: its processes go from FromVer to ToVer directly.
  */
-import type { SchemaState } from '../db/index.ts';
+import { rowsNewerThan, type SchemaState, type UnreadableRows } from '../db/index.ts';
 import type { DeploymentState } from './deployment-state.ts';
+import { type GoingBack, goingBack, previousBesideNewerRows } from './going-back.ts';
 import type { ServiceDefinition } from './service-definition.ts';
 
 /** What a live process runs, in seed 000's terms. */
@@ -53,6 +54,14 @@ export interface PlanInput {
   readonly databaseArgs: string;
   /** How each binary is started (`baton baremetal conductor`). */
   readonly startCommand: (binary: string) => string;
+  /** Rows at object versions the previous release cannot read (written unpinned). */
+  readonly rowsAbovePrevious?: readonly UnreadableRows[];
+  /** Object types the previous release does not know at all, whose tables hold rows. */
+  readonly typesUnknownToPrevious?: readonly {
+    readonly objectName: string;
+    readonly table: string;
+    readonly count: number;
+  }[];
 }
 
 export type StepState = 'done' | 'next' | 'to do';
@@ -96,6 +105,10 @@ export interface UpgradePlan {
   readonly next: NextStep | undefined;
   /** Why the deployment is not at a step of the table, when it is not. */
   readonly problems: readonly string[];
+  /** A state off the table that is safe (a tier restarted back, or out of order, pinned). */
+  readonly note: string | undefined;
+  /** Going back to the previous release from here; undefined when there is none. */
+  readonly back: GoingBack | undefined;
   readonly complete: boolean;
 }
 
@@ -231,9 +244,24 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
   const db = input.databaseArgs === '' ? '' : ` ${input.databaseArgs}`;
   const service = `--service ${input.service}`;
   const problems: string[] = [];
+  let note: string | undefined;
   let current: string | undefined;
   let next: NextStep | undefined;
   let complete = false;
+  const back =
+    input.previousRelease === undefined
+      ? undefined
+      : {
+          service: input.service,
+          release: input.release,
+          previousRelease: input.previousRelease,
+          order: input.order,
+          processes,
+          rowsAbovePrevious: input.rowsAbovePrevious ?? [],
+          typesUnknownToPrevious: input.typesUnknownToPrevious ?? [],
+          databaseArgs: input.databaseArgs,
+          startCommand: input.startCommand,
+        };
 
   const nextFrom = (step: TableStep): NextStep => {
     if (step.id === '0') {
@@ -322,9 +350,19 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
   } else {
     const index = table.findLastIndex((step) => sameTiers(step.tiers, tiers));
     const match = table[index];
-    if (match === undefined) {
+    const offTable = `${input.order.map((b) => `${b}: ${tiers[b]}`).join('; ')}`;
+    if (match === undefined && input.pinnedPhase && safeMix(processes, input)) {
+      // Previous and pinned processes only, every row readable by both: any order is safe.
+      note = `the deployment is between steps 0 and 2.2 in an order the table does not list (${offTable}): going back, or restarted out of order; safe, since every process of ${input.release} is pinned to ${input.previousRelease} and every row is at its versions`;
+      const forward = table.find(
+        (step) =>
+          step.moves?.to === 'pinned' &&
+          processes.some((p) => p.binary === step.moves?.binary && p.build === 'previous'),
+      );
+      if (forward !== undefined) next = nextFrom(forward);
+    } else if (match === undefined) {
       problems.push(
-        `the deployment is at no step of the table: ${input.order.map((b) => `${b}: ${tiers[b]}`).join('; ')} (seed 000 upgrades ${input.order.join(' before ')}, pinned first, then unpinned in the same order)`,
+        `the deployment is at no step of the table: ${offTable} (the rolling upgrade restarts ${input.order.join(' before ')}, pinned to the previous release first, then unpinned in the same order; docs/design.md)`,
       );
     } else if (
       match.id === 'done' &&
@@ -344,6 +382,8 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     }
   }
 
+  const beside = back === undefined ? undefined : previousBesideNewerRows(back);
+  if (beside !== undefined) problems.push(beside);
   const currentIndex = current === undefined ? -1 : table.findIndex((s) => s.id === current);
   const steps = table.map((step, i): PlanStep => {
     const state: StepState =
@@ -361,8 +401,15 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     current,
     next,
     problems,
+    note,
+    back: back === undefined ? undefined : goingBack(back),
     complete,
   };
+}
+
+/** Only previous and pinned processes, with nothing the previous release cannot read. */
+function safeMix(processes: readonly PlannedProcess[], input: PlanInput): boolean {
+  return processes.every((p) => p.build !== 'new') && (input.rowsAbovePrevious ?? []).length === 0;
 }
 
 /** The plan for a state read by deployment-state.ts. */
@@ -383,6 +430,26 @@ export function planFromState(
     processes: state.services,
     schema: state.schema,
     onlineMigrations: state.onlineMigrations,
+    ...previousReleaseRows(state),
     ...how,
   });
+}
+
+/** The rows the previous release cannot read, and the tables of types it does not know. */
+function previousReleaseRows(
+  state: DeploymentState,
+): Pick<PlanInput, 'rowsAbovePrevious' | 'typesUnknownToPrevious'> {
+  const objects = state.previousObjects;
+  if (objects === undefined) return {};
+  return {
+    rowsAbovePrevious: rowsNewerThan(state.objectVersions, (type) => objects[type]?.at(-1)),
+    typesUnknownToPrevious: state.objectVersions
+      .filter((counts) => objects[counts.objectName] === undefined)
+      .map((counts) => ({
+        objectName: counts.objectName,
+        table: counts.table,
+        count: Object.values(counts.rows).reduce((sum, n) => sum + n, 0),
+      }))
+      .filter((unknown) => unknown.count > 0),
+  };
 }

@@ -224,9 +224,145 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
   });
 }
 
+/** Going back from 2.2 and from 3.1, as an operator follows the plan, on a real database. */
+function goingBack(backend: 'sqlite' | 'postgresql' | 'mysql') {
+  describe(`upgrade plan, going back to zed [${backend}]`, async () => {
+    const unavailable = await backendAvailable(backend);
+    if (unavailable !== undefined) {
+      test(unavailable, { skip: unavailable }, () => {});
+      return;
+    }
+    let scratch: { url: string; drop: () => Promise<void> };
+    let db: Database;
+    const running = new Map<string, ProcessRegistration>();
+    const plan = async () => {
+      const result = await baton('upgrade', 'plan', '--db', scratch.url, '--json');
+      assert.equal(result.status, 0, result.err);
+      return JSON.parse(result.out) as PlanJson & {
+        note: string | null;
+        back: { safeNow: boolean; why: string; commands: string[] } | null;
+      };
+    };
+    const start = async (
+      binary: 'baremetal-conductor' | 'baremetal-api',
+      host: string,
+      runs: 'zed' | 'pinned' | 'antelope',
+    ) => {
+      await running.get(host)?.leave();
+      const caps =
+        runs === 'zed'
+          ? undefined
+          : () => ({
+              pin: runs === 'pinned' ? 'zed' : undefined,
+              release: runs === 'pinned' ? 'zed' : undefined,
+            });
+      running.set(
+        host,
+        await registerProcess(
+          db,
+          { binary, host, version: runs === 'zed' ? 1 : 2 },
+          { warn: () => {}, ...(caps === undefined ? {} : { caps }) },
+        ),
+      );
+    };
+    before(async () => {
+      scratch = await createScratchDatabase(backend);
+      db = await openDatabase(scratch.url);
+      const migrated = await migrateToLatest(db, BAREMETAL_MIGRATIONS);
+      assert.equal(migrated.error, undefined);
+    });
+    after(async () => {
+      for (const registration of running.values()) await registration.leave();
+      await db.close();
+      await scratch.drop();
+    });
+
+    test('from 2.2: the API goes back first, then the conductors; any order is recognised', async () => {
+      await start('baremetal-conductor', 'c1', 'pinned');
+      await start('baremetal-conductor', 'c2', 'pinned');
+      await start('baremetal-api', 'a1', 'pinned');
+      let now = await plan();
+      assert.equal(now.current, '2.2');
+      assert.equal(now.back?.safeNow, true);
+      assert.equal(now.back?.commands[0], 'kill -TERM <pid of baremetal-api on a1>');
+      // A conductor goes back before the API: off the table, and safe.
+      await start('baremetal-conductor', 'c2', 'zed');
+      now = await plan();
+      assert.deepEqual(now.problems, []);
+      assert.match(now.note ?? '', /between steps 0 and 2\.2/);
+      await start('baremetal-api', 'a1', 'zed');
+      now = await plan();
+      assert.equal(now.current, '1.1');
+      await start('baremetal-conductor', 'c1', 'zed');
+      now = await plan();
+      assert.equal(now.current, '0');
+      assert.match(now.back?.why ?? '', /every process runs zed/);
+      const text = await baton('upgrade', 'plan', '--db', scratch.url);
+      assert.match(text.out, /going back to zed: safe now: every process runs zed/);
+    });
+
+    test('from 3.1: not yet; pinned again and rows rewritten down, then safe', async () => {
+      await start('baremetal-conductor', 'c1', 'antelope');
+      await start('baremetal-conductor', 'c2', 'pinned');
+      await start('baremetal-api', 'a1', 'pinned');
+      // The unpinned conductor wrote a node at antelope's version.
+      const store = createBaremetalStore(db as unknown as Database<BaremetalTables>, {
+        targets: { objectVersion: (_name, latest) => latest },
+      });
+      await store.nodes.create(
+        Node.create({ driver: 'fake-hardware', name: 'antelope-node', shard: 's1' }),
+      );
+      let now = await plan();
+      assert.equal(now.current, '3.1');
+      assert.equal(now.back?.safeNow, false);
+      assert.match(now.back?.why ?? '', /rows zed cannot read: nodes Node 1\.37: 1 row/);
+      assert.equal(
+        now.back?.commands.at(-1),
+        `baton db downgrade-rows --service baremetal --to zed --db ${scratch.url}   # with antelope's baton, until it exits 0`,
+      );
+      // Run as the plan says: refused while c1 is unpinned, then done once it is pinned.
+      const refused = await baton(
+        'db',
+        'downgrade-rows',
+        '--service',
+        'baremetal',
+        '--to',
+        'zed',
+        '--db',
+        scratch.url,
+      );
+      assert.equal(refused.status, 2, refused.out);
+      assert.match(refused.err, /baremetal-conductor on c1 \(service version 2, unpinned\)/);
+      await start('baremetal-conductor', 'c1', 'pinned');
+      const done = await baton(
+        'db',
+        'downgrade-rows',
+        '--service',
+        'baremetal',
+        '--to',
+        'zed',
+        '--db',
+        scratch.url,
+      );
+      assert.equal(done.status, 0, done.err);
+      now = await plan();
+      assert.equal(now.current, '2.2');
+      assert.equal(now.back?.safeNow, true);
+      const row = await db.kysely
+        .selectFrom('nodes' as never)
+        .select(['version', 'shard'] as never)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { version: '1.36', shard: 's1' });
+    });
+  });
+}
+
 stages('sqlite');
 stages('postgresql');
 stages('mysql');
+goingBack('sqlite');
+goingBack('postgresql');
+goingBack('mysql');
 
 test('a missing database is the usual error, and nothing is created', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'upgrade-plan-'));

@@ -109,3 +109,87 @@ test('processes of the new code on a schema not upgraded: a problem, the schema 
   assert.equal(plan.next?.id, '0');
   assert.match(plan.problems[0] ?? '', /upgrade the schema first/);
 });
+
+test('going back from 2.2: safe now, the APIs first, with the previous release', () => {
+  const plan = planUpgrade(
+    input({
+      processes: [
+        process('conductor', 'c1', 2, 'zed'),
+        process('conductor', 'c2', 2, 'zed'),
+        process('api', 'a1', 2, 'zed'),
+      ],
+    }),
+  );
+  assert.equal(plan.current, '2.2');
+  assert.equal(plan.back?.safeNow, true);
+  assert.deepEqual(plan.back?.commands, [
+    'kill -TERM <pid of api on a1>',
+    "baton api --config-file <its config file>   # with zed's baton",
+  ]);
+});
+
+test('a tier restarted back out of the table order, everything pinned: a note, not a problem', () => {
+  // Going back from 2.2 with a conductor first: the table never lists this, and it is safe.
+  const plan = planUpgrade(
+    input({
+      processes: [
+        process('conductor', 'c1', 1),
+        process('conductor', 'c2', 2, 'zed'),
+        process('api', 'a1', 2, 'zed'),
+      ],
+    }),
+  );
+  assert.deepEqual(plan.problems, []);
+  assert.match(plan.note ?? '', /between steps 0 and 2\.2 in an order the table does not list/);
+  assert.equal(plan.next?.id, '1.1');
+  assert.match(plan.next?.what ?? '', /conductor on c1 with the new code, pinned to zed/);
+  assert.equal(plan.back?.safeNow, true);
+  assert.match(plan.back?.commands[0] ?? '', /api on a1/);
+});
+
+test('going back from 3.1: pin again, rewrite the rows down, then replace', () => {
+  const rows = [{ table: 'nodes', objectName: 'Node', version: '1.37', count: 3 }];
+  const plan = planUpgrade(
+    input({
+      processes: [
+        process('conductor', 'c1', 2),
+        process('conductor', 'c2', 2, 'zed'),
+        process('api', 'a1', 2, 'zed'),
+      ],
+      rowsAbovePrevious: rows,
+      typesUnknownToPrevious: [{ objectName: 'NodeInventory', table: 'node_inventory', count: 2 }],
+    }),
+  );
+  assert.equal(plan.current, '3.1');
+  assert.equal(plan.back?.safeNow, false);
+  assert.match(
+    plan.back?.why ?? '',
+    /1 process\(es\) of antelope run unpinned; rows zed cannot read: nodes Node 1\.37: 3 row/,
+  );
+  assert.deepEqual(plan.back?.commands, [
+    '# conductor on c1: in its config file, [DEFAULT] pin_release_version = zed',
+    'kill -TERM <pid of conductor on c1>; baton conductor --config-file <its config file>',
+    "baton db downgrade-rows --service baremetal --to zed --db sqlite:x   # with antelope's baton, until it exits 0",
+  ]);
+  assert.match(
+    plan.back?.notes[0] ?? '',
+    /zed does not know NodeInventory: its 2 row\(s\) in node_inventory stay/,
+  );
+});
+
+test('a previous-release process beside rows it cannot read: a problem naming it', () => {
+  const plan = planUpgrade(
+    input({
+      processes: [
+        process('conductor', 'c1', 2),
+        process('conductor', 'c2', 1),
+        process('api', 'a1', 2, 'zed'),
+      ],
+      rowsAbovePrevious: [{ table: 'nodes', objectName: 'Node', version: '1.37', count: 3 }],
+    }),
+  );
+  assert.match(
+    plan.problems.join('\n'),
+    /conductor on c2 run\(s\) zed, which cannot read nodes Node 1\.37: 3 row\(s\): they fail on those rows/,
+  );
+});
