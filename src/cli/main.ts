@@ -341,6 +341,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--microversion <version>',
       'the API version of the load (both releases serve it) (default: 1.80)',
     )
+    .option(
+      '--back-from <step>',
+      'walk forward to this step of the table (1.1 to 3.4), then back to step 0 with the previous release (default: forward to the end)',
+    )
     .option('--json <file>', 'write the whole report as JSON (default: none)')
     .action(async (options) => {
       const { rehearseCommand } = await import('./rehearse-command.ts');

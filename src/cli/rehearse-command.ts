@@ -11,6 +11,7 @@ import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
 import { ReleaseFileError } from '../rehearsal/release-files.ts';
 import { renderReport } from '../rehearsal/report.ts';
+import { backFromSteps } from '../rehearsal/step-plan.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 
 export interface RehearseOptions {
@@ -22,6 +23,7 @@ export interface RehearseOptions {
   readonly rate?: string;
   readonly workers?: string;
   readonly microversion?: string;
+  readonly backFrom?: string;
   readonly json?: string;
 }
 
@@ -67,6 +69,11 @@ export async function rehearseCommand(
       throw error;
     }
   }
+  if (given.backFrom !== undefined && !backFromSteps().includes(given.backFrom)) {
+    throw usageError(
+      `--back-from must be a step of the table to go back from: one of ${backFromSteps().join(', ')}, not '${given.backFrom}'`,
+    );
+  }
   const stepSeconds = positive('step-seconds', options.stepSeconds, false);
   const rate = positive('rate', options.rate, false);
   const workers = positive('workers', options.workers, true);
@@ -76,6 +83,7 @@ export async function rehearseCommand(
       repoRoot: REPO_ROOT,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.db === undefined ? {} : { databaseUrl: options.db }),
+      ...(given.backFrom === undefined ? {} : { backFrom: given.backFrom }),
       rpc: options.rpc,
       amqpUrl: options.amqpUrl,
       stepSeconds,

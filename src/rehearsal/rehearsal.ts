@@ -51,6 +51,7 @@ import {
   PROCESSES_PER_TIER,
   rehearsalSteps,
   type Step,
+  stepsThereAndBack,
   type Tier,
 } from './step-plan.ts';
 
@@ -66,6 +67,8 @@ export interface RehearsalOptions {
   readonly rate: number;
   readonly workers: number;
   readonly microversion: string;
+  /** Walk forward to this step, then back to step 0 (docs/rehearsal.md, "Going back"). */
+  readonly backFrom?: string;
   readonly cacheDir?: string;
   readonly say: (line: string) => void;
 }
@@ -229,7 +232,9 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     generator.start();
 
     let fleet: Fleet = initialFleet();
-    for (const step of rehearsalSteps()) {
+    const walk =
+      options.backFrom === undefined ? rehearsalSteps() : stepsThereAndBack(options.backFrom);
+    for (const step of walk) {
       const from = Date.now();
       say(`step ${step.id}: ${step.title}`);
       stage = { step: step.id, title: step.title };
@@ -250,6 +255,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
           say(`  baton ${args.join(' ')} -> exit ${result.status} (${result.seconds} s)`);
           return result;
         },
+        previousRelease: release.name,
       });
       fleet = fleetAfter(fleet, step);
       // What only the new release serves is asked of its unpinned APIs directly, from the
@@ -321,6 +327,29 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
 interface StepHooks {
   replace(tier: Tier, index: number, to: Build): Promise<void>;
   baton(args: readonly string[]): Promise<CommandView>;
+  readonly previousRelease: string;
+}
+
+/**
+ * `baton upgrade plan --json` of the new release, held to having placed the deployment at
+ * step 0 with nothing wrong: its status becomes 1 when it did not.
+ */
+async function planAtStart(hooks: StepHooks): Promise<CommandView> {
+  const result = await hooks.baton(['upgrade', 'plan', '--json']);
+  if (result.status !== 0) return result;
+  let verdict: string;
+  try {
+    // stdout and stderr come together: the JSON starts at the first line opening an object.
+    const json = result.output.slice(Math.max(0, result.output.search(/^\{/m)));
+    const plan = JSON.parse(json) as { current: string | null; problems: string[] };
+    verdict =
+      plan.current === '0' && plan.problems.length === 0
+        ? ''
+        : `the plan places the deployment at ${plan.current ?? 'no step'}: ${plan.problems.join('; ')}`;
+  } catch (error) {
+    verdict = `the plan's output is not JSON: ${String(error)}`;
+  }
+  return verdict === '' ? result : { ...result, status: 1, output: `${verdict}\n${result.output}` };
 }
 
 async function runStep(step: Step, hooks: StepHooks): Promise<CommandView[]> {
@@ -329,6 +358,9 @@ async function runStep(step: Step, hooks: StepHooks): Promise<CommandView[]> {
     if (action.kind === 'replace') await hooks.replace(action.tier, action.index, action.to);
     else if (action.kind === 'db-upgrade') commands.push(await hooks.baton(['db', 'upgrade']));
     else if (action.kind === 'upgrade-check') commands.push(await hooks.baton(['upgrade-check']));
+    else if (action.kind === 'downgrade-rows')
+      commands.push(await hooks.baton(['db', 'downgrade-rows', '--to', hooks.previousRelease]));
+    else if (action.kind === 'plan-at-start') commands.push(await planAtStart(hooks));
     else {
       // Exit 1 is "more remains": run it again, as an operator does (a bounded number of times).
       let result = await hooks.baton(['db', 'online-migrations']);

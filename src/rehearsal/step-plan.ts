@@ -26,7 +26,11 @@ export type StepAction =
   | { readonly kind: 'db-upgrade' }
   | { readonly kind: 'replace'; readonly tier: Tier; readonly index: number; readonly to: Build }
   | { readonly kind: 'online-migrations' }
-  | { readonly kind: 'upgrade-check' };
+  | { readonly kind: 'upgrade-check' }
+  /** Going back past step 3.1: the rows the unpinned processes wrote, rewritten down. */
+  | { readonly kind: 'downgrade-rows' }
+  /** After going back: the new release's plan must place the deployment at step 0. */
+  | { readonly kind: 'plan-at-start' };
 
 export interface Step {
   readonly id: string;
@@ -65,6 +69,73 @@ export function rehearsalSteps(perTier: number = PROCESSES_PER_TIER): readonly S
       actions: [{ kind: 'online-migrations' }, { kind: 'upgrade-check' }],
     },
   ];
+}
+
+/** The step ids the rehearsal may walk forward to and then back from (`--back-from`). */
+export function backFromSteps(perTier: number = PROCESSES_PER_TIER): string[] {
+  return rehearsalSteps(perTier)
+    .map((step) => step.id)
+    .filter((id) => id !== '0' && id !== 'done');
+}
+
+/**
+ * Forward through the table to `backFrom`, then back to step 0 (docs/rehearsal.md, "Going
+ * back"): each replacement undone in the reverse order, the previous build put back. Back
+ * from a step after 2.2 (unpinned processes), every process is pinned again first, the rows
+ * they wrote are rewritten down (`baton db downgrade-rows`), then the pinned ones are put
+ * back. The walk ends with the new release's plan, which must place the deployment at 0.
+ */
+export function stepsThereAndBack(
+  backFrom: string,
+  perTier: number = PROCESSES_PER_TIER,
+): readonly Step[] {
+  const all = rehearsalSteps(perTier);
+  const last = all.findIndex((step) => step.id === backFrom);
+  if (last < 1 || all[last]?.id === 'done') {
+    throw new RangeError(
+      `no step '${backFrom}' to go back from: one of ${backFromSteps(perTier).join(', ')}`,
+    );
+  }
+  const forward = all.slice(0, last + 1);
+  const back: Step[] = [];
+  let fleet = initialFleet(perTier);
+  const fleets = forward.map((step) => {
+    fleet = fleetAfter(fleet, step);
+    return fleet;
+  });
+  for (let i = last; i >= 1; i--) {
+    const step = forward[i] as Step;
+    const before = fleets[i - 1] as Fleet;
+    const actions: StepAction[] = step.actions.flatMap((action) =>
+      action.kind === 'replace'
+        ? [replace(action.tier, action.index, before[action.tier][action.index] as Build)]
+        : [],
+    );
+    const target = forward[i - 1]?.id as string;
+    // Back at 2.2 from a later step: every process pinned again, the rows they wrote go down.
+    if (target === '2.2') actions.push({ kind: 'downgrade-rows' });
+    back.push({
+      id: `back to ${target}`,
+      title: `back to step ${target}: ${describeBack(actions)}`,
+      actions,
+    });
+  }
+  back.push({
+    id: 'back',
+    title: "the new release's plan places the deployment at step 0",
+    actions: [{ kind: 'plan-at-start' }],
+  });
+  return [...forward, ...back];
+}
+
+function describeBack(actions: readonly StepAction[]): string {
+  return actions
+    .map((action) =>
+      action.kind === 'replace'
+        ? `${action.tier === 'api' ? 'API' : 'conductor'} ${action.index + 1} to ${action.to === 'previous' ? 'the previous release' : action.to === 'pinned' ? 'the new release, pinned' : 'the new release'}`
+        : action.kind,
+    )
+    .join(', ');
 }
 
 /** The build each process runs: `conductor[i]`, `api[i]`. */

@@ -6,6 +6,7 @@ import {
   fleetAfter,
   initialFleet,
   rehearsalSteps,
+  stepsThereAndBack,
 } from '../../src/rehearsal/step-plan.ts';
 
 describe('rehearsal step plan', () => {
@@ -53,5 +54,62 @@ describe('rehearsal step plan', () => {
     let fleet = initialFleet(3);
     for (const step of steps) fleet = fleetAfter(fleet, step);
     assert.deepEqual(fleet, { conductor: ['new', 'new', 'new'], api: ['new', 'new', 'new'] });
+  });
+});
+
+describe('there and back', () => {
+  it('walks forward to 2.2, then undoes each replacement in reverse, ending with the plan', () => {
+    const steps = stepsThereAndBack('2.2');
+    assert.deepEqual(
+      steps.map((step) => step.id),
+      [
+        '0',
+        '1.1',
+        '1.2',
+        '2.1',
+        '2.2',
+        'back to 2.1',
+        'back to 1.2',
+        'back to 1.1',
+        'back to 0',
+        'back',
+      ],
+    );
+    let fleet = initialFleet();
+    const rows: string[] = [];
+    for (const step of steps) {
+      fleet = fleetAfter(fleet, step);
+      rows.push(`${step.id} | ${describeTier(fleet.api)} | ${describeTier(fleet.conductor)}`);
+    }
+    assert.deepEqual(rows.slice(4), [
+      '2.2 | all ToVer-pinned | all ToVer-pinned',
+      'back to 2.1 | some FromVer, some ToVer-pinned | all ToVer-pinned',
+      'back to 1.2 | all FromVer | all ToVer-pinned',
+      'back to 1.1 | all FromVer | some FromVer, some ToVer-pinned',
+      'back to 0 | all FromVer | all FromVer',
+      'back | all FromVer | all FromVer',
+    ]);
+    assert.deepEqual(steps.at(-1)?.actions, [{ kind: 'plan-at-start' }]);
+    assert.ok(steps.every((step) => !step.actions.some((a) => a.kind === 'downgrade-rows')));
+  });
+
+  it('from 3.4: pinned again, the rows rewritten down at 2.2, then the previous release', () => {
+    const steps = stepsThereAndBack('3.4');
+    const back22 = steps.find((step) => step.id === 'back to 2.2');
+    assert.deepEqual(back22?.actions, [
+      { kind: 'replace', tier: 'conductor', index: 0, to: 'pinned' },
+      { kind: 'downgrade-rows' },
+    ]);
+    let fleet = initialFleet();
+    for (const step of steps) fleet = fleetAfter(fleet, step);
+    assert.deepEqual(fleet, initialFleet());
+  });
+
+  it('refuses a step it cannot go back from', () => {
+    assert.throws(
+      () => stepsThereAndBack('done'),
+      /no step 'done' to go back from: one of 1\.1, 1\.2, 2\.1, 2\.2, 3\.1/,
+    );
+    assert.throws(() => stepsThereAndBack('0'), RangeError);
   });
 });
