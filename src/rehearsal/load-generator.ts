@@ -213,9 +213,11 @@ export class LoadGenerator {
     const n = ++this.#names;
     const name = `${this.#options.runId}-w${worker}-${n}`;
     const extra = { created_by: this.#options.runId };
-    // Every other node comes with an inventory where the previous release kept one.
+    // Every other node comes with an inventory where the previous release kept one, as long
+    // as no API serves the new release's own place for it (from then on, nothing writes the
+    // old place: the online migration empties it for good).
     const inventory =
-      n % 2 === 0
+      n % 2 === 0 && this.#newReleaseApis.length === 0
         ? {
             inventory: { cpu: { count: 2 + (n % 30) }, memory: { physical_mb: 1024 * n } },
             plugin_data: { rehearsal: this.#options.runId },
