@@ -30,7 +30,7 @@ async function canSkipStateChange(task: NodeTask, newState: string): Promise<boo
   const node = task.node;
   let current: string | null;
   try {
-    current = await task.driver.getPowerState();
+    current = await task.driver.power.getPowerState(task);
   } catch (error) {
     recordError(node, `Failed to change power state to '${newState}': ${(error as Error).message}`);
     node.set('target_power_state', null);
@@ -67,8 +67,8 @@ export async function nodePowerAction(task: NodeTask, newState: string): Promise
   if (WIPES_AGENT.includes(newState)) wipeInternalInfoOnPowerOff(node);
   await task.save();
   try {
-    if (newState === REBOOT) await task.driver.reboot();
-    else await task.driver.setPowerState(newState);
+    if (newState === REBOOT) await task.driver.power.reboot(task);
+    else await task.driver.power.setPowerState(task, newState);
   } catch (error) {
     node.set('target_power_state', null);
     recordError(
