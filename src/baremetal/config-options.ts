@@ -212,6 +212,15 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
       `The ${kind} interfaces the conductors enable; empty: the first of each enabled hardware type's supported ones.`,
       interfaces(kind),
     ),
+    // Checked when a conductor starts, as the real one does: it must be enabled, and
+    // supported by every enabled hardware type.
+    option(
+      'DEFAULT',
+      `default_${kind}_interface`,
+      `default${capitalized(kind)}Interface`,
+      `The ${kind} interface of a node created without one. Unset: its hardware type's first supported one that is enabled.`,
+      STRING,
+    ),
   ]),
   option(
     'DEFAULT',
@@ -446,6 +455,7 @@ function defaultValues(): Record<string, unknown> {
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
+    values[`default${capitalized(kind)}Interface`] = c.defaultInterfaces[kind];
   }
   for (const field of [
     'conductorGroup',
@@ -519,6 +529,14 @@ export function baremetalConfigOf(
       pick(`enabled${capitalized(kind)}Interfaces`, c.enabledInterfaces[kind]),
     ]),
   ) as unknown as typeof c.enabledInterfaces;
+  const defaultInterfaces: Partial<Record<InterfaceKind, string>> = {};
+  for (const kind of INTERFACE_KINDS) {
+    const name = pick<string | undefined>(
+      `default${capitalized(kind)}Interface`,
+      c.defaultInterfaces[kind],
+    );
+    if (name !== undefined) defaultInterfaces[kind] = name;
+  }
   const fakeDelays = Object.fromEntries(
     FAKE_DELAY_KINDS.map((kind) => [
       kind,
@@ -570,6 +588,7 @@ export function baremetalConfigOf(
       conductorGroup: pick('conductorGroup', c.conductorGroup),
       enabledHardwareTypes: pick('enabledHardwareTypes', c.enabledHardwareTypes),
       enabledInterfaces,
+      defaultInterfaces,
       heartbeatInterval: pick('heartbeatInterval', c.heartbeatInterval),
       heartbeatTimeout: pick('heartbeatTimeout', c.heartbeatTimeout),
       automatedClean: pick('automatedClean', c.automatedClean),
