@@ -229,25 +229,36 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
 }
 
 /**
- * The hardware types and interfaces the settings enable, and the rows to register for them;
- * a configuration that cannot work (an unknown name, a default that is not enabled) stops the
- * conductor here, with the real messages.
+ * A conductor cannot serve the hardware its configuration enables (an unknown name, a default
+ * that is not enabled...): its start stops with the real error as `cause` and its message.
+ */
+export class ConductorDriversError extends Error {
+  override name = 'ConductorDriversError';
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+/**
+ * The hardware types and interfaces the settings enable, and the rows to register for them,
+ * or the ConductorDriversError that stops the conductor, logged as the real one logs it.
  */
 function loadDrivers(
   catalog: DriverCatalog,
   settings: ConductorSettings,
   log: ConductorLog,
 ): { drivers: DriverFactory; interfaceRows: HardwareInterfaceRow[] } {
-  const drivers = DriverFactory.load(
-    catalog,
-    settings,
-    { fake: settings.fakeDelays },
-    settings.host,
-  );
+  let drivers: DriverFactory;
+  try {
+    drivers = DriverFactory.load(catalog, settings, { fake: settings.fakeDelays }, settings.host);
+  } catch (error) {
+    log.error(`Error starting the conductor: ${(error as Error).message}`);
+    throw new ConductorDriversError(error as Error);
+  }
   try {
     return { drivers, interfaceRows: drivers.registrationRows() };
   } catch (error) {
     log.error(`Failed to register hardware types. ${(error as Error).message}`);
-    throw error;
+    throw new ConductorDriversError(error as Error);
   }
 }

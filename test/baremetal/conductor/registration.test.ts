@@ -153,7 +153,9 @@ describe('conductor registration', () => {
           registerService: false,
           log: { info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
         }),
-        { name: 'InterfaceNotFoundInEntrypointError' },
+        (error: Error) =>
+          error.name === 'ConductorDriversError' &&
+          (error.cause as Error).name === 'InterfaceNotFoundInEntrypointError',
       );
       // What the real conductor logs before it exits.
       assert.deepEqual(errors, [

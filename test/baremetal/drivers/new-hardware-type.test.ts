@@ -208,10 +208,13 @@ describe('a hardware type declared outside Baton', () => {
           registerService: false,
           drivers: CATALOG,
         }),
-        {
-          name: 'NoValidDefaultForInterfaceError',
-          message:
+        (error: Error) => {
+          assert.equal((error.cause as Error).name, 'NoValidDefaultForInterfaceError');
+          assert.equal(
+            error.message,
             "For hardware type 'example-hardware', no default value found for power interface could be determined. Please ensure the interfaces are enabled.",
+          );
+          return true;
         },
       );
     } finally {
