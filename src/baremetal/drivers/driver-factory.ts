@@ -135,7 +135,7 @@ export class DriverFactory {
    */
   defaultInterface(type: HardwareType, kind: InterfaceKind, node?: string): string {
     const configured = this.#defaults[kind];
-    if (configured !== undefined && configured !== '') {
+    if (configured !== undefined) {
       try {
         this.getInterface(type, kind, configured);
       } catch (error) {

@@ -190,6 +190,11 @@ describe('a configuration the conductor cannot serve, against the real one', {
       { defaultInterfaces: { storage: 'noop', console: 'fake' } },
     ],
     [
+      'an empty default (set, naming nothing)',
+      { default_console_interface: '' },
+      { defaultInterfaces: { storage: 'noop', console: '' } },
+    ],
+    [
       'storage without noop, the default of default_storage_interface',
       { enabled_storage_interfaces: 'fake' },
       { enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, storage: ['fake'] } },

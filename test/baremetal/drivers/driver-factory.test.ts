@@ -207,6 +207,11 @@ describe('refusals', () => {
       "Could not find the following interface in the 'ironic.hardware.interfaces.console' entrypoint: fake. Valid interfaces are ['no-console'].",
     );
     assert.equal(
+      messageOf(() => load({ defaultInterfaces: { console: '' } }).registrationRows()),
+      "Could not find the following interface in the 'ironic.hardware.interfaces.console' entrypoint: . Valid interfaces are ['no-console'].",
+      'an empty option is set, to nothing',
+    );
+    assert.equal(
       messageOf(() =>
         load({ enabledInterfaces: { ...STANDALONE, storage: ['fake'] } }).registrationRows(),
       ),
