@@ -41,7 +41,6 @@ export async function changeNodePowerState(
       newState === SOFT_REBOOT || newState === SOFT_POWER_OFF
         ? (timeout ?? ctx.settings.softPowerOffTimeout)
         : timeout;
-    void powerTimeout; // not handed on yet: the fake power acts at once
     const previous = task.node.get('power_state');
     task.node.set(
       'target_power_state',
@@ -50,7 +49,7 @@ export async function changeNodePowerState(
     task.node.set('last_error', null);
     await task.save();
     task.spawnAfter(
-      { name: 'node_power_action', run: (t) => nodePowerAction(t, newState) },
+      { name: 'node_power_action', run: (t) => nodePowerAction(t, newState, powerTimeout) },
       async () => {
         task.node.set('power_state', previous);
         task.node.set('target_power_state', null);
