@@ -38,7 +38,7 @@ import {
   type BaremetalConfig,
   defaultBaremetalConfig,
 } from './config.ts';
-import { FAKE_HARDWARE, FAKE_HARDWARE_SUPPORTED } from './drivers/fake-hardware.ts';
+import { BUILTIN_DRIVERS, implementationNames } from './drivers/driver-catalog.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './drivers/interface-kinds.ts';
 import { BAREMETAL_RELEASES } from './releases.ts';
 
@@ -84,14 +84,18 @@ const DELAY: OptionType<readonly [number, number]> = {
   flag: 'value',
 };
 
+/** Hardware types Baton has (src/baremetal/drivers/driver-catalog.ts): a file names no other. */
+const AVAILABLE_TYPES = BUILTIN_DRIVERS.hardwareTypes.map((type) => type.name);
+
 const HARDWARE_TYPES: OptionType<readonly string[]> = {
   ...LIST,
   parse: (text, option) => {
     const types = LIST.parse(text, option, '');
     for (const type of types) {
-      if (type !== FAKE_HARDWARE) {
+      if (!AVAILABLE_TYPES.includes(type)) {
+        const only = `${AVAILABLE_TYPES.join(', ')} ${AVAILABLE_TYPES.length === 1 ? 'is' : 'are'}`;
         throw new ConfigFileError(
-          `${option}: hardware type '${type}' is not available; only ${FAKE_HARDWARE} is`,
+          `${option}: hardware type '${type}' is not available; only ${only}`,
         );
       }
     }
@@ -99,13 +103,16 @@ const HARDWARE_TYPES: OptionType<readonly string[]> = {
   },
 };
 
+/** `enabled_<kind>_interfaces`: implementations Baton has a module for. */
 function interfaces(kind: InterfaceKind): OptionType<readonly string[]> {
+  const available = implementationNames(BUILTIN_DRIVERS, kind);
   return {
     ...LIST,
+    notes: [`Available: ${available.join(', ')}`],
     parse: (text, option) => {
       const names = LIST.parse(text, option, '');
       for (const name of names) {
-        if (!FAKE_HARDWARE_SUPPORTED[kind].includes(name)) {
+        if (!available.includes(name)) {
           throw new ConfigFileError(`${option}: '${name}' is not an available ${kind} interface`);
         }
       }
@@ -197,15 +204,24 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'Hardware types the conductors run.',
     HARDWARE_TYPES,
   ),
-  ...INTERFACE_KINDS.map((kind) =>
+  ...INTERFACE_KINDS.flatMap((kind) => [
     option(
       'DEFAULT',
       `enabled_${kind}_interfaces`,
       `enabled${capitalized(kind)}Interfaces`,
-      `The ${kind} interfaces the conductors enable.`,
+      `The ${kind} interfaces the conductors enable; empty: the first of each enabled hardware type's supported ones.`,
       interfaces(kind),
     ),
-  ),
+    // Checked when a conductor starts, as the real one does: it must be enabled, and
+    // supported by every enabled hardware type.
+    option(
+      'DEFAULT',
+      `default_${kind}_interface`,
+      `default${capitalized(kind)}Interface`,
+      `The ${kind} interface of a node created without one. Unset: its hardware type's first supported one that is enabled.`,
+      STRING,
+    ),
+  ]),
   option(
     'DEFAULT',
     'hash_ring_reset_interval',
@@ -439,6 +455,7 @@ function defaultValues(): Record<string, unknown> {
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
+    values[`default${capitalized(kind)}Interface`] = c.defaultInterfaces[kind];
   }
   for (const field of [
     'conductorGroup',
@@ -512,6 +529,14 @@ export function baremetalConfigOf(
       pick(`enabled${capitalized(kind)}Interfaces`, c.enabledInterfaces[kind]),
     ]),
   ) as unknown as typeof c.enabledInterfaces;
+  const defaultInterfaces: Partial<Record<InterfaceKind, string>> = {};
+  for (const kind of INTERFACE_KINDS) {
+    const name = pick<string | undefined>(
+      `default${capitalized(kind)}Interface`,
+      c.defaultInterfaces[kind],
+    );
+    if (name !== undefined) defaultInterfaces[kind] = name;
+  }
   const fakeDelays = Object.fromEntries(
     FAKE_DELAY_KINDS.map((kind) => [
       kind,
@@ -563,6 +588,7 @@ export function baremetalConfigOf(
       conductorGroup: pick('conductorGroup', c.conductorGroup),
       enabledHardwareTypes: pick('enabledHardwareTypes', c.enabledHardwareTypes),
       enabledInterfaces,
+      defaultInterfaces,
       heartbeatInterval: pick('heartbeatInterval', c.heartbeatInterval),
       heartbeatTimeout: pick('heartbeatTimeout', c.heartbeatTimeout),
       automatedClean: pick('automatedClean', c.automatedClean),

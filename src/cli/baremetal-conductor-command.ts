@@ -6,6 +6,8 @@
  * plans the process and resolves the pin. Bad flags, settings or an unknown pin exit 64; a
  * database that cannot serve, a peer too new, or an invalid release mapping exit 1.
  */
+
+import { ConductorDriversError } from '../baremetal/conductor/conductor-process.ts';
 import { BAREMETAL_OPTIONS } from '../baremetal/config-file.ts';
 import {
   BAREMETAL_SERVICE,
@@ -91,10 +93,12 @@ export async function baremetalConductor(
   } catch (error) {
     // The rows' verdict, as the database tools give it: 2, with what to run.
     if (error instanceof RowsUnreadableError) throw new CliExit(error.message, EXIT.incompatible);
+    // The real conductor exits 1 too when its hardware cannot be loaded.
     if (
       error instanceof SchemaNotCurrentError ||
       error instanceof DatabaseConnectionError ||
-      error instanceof ServiceTooOldError
+      error instanceof ServiceTooOldError ||
+      error instanceof ConductorDriversError
     ) {
       throw new CliExit(error.message, EXIT.failure);
     }

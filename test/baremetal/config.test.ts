@@ -87,6 +87,8 @@ describe('bare metal config', () => {
         'rpc_transport = amqp',
         'transport_url = amqp://guest:guest@127.0.0.1:5672/',
         'enabled_rescue_interfaces = fake',
+        'enabled_console_interfaces = fake,no-console',
+        'default_console_interface = no-console',
         'graceful_shutdown_timeout = 30',
         'state_path = data',
         '[database]',
@@ -155,6 +157,11 @@ describe('bare metal config', () => {
       c.enabledInterfaces.network,
       ['noop'],
       'kinds the file leaves out keep their default',
+    );
+    assert.deepEqual(
+      c.defaultInterfaces,
+      { console: 'no-console', storage: 'noop' },
+      'default_<kind>_interface by kind; storage keeps the real default, noop',
     );
     const names = BAREMETAL_OPTIONS.map((o) => `[${o.section}] ${o.name}`);
     assert.equal(new Set(names).size, names.length);

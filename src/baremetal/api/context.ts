@@ -1,11 +1,13 @@
 /**
  * What the API's handlers are handed: the store (reads, and the writes the API process makes
- * itself: chassis, portgroup create), the conductor RPC API (every node and port write), and
- * the settings of the real service's options the API reads.
+ * itself: chassis, portgroup create), the conductor RPC API (every node and port write), the
+ * catalogue of hardware types and implementations (for the driver properties), and the
+ * settings of the real service's options the API reads.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VersionNegotiator } from '../../microversion/index.ts';
 import type { BaremetalStore } from '../db/index.ts';
+import type { DriverCatalog } from '../drivers/driver-catalog.ts';
 import type { ConductorApi } from '../rpcapi/index.ts';
 
 export interface ApiHandlerSettings {
@@ -30,6 +32,8 @@ export interface BaremetalApiServices {
   readonly store: BaremetalStore;
   readonly conductors: ConductorApi;
   readonly settings: ApiHandlerSettings;
+  /** The implementations whose properties the driver bodies document (default: Baton's own). */
+  readonly drivers?: DriverCatalog;
 }
 
 declare module 'fastify' {

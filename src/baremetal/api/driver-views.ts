@@ -78,25 +78,6 @@ export function driverListBody(
   return { drivers: drivers.map((driver) => driverBody(driver, context, detail)) };
 }
 
-/**
- * GET /v1/drivers/{name}/properties: the union of what the type's default implementations
- * declare.
- */
-export function driverProperties(
-  defaults: Partial<Record<InterfaceKind, string>>,
-  declared: Partial<
-    Record<InterfaceKind, Readonly<Record<string, Readonly<Record<string, string>>>>>
-  >,
-): Record<string, string> {
-  const properties: Record<string, string> = {};
-  for (const kind of INTERFACE_KINDS) {
-    const implementation = defaults[kind];
-    if (implementation === undefined) continue;
-    Object.assign(properties, declared[kind]?.[implementation] ?? {});
-  }
-  return properties;
-}
-
 /** Every field a driver body can have: what `fields` may name (1.77). */
 export const DRIVER_FIELDS: readonly string[] = [
   'name',

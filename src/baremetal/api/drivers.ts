@@ -1,23 +1,19 @@
 /**
  * /v1/drivers as the real API serves it (controllers/v1/driver.py): the hardware types some
- * live conductor runs, with their hosts; `detail` and `type` from 1.30, `fields` from 1.77;
- * one driver; its properties; its RAID logical disk properties (1.12). The real API asks a
- * conductor for the two property documents; the fake-hardware type's are data here
- * (src/baremetal/drivers), the same on every conductor.
+ * live conductor runs, with their hosts and the interfaces they registered; `detail` and
+ * `type` from 1.30, `fields` from 1.77; one driver; its properties; its RAID logical disk
+ * properties (1.12). The real API asks a conductor for the two property documents; here the
+ * properties are those the registered default implementations document in the driver
+ * catalogue (src/baremetal/drivers), the same modules the conductors load.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidParameterError } from '../common/errors.ts';
+import { BUILTIN_DRIVERS, defaultImplementationProperties } from '../drivers/driver-catalog.ts';
 import { interfacesFromRows } from '../drivers/enabled-interfaces.ts';
-import { IMPLEMENTATION_PROPERTIES } from '../drivers/fake-hardware.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from '../drivers/interface-kinds.ts';
 import { RAID_LOGICAL_DISK_PROPERTIES } from '../drivers/raid-logical-disks.ts';
 import { type Handler, servicesOf } from './context.ts';
-import {
-  DRIVER_FIELDS,
-  driverBody,
-  driverProperties,
-  type HardwareTypeView,
-} from './driver-views.ts';
+import { DRIVER_FIELDS, driverBody, type HardwareTypeView } from './driver-views.ts';
 import { ClientSideError, minimalVersionRequired, NotAcceptableError } from './errors.ts';
 import { FEATURES, gatesAt } from './features.ts';
 import { publicUrl } from './links.ts';
@@ -119,12 +115,10 @@ const properties: Handler = async (request) => {
   const { driver_name: name } = request.params as { driver_name: string };
   bindParams(request, {});
   const driver = await knownDriver(request, name);
-  const defaults: Partial<Record<InterfaceKind, string>> = {};
-  for (const kind of INTERFACE_KINDS) {
-    const implementation = driver.interfaces[kind].default;
-    if (implementation !== null) defaults[kind] = implementation;
-  }
-  return driverProperties(defaults, IMPLEMENTATION_PROPERTIES);
+  const defaults = Object.fromEntries(
+    INTERFACE_KINDS.map((kind) => [kind, driver.interfaces[kind].default]),
+  );
+  return defaultImplementationProperties(servicesOf(request).drivers ?? BUILTIN_DRIVERS, defaults);
 };
 
 const raidLogicalDiskProperties: Handler = async (request) => {

@@ -28,6 +28,13 @@ export {
   NotFoundError,
   type ResourceKind,
 } from '../db/errors.ts';
+export {
+  DriverNotFoundInEntrypointError,
+  IncompatibleInterfaceError,
+  InterfaceNotFoundInEntrypointError,
+  NoDriversLoadedError,
+  NoValidDefaultForInterfaceError,
+} from './driver-errors.ts';
 export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
 export { IronicError, rebuildIronicError } from './ironic-error.ts';
 

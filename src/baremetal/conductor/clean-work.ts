@@ -1,17 +1,19 @@
 /**
- * Cleaning, as the real `conductor/cleaning.py` runs it on fake hardware. Automated cleaning
- * (`provide`, and after a tear-down) runs the driver's clean steps of priority above 0, which
- * fake hardware has none of, so the node goes straight on to `available`; with automated
+ * Cleaning, as the real `conductor/cleaning.py` runs it. Automated cleaning (`provide`, and
+ * after a tear-down) runs the clean steps of priority above 0 the node's interfaces offer,
+ * which fake hardware has none of, so the node goes straight on to `available`; with automated
  * cleaning off (`[conductor] automated_clean`, or the node's own `automated_clean`) the steps
  * are skipped altogether. Manual cleaning (`clean`) checks the user's steps against what the
- * driver offers (the fake BIOS's three) with the real messages, runs them, and ends in
- * `manageable`; a refused step ends in `clean failed` with last_error.
+ * interfaces offer (the fake BIOS's three) and the arguments they declare, with the real
+ * messages, runs them, and ends in `manageable`; a refused step ends in `clean failed` with
+ * last_error.
  */
 import { InvalidParameterError } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
+import type { DriverStep } from '../drivers/base-interface.ts';
+import { cleanStepsOf, executeStep } from '../drivers/node-driver.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { cleaningErrorHandler } from './error-handlers.ts';
-import type { DriverStep } from './fake-driver.ts';
 import {
   internalInfo,
   pythonRepr,
@@ -19,19 +21,6 @@ import {
   wipeCleaningInternalInfo,
 } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
-
-/** The arguments each clean step takes (argsinfo): only the fake BIOS's apply_configuration has one. */
-const STEP_ARGS: Readonly<
-  Record<string, Readonly<Record<string, { description: string; required: boolean }>>>
-> = {
-  'bios.apply_configuration': {
-    settings: {
-      description:
-        'List of BIOS settings, each item needs to contain a dictionary with name/value pairs',
-      required: true,
-    },
-  },
-};
 
 type UserStep = Record<string, unknown>;
 
@@ -62,7 +51,7 @@ export function validateUserCleanSteps(
       errors.push(`node does not support this clean step: ${pythonRepr(user)}`);
       continue;
     }
-    const argsinfo = STEP_ARGS[stepId(driver)] ?? {};
+    const argsinfo = driver.argsinfo ?? {};
     const args = (user.args as Record<string, unknown> | undefined) ?? {};
     const unexpected = Object.keys(args).filter((name) => !Object.hasOwn(argsinfo, name));
     if (unexpected.length > 0) {
@@ -93,7 +82,7 @@ export function validateUserCleanSteps(
 function setNodeCleaningSteps(task: NodeTask, disableRamdisk: boolean): void {
   const node = task.node;
   const manual = node.get('target_provision_state') === S.MANAGEABLE;
-  const driverSteps = task.driver.cleanSteps();
+  const driverSteps = cleanStepsOf(task.driver);
   const steps = manual
     ? validateUserCleanSteps(
         (internalInfo(node).clean_steps as UserStep[] | null) ?? [],
@@ -129,8 +118,8 @@ export async function doNodeClean(
     return;
   }
   try {
-    task.driver.validate('power');
-    if (!disableRamdisk) task.driver.validate('network');
+    await task.driver.power.validate(task);
+    if (!disableRamdisk) await task.driver.network.validate(task);
   } catch (error) {
     await cleaningErrorHandler(
       task,
@@ -165,10 +154,11 @@ export async function doNextCleanStep(task: NodeTask, index: number | null): Pro
     task.node.set('clean_step', step);
     setInternalInfo(task.node, 'clean_step_index', (index ?? 0) + offset);
     await task.save();
-    const driverStep = task.driver.cleanSteps().find((known) => stepId(known) === stepId(step));
+    const driverStep = cleanStepsOf(task.driver).find((known) => stepId(known) === stepId(step));
     try {
       if (driverStep === undefined) throw new InvalidParameterError(`unknown step ${stepId(step)}`);
-      await task.driver.executeCleanStep(driverStep);
+      const args = (step.args as Record<string, unknown> | undefined) ?? {};
+      await executeStep(task.driver, task, driverStep, args);
     } catch (error) {
       await cleaningErrorHandler(
         task,

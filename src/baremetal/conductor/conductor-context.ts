@@ -1,9 +1,11 @@
 /**
  * What every part of a conductor shares: its settings, the store (writing at the caps in
- * force), the worker pool, the rings it checks its nodes against, its log, and its row id
- * once registered. Built once by the conductor process (conductor-process.ts).
+ * force), the hardware types and interfaces it loaded, the worker pool, the rings it checks
+ * its nodes against, its log, and its row id once registered. Built once by the conductor
+ * process (conductor-process.ts).
  */
 import type { BaremetalStore } from '../db/index.ts';
+import type { DriverFactory } from '../drivers/driver-factory.ts';
 import type { ConductorRingCache } from '../rpcapi/ring-cache.ts';
 import type { ConductorSettings } from './conductor-settings.ts';
 import type { LocalReservations } from './local-reservations.ts';
@@ -20,6 +22,8 @@ export const SILENT_LOG: ConductorLog = { info: () => {}, warn: () => {}, error:
 export interface ConductorContext {
   readonly settings: ConductorSettings;
   readonly store: BaremetalStore;
+  /** What the conductor offers, and how a node's driver is composed (driver-factory.ts). */
+  readonly drivers: DriverFactory;
   readonly pool: WorkerPool;
   readonly rings: ConductorRingCache;
   readonly log: ConductorLog;

@@ -38,8 +38,9 @@ import {
 import { type ProcessRegistration, pinOf, registerProcess } from '../../service/index.ts';
 import { ConductorAlreadyRegisteredError, NotFoundError } from '../common/errors.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
-import { hardwareInterfaceRows } from '../drivers/enabled-interfaces.ts';
-import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
+import { BUILTIN_DRIVERS, type DriverCatalog } from '../drivers/driver-catalog.ts';
+import { DriverFactory } from '../drivers/driver-factory.ts';
+import type { HardwareInterfaceRow } from '../drivers/enabled-interfaces.ts';
 import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
 import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
 import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';
@@ -64,6 +65,8 @@ export interface StartConductorOptions {
   /** RPC metrics and logs (the process's operations). */
   readonly rpcObserver?: RpcObserver;
   readonly rpcLogger?: RpcLogger;
+  /** The hardware types and implementations it may enable (tests add their own). */
+  readonly drivers?: DriverCatalog;
 }
 
 export interface RunningConductor {
@@ -78,6 +81,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startConductor(options: StartConductorOptions): Promise<RunningConductor> {
   const { settings, database, caps, transport } = options;
   const log = options.log ?? SILENT_LOG;
+  // Nothing is written before the configuration's hardware is known to be usable.
+  const { drivers, interfaceRows } = loadDrivers(options.drivers ?? BUILTIN_DRIVERS, settings, log);
   const store = createBaremetalStore(database, { targets: caps.objectTargets });
   const rings = new ConductorRingCache(
     async () =>
@@ -92,6 +97,7 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
   const ctx: ConductorContext = {
     settings,
     store,
+    drivers,
     pool: new WorkerPool(settings.workersPoolSize),
     rings,
     log,
@@ -128,7 +134,7 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
   try {
     const registered = {
       hostname: host,
-      drivers: settings.enabledHardwareTypes,
+      drivers: drivers.hardwareTypes.map((type) => type.name),
       conductor_group: settings.conductorGroup,
     };
     let conductor: ConductorObject;
@@ -146,16 +152,12 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
     await store.conductors.unregisterHardwareInterfaces(conductorId);
     await store.conductors.registerHardwareInterfaces(
       conductorId,
-      settings.enabledHardwareTypes.flatMap((type) =>
-        hardwareInterfaceRows(type, FAKE_HARDWARE_SUPPORTED, settings.enabledInterfaces).map(
-          (row) => ({
-            hardware_type: row.hardwareType,
-            interface_type: row.interfaceType,
-            interface_name: row.interfaceName,
-            default: row.default,
-          }),
-        ),
-      ),
+      interfaceRows.map((row) => ({
+        hardware_type: row.hardwareType,
+        interface_type: row.interfaceType,
+        interface_name: row.interfaceName,
+        default: row.default,
+      })),
     );
     if (options.registerService !== false) {
       registration = await registerProcess(
@@ -224,4 +226,39 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
     return stopping;
   };
   return { context: ctx, store, stop };
+}
+
+/**
+ * A conductor cannot serve the hardware its configuration enables (an unknown name, a default
+ * that is not enabled...): its start stops with the real error as `cause` and its message.
+ */
+export class ConductorDriversError extends Error {
+  override name = 'ConductorDriversError';
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+/**
+ * The hardware types and interfaces the settings enable, and the rows to register for them,
+ * or the ConductorDriversError that stops the conductor, logged as the real one logs it.
+ */
+function loadDrivers(
+  catalog: DriverCatalog,
+  settings: ConductorSettings,
+  log: ConductorLog,
+): { drivers: DriverFactory; interfaceRows: HardwareInterfaceRow[] } {
+  let drivers: DriverFactory;
+  try {
+    drivers = DriverFactory.load(catalog, settings, { fake: settings.fakeDelays }, settings.host);
+  } catch (error) {
+    log.error(`Error starting the conductor: ${(error as Error).message}`);
+    throw new ConductorDriversError(error as Error);
+  }
+  try {
+    return { drivers, interfaceRows: drivers.registrationRows() };
+  } catch (error) {
+    log.error(`Failed to register hardware types. ${(error as Error).message}`);
+    throw new ConductorDriversError(error as Error);
+  }
 }

@@ -3,25 +3,15 @@
  * `[fake]` ones it reads), named as the real ones are, with the real defaults. The config
  * file (../config.ts) fills them in; tests make the intervals short.
  */
+import type { DefaultInterfaces } from '../drivers/driver-factory.ts';
 import {
   type EnabledInterfaces,
   STANDALONE_ENABLED_INTERFACES,
 } from '../drivers/enabled-interfaces.ts';
-import { FAKE_HARDWARE } from '../drivers/fake-hardware.ts';
+import { FAKE_NO_DELAYS, type FakeDelays } from '../drivers/fake/fake-delays.ts';
+import { FAKE_HARDWARE } from '../drivers/hardware-types/fake-hardware.ts';
 
-/** The `[fake] *_delay` options: seconds a fake interface sleeps, a fixed `n` or a range `a,b`. */
-export interface FakeDelays {
-  readonly power: readonly [number, number];
-  readonly boot: readonly [number, number];
-  readonly deploy: readonly [number, number];
-  readonly management: readonly [number, number];
-  readonly inspect: readonly [number, number];
-  readonly rescue: readonly [number, number];
-  readonly bios: readonly [number, number];
-  readonly raid: readonly [number, number];
-  readonly storage: readonly [number, number];
-  readonly vendor: readonly [number, number];
-}
+export { FAKE_NO_DELAYS, type FakeDelays };
 
 export interface ConductorSettings {
   /** `[DEFAULT] host`: the conductor's name on the ring, the RPC server and in reservations. */
@@ -32,6 +22,8 @@ export interface ConductorSettings {
   readonly enabledHardwareTypes: readonly string[];
   /** `[DEFAULT] enabled_*_interfaces`. */
   readonly enabledInterfaces: EnabledInterfaces;
+  /** `[DEFAULT] default_*_interface`: a kind's default for every hardware type, when set. */
+  readonly defaultInterfaces: DefaultInterfaces;
   /** `[conductor] heartbeat_interval` (s): how often the conductor touches its row. */
   readonly heartbeatInterval: number;
   /** `[conductor] heartbeat_timeout` (s): a conductor not seen for this long is dead. */
@@ -70,21 +62,6 @@ export interface ConductorSettings {
   readonly fakeDelays: FakeDelays;
 }
 
-const NO_DELAY = [0, 0] as const;
-
-export const FAKE_NO_DELAYS: FakeDelays = {
-  power: NO_DELAY,
-  boot: NO_DELAY,
-  deploy: NO_DELAY,
-  management: NO_DELAY,
-  inspect: NO_DELAY,
-  rescue: NO_DELAY,
-  bios: NO_DELAY,
-  raid: NO_DELAY,
-  storage: NO_DELAY,
-  vendor: NO_DELAY,
-};
-
 /** The real defaults (ironic/conf/conductor.py, default.py, oslo.service). */
 export function defaultConductorSettings(host: string): ConductorSettings {
   return {
@@ -92,6 +69,8 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     conductorGroup: '',
     enabledHardwareTypes: [FAKE_HARDWARE],
     enabledInterfaces: STANDALONE_ENABLED_INTERFACES,
+    // The only kind the real service gives a default option (ironic/conf/default.py).
+    defaultInterfaces: { storage: 'noop' },
     heartbeatInterval: 10,
     heartbeatTimeout: 60,
     automatedClean: true,

@@ -1,17 +1,19 @@
 /**
  * Deploying and tearing down, as the real `conductor/deployments.py` and the manager's
- * `_do_node_tear_down` do them on fake hardware: a deploy prepares, gathers its deploy steps
- * (the fake deploy interface's one `deploy` step), runs them (each done at once), records the
+ * `_do_node_tear_down` do them: a deploy prepares, gathers the deploy steps of the node's
+ * interfaces (fake hardware's one: the fake deploy interface's `deploy`), runs them, records the
  * conductor as the node's affinity and ends `active`; a tear-down cleans up, forgets the
  * instance (instance_info, instance_uuid, the image bookkeeping) and goes on to cleaning.
  */
 import {
   InstanceDeployFailureError,
+  InvalidParameterError,
   InvalidStateRequestedError,
   NodeInMaintenanceError,
   NodeProtectedError,
 } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
+import { deployStepsOf, executeStep } from '../drivers/node-driver.ts';
 import { doNodeClean } from './clean-work.ts';
 import { deployingErrorHandler } from './error-handlers.ts';
 import {
@@ -55,8 +57,8 @@ export async function startDeploy(task: NodeTask, request: DeployRequest): Promi
   }
   if (updateImageType(node)) await task.save();
   try {
-    task.driver.validate('power');
-    task.driver.validate('deploy');
+    await task.driver.power.validate(task);
+    await task.driver.deploy.validate(task);
   } catch (error) {
     throw new InstanceDeployFailureError(
       `Failed to validate deploy or power info for node ${task.uuid}: ${(error as Error).message}`,
@@ -70,8 +72,7 @@ export async function startDeploy(task: NodeTask, request: DeployRequest): Promi
 
 /** The deploy steps to run: the driver's enabled ones, highest priority first. */
 function deploymentSteps(task: NodeTask): Record<string, unknown>[] {
-  return task.driver
-    .deploySteps()
+  return deployStepsOf(task.driver)
     .filter((step) => step.priority > 0)
     .sort((a, b) => b.priority - a.priority)
     .map((step) => ({
@@ -91,7 +92,7 @@ export async function doNodeDeploy(task: NodeTask, request: DeployRequest): Prom
     setInstanceInfo(node, 'configdrive', request.configdrive);
   }
   try {
-    await task.driver.prepare();
+    await task.driver.deploy.prepare(task);
   } catch (error) {
     await deployingErrorHandler(task, `Failed to prepare to deploy: ${(error as Error).message}`, {
       cleanUp: false,
@@ -128,7 +129,16 @@ async function doNextDeployStep(task: NodeTask, index: number): Promise<void> {
     setInternalInfo(task.node, 'deploy_step_index', i);
     await task.save();
     try {
-      await task.driver.deploy();
+      const driverStep = deployStepsOf(task.driver).find(
+        (known) => known.interface === step.interface && known.step === step.step,
+      );
+      if (driverStep === undefined) {
+        throw new InvalidParameterError(
+          `unknown step ${String(step.interface)}.${String(step.step)}`,
+        );
+      }
+      const args = (step.args as Record<string, unknown> | undefined) ?? {};
+      await executeStep(task.driver, task, driverStep, args);
     } catch (error) {
       await deployingErrorHandler(
         task,
@@ -149,9 +159,9 @@ const RESCUE_STATES: readonly string[] = [S.RESCUEWAIT, S.RESCUE, S.UNRESCUEFAIL
 export async function doNodeTearDown(task: NodeTask, initialState: string): Promise<void> {
   let failure: unknown;
   try {
-    if (RESCUE_STATES.includes(initialState)) await task.driver.rescueCleanUp();
-    await task.driver.cleanUp();
-    await task.driver.tearDown();
+    if (RESCUE_STATES.includes(initialState)) await task.driver.rescue.cleanUp(task);
+    await task.driver.deploy.cleanUp(task);
+    await task.driver.deploy.tearDown(task);
   } catch (error) {
     failure = error;
     recordError(task.node, `Failed to tear down: ${(error as Error).message}`);

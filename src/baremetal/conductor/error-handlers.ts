@@ -29,7 +29,7 @@ export async function deployingErrorHandler(
   let cleanupError: string | undefined;
   if (options.cleanUp !== false) {
     try {
-      await task.driver.cleanUp();
+      await task.driver.deploy.cleanUp(task);
     } catch (error) {
       cleanupError = `${errmsg}. Also failed to clean up due to: ${(error as Error).message}`;
     }

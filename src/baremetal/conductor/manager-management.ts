@@ -1,9 +1,10 @@
 /**
  * The RPC methods that talk to the node's management and network interfaces at once (no
- * background work): boot devices through the fake management interface (only PXE, nothing
- * remembered, as the real fake), VIFs through the noop network interface (accepted and
- * forgotten, as the real noop does: the list stays empty).
+ * background work): boot devices through its management interface, VIFs through its network
+ * interface (the fake management offers only PXE and remembers nothing; the noop network
+ * accepts VIFs and forgets them, as the real ones do).
  */
+import type { BootDevice } from '../drivers/interfaces/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { withNodeTask } from './node-task.ts';
 
@@ -13,20 +14,17 @@ export async function setBootDevice(
   device: string,
   persistent = false,
 ): Promise<void> {
-  void persistent; // the fake management interface ignores it, as the real one
   await withNodeTask(ctx, nodeId, { purpose: 'setting boot device' }, async (task) => {
-    task.driver.validate('management');
-    await task.driver.setBootDevice(device);
+    const management = task.driver.management;
+    await management.validate(task);
+    await management.setBootDevice(task, device, persistent);
   });
 }
 
-export async function getBootDevice(
-  ctx: ConductorContext,
-  nodeId: string,
-): Promise<{ boot_device: string; persistent: boolean }> {
+export async function getBootDevice(ctx: ConductorContext, nodeId: string): Promise<BootDevice> {
   return withNodeTask(ctx, nodeId, { purpose: 'getting boot device' }, async (task) => {
-    task.driver.validate('management');
-    return task.driver.getBootDevice();
+    await task.driver.management.validate(task);
+    return task.driver.management.getBootDevice(task);
   });
 }
 
@@ -36,14 +34,14 @@ export async function getSupportedBootDevices(
 ): Promise<string[]> {
   const purpose = 'getting supported boot devices';
   return withNodeTask(ctx, nodeId, { shared: true, purpose }, async (task) => [
-    ...task.driver.supportedBootDevices(),
+    ...task.driver.management.supportedBootDevices(task),
   ]);
 }
 
 export async function vifList(ctx: ConductorContext, nodeId: string): Promise<{ id: string }[]> {
   return withNodeTask(ctx, nodeId, { shared: true, purpose: 'list vifs' }, async (task) => {
-    task.driver.validate('network');
-    return task.driver.vifList();
+    await task.driver.network.validate(task);
+    return task.driver.network.vifList(task);
   });
 }
 
@@ -52,9 +50,9 @@ export async function vifAttach(
   nodeId: string,
   vifInfo: Record<string, unknown>,
 ): Promise<void> {
-  void vifInfo;
   await withNodeTask(ctx, nodeId, { purpose: 'attach vif' }, async (task) => {
-    task.driver.validate('network');
+    await task.driver.network.validate(task);
+    await task.driver.network.vifAttach(task, vifInfo);
   });
 }
 
@@ -63,8 +61,8 @@ export async function vifDetach(
   nodeId: string,
   vifId: string,
 ): Promise<void> {
-  void vifId;
   await withNodeTask(ctx, nodeId, { purpose: 'detach vif' }, async (task) => {
-    task.driver.validate('network');
+    await task.driver.network.validate(task);
+    await task.driver.network.vifDetach(task, vifId);
   });
 }

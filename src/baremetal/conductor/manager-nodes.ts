@@ -1,12 +1,12 @@
 /**
  * The RPC methods on the node record itself, as the real manager has them: create (the
- * interfaces checked and defaulted for the hardware type), update (the real checks on
+ * interfaces checked and defaulted for the hardware type by the conductor's DriverFactory),
+ * update (the real checks on
  * protection, retirement, interfaces and resource class by state, under the node's
  * reservation), destroy (refused where the real one refuses), validate, and traits.
  */
 
 import {
-  DriverNotFoundError,
   InvalidParameterError,
   InvalidStateError,
   NodeAssociatedError,
@@ -14,11 +14,8 @@ import {
   NodeTraitNotFoundError,
 } from '../common/errors.ts';
 import { ProvisionState as S, STATE_GROUPS } from '../common/provision-states.ts';
-import type { EnabledInterfaces } from '../drivers/enabled-interfaces.ts';
-import { resolveNodeInterfaces } from '../drivers/enabled-interfaces.ts';
-import { FAKE_HARDWARE_SUPPORTED } from '../drivers/fake-hardware.ts';
 import { INTERFACE_KINDS, interfaceField } from '../drivers/interface-kinds.ts';
-import { validationResults } from '../drivers/node-validation.ts';
+import { type ValidationResults, validateInterfaces } from '../drivers/node-validation.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { pythonRepr } from './node-info.ts';
@@ -27,34 +24,8 @@ import { withNodeTask } from './node-task.ts';
 /** The states in which a node's interfaces (and resource class) may change. */
 const UPDATE_ALLOWED_STATES = [S.ENROLL, S.INSPECTING, S.INSPECTWAIT, S.MANAGEABLE, S.AVAILABLE];
 
-/** driver_factory.check_and_update_node_interfaces: each interface enabled, defaults filled. */
-function checkAndUpdateInterfaces(
-  node: NodeObject,
-  enabledHardwareTypes: readonly string[],
-  enabled: EnabledInterfaces,
-): void {
-  const driver = String(node.peek('driver'));
-  if (!enabledHardwareTypes.includes(driver)) throw new DriverNotFoundError(driver);
-  const requested: Record<string, string | null> = {};
-  for (const kind of INTERFACE_KINDS) {
-    requested[interfaceField(kind)] = (node.peek(interfaceField(kind)) ?? null) as string | null;
-  }
-  const resolved = resolveNodeInterfaces(
-    driver,
-    requested,
-    FAKE_HARDWARE_SUPPORTED,
-    enabled,
-    node.peek('uuid') ?? undefined,
-  );
-  if ('error' in resolved) throw new InvalidParameterError(resolved.error);
-  for (const kind of INTERFACE_KINDS) {
-    const field = interfaceField(kind);
-    if ((node.peek(field) ?? null) === null) node.set(field, resolved.interfaces[field]);
-  }
-}
-
 export async function createNode(ctx: ConductorContext, node: NodeObject): Promise<NodeObject> {
-  checkAndUpdateInterfaces(node, ctx.settings.enabledHardwareTypes, ctx.settings.enabledInterfaces);
+  ctx.drivers.checkAndUpdateNodeInterfaces(node);
   return ctx.store.nodes.create(node);
 }
 
@@ -121,14 +92,10 @@ export async function updateNode(
     }
     checkInterfaces = true;
   }
-  if (checkInterfaces) {
-    checkAndUpdateInterfaces(
-      node,
-      ctx.settings.enabledHardwareTypes,
-      ctx.settings.enabledInterfaces,
-    );
-  }
-  return withNodeTask(ctx, uuid, { purpose: 'node update' }, async (task) => {
+  if (checkInterfaces) ctx.drivers.checkAndUpdateNodeInterfaces(node);
+  // Without the driver: a node whose driver is broken must still be fixable.
+  const options = { purpose: 'node update', loadDriver: false };
+  return withNodeTask(ctx, uuid, options, async (task) => {
     const current = task.node;
     if (delta.has('instance_uuid') && node.get('instance_uuid') && current.get('instance_uuid')) {
       throw new NodeAssociatedError(uuid, String(current.get('instance_uuid')));
@@ -147,7 +114,8 @@ export async function updateNode(
 }
 
 export async function destroyNode(ctx: ConductorContext, nodeId: string): Promise<void> {
-  await withNodeTask(ctx, nodeId, { purpose: 'node deletion' }, async (task) => {
+  const options = { purpose: 'node deletion', loadDriver: false };
+  await withNodeTask(ctx, nodeId, options, async (task) => {
     const node = task.node;
     const maintenance = Boolean(node.get('maintenance'));
     if (!maintenance && node.get('instance_uuid') !== null) {
@@ -171,12 +139,11 @@ export async function destroyNode(ctx: ConductorContext, nodeId: string): Promis
 export async function validateDriverInterfaces(
   ctx: ConductorContext,
   nodeId: string,
-): Promise<Record<string, { result: boolean; reason?: string }>> {
-  const node = await ctx.store.nodes.get(nodeId);
-  const interfaces = Object.fromEntries(
-    INTERFACE_KINDS.map((kind) => [interfaceField(kind), String(node.get(interfaceField(kind)))]),
+): Promise<ValidationResults> {
+  const purpose = 'driver interface validation';
+  return withNodeTask(ctx, nodeId, { shared: true, purpose }, (task) =>
+    validateInterfaces(task.driver, task, ctx.settings.host),
   );
-  return validationResults(String(node.get('driver')), interfaces as never);
 }
 
 export async function addNodeTraits(

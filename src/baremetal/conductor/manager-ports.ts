@@ -99,7 +99,8 @@ export async function updatePort(ctx: ConductorContext, port: PortObject): Promi
         );
       }
       await validatePortPhysnet(task, port);
-      task.driver.validate('network');
+      await task.driver.network.validate(task);
+      await task.driver.network.portChanged(task, port);
       return ctx.store.ports.save(port);
     },
   );
@@ -136,7 +137,8 @@ export async function updatePortgroup(
         );
       }
     }
-    task.driver.validate('network');
+    await task.driver.network.validate(task);
+    await task.driver.network.portgroupChanged(task, portgroup);
     return ctx.store.portgroups.save(portgroup);
   });
 }

@@ -31,8 +31,8 @@ export async function changeNodePowerState(
   timeout?: number,
 ): Promise<void> {
   await withNodeTask(ctx, nodeId, { purpose: 'changing node power state' }, async (task) => {
-    task.driver.validate('power');
-    if (!task.driver.supportedPowerStates().includes(newState)) {
+    await task.driver.power.validate(task);
+    if (!task.driver.power.supportedPowerStates(task).includes(newState)) {
       throw new InvalidParameterError(
         `The driver ${task.node.get('driver')} does not support the power state, ${newState}`,
       );
@@ -41,7 +41,6 @@ export async function changeNodePowerState(
       newState === SOFT_REBOOT || newState === SOFT_POWER_OFF
         ? (timeout ?? ctx.settings.softPowerOffTimeout)
         : timeout;
-    void powerTimeout; // fake power acts at once; the timeout only matters to real hardware
     const previous = task.node.get('power_state');
     task.node.set(
       'target_power_state',
@@ -50,7 +49,7 @@ export async function changeNodePowerState(
     task.node.set('last_error', null);
     await task.save();
     task.spawnAfter(
-      { name: 'node_power_action', run: (t) => nodePowerAction(t, newState) },
+      { name: 'node_power_action', run: (t) => nodePowerAction(t, newState, powerTimeout) },
       async () => {
         task.node.set('power_state', previous);
         task.node.set('target_power_state', null);
@@ -87,7 +86,7 @@ export async function doNodeTearDown(ctx: ConductorContext, nodeId: string): Pro
   await withNodeTask(ctx, nodeId, { purpose: 'node tear down' }, async (task) => {
     deleteInternalInfo(task.node, 'agent_url');
     if (task.node.get('protected')) throw new NodeProtectedError(task.uuid);
-    task.driver.validate('power');
+    await task.driver.power.validate(task);
     const initial = task.provisionState;
     await task.requestEvent('delete', 'delete', {
       revertOnNoWorker: true,
@@ -105,8 +104,8 @@ export async function doNodeClean(
   await withNodeTask(ctx, nodeId, { purpose: 'node manual cleaning' }, async (task) => {
     if (task.node.get('maintenance')) throw new NodeInMaintenanceError('cleaning', task.uuid);
     try {
-      task.driver.validate('power');
-      task.driver.validate('network');
+      await task.driver.power.validate(task);
+      await task.driver.network.validate(task);
     } catch (error) {
       if (!(error instanceof InvalidParameterError)) throw error;
       throw new InvalidParameterError(
@@ -126,8 +125,8 @@ export async function doNodeClean(
 
 export async function inspectHardware(ctx: ConductorContext, nodeId: string): Promise<void> {
   await withNodeTask(ctx, nodeId, { purpose: 'hardware inspection' }, async (task) => {
-    task.driver.validate('power');
-    task.driver.validate('inspect');
+    await task.driver.power.validate(task);
+    await task.driver.inspect.validate(task);
     await task.requestEvent('inspect', 'inspect', {
       revertOnNoWorker: true,
       work: { name: '_do_inspect_hardware', run: work.doInspectHardware },
@@ -148,9 +147,9 @@ export async function doNodeRescue(
     setInstanceInfo(node, 'hashed_rescue_password', hashRescuePassword(rescuePassword));
     await task.save();
     try {
-      task.driver.validate('power');
-      task.driver.validate('rescue');
-      task.driver.validate('network');
+      await task.driver.power.validate(task);
+      await task.driver.rescue.validate(task);
+      await task.driver.network.validate(task);
     } catch (error) {
       if (
         !(
@@ -185,7 +184,7 @@ export async function doNodeUnrescue(ctx: ConductorContext, nodeId: string): Pro
   await withNodeTask(ctx, nodeId, { purpose: 'node unrescue' }, async (task) => {
     deleteInternalInfo(task.node, 'agent_url');
     if (task.node.get('maintenance')) throw new NodeInMaintenanceError('unrescuing', task.uuid);
-    task.driver.validate('power');
+    await task.driver.power.validate(task);
     await task.requestEvent('unrescue', 'unrescue', {
       revertOnNoWorker: true,
       work: { name: '_do_node_unrescue', run: work.doNodeUnrescue },
@@ -266,5 +265,5 @@ async function doAbort(task: NodeTask): Promise<void> {
     });
     return;
   }
-  work.abortInspection(task);
+  await work.abortInspection(task);
 }

@@ -4,6 +4,10 @@
  * `[conductor] node_locked_retry_attempts` times `node_locked_retry_interval` apart before
  * NodeLocked (409) reaches the caller; a shared task takes no reservation and only reads.
  *
+ * A task carries its node's driver, composed from the node's hardware type and interface
+ * fields by the conductor's DriverFactory; a node whose interfaces this conductor cannot give
+ * it (not enabled, not supported by its hardware type) cannot be acted on, with the real 400.
+ *
  * A task may hand the rest of its work to the worker pool (`spawnAfter`): when the RPC method
  * ends, the work starts in the background holding the reservation, and the reservation is
  * released when it finishes. If the pool is full, the spawn-error hook puts the node back as
@@ -18,9 +22,9 @@ import {
   type ProvisionEvent,
   type ProvisionState,
 } from '../common/provision-states.ts';
+import type { NodeDriver } from '../drivers/node-driver.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
-import { FakeHardwareDriver } from './fake-driver.ts';
 
 export interface AcquireOptions {
   /** A shared task takes no reservation (read-only or harmless operations). */
@@ -29,6 +33,11 @@ export interface AcquireOptions {
   readonly purpose: string;
   /** Retry a locked node (default true); false: one attempt. */
   readonly retry?: boolean;
+  /**
+   * Compose the node's driver (default true). Updating and deleting a node do without, so
+   * that a node whose driver is broken can still be fixed or removed, as in the real one.
+   */
+  readonly loadDriver?: boolean;
 }
 
 /** Background work of a task, named as the real function for the last_error it may write. */
@@ -54,17 +63,30 @@ export class NodeTask {
   readonly ctx: ConductorContext;
   readonly shared: boolean;
   readonly purpose: string;
-  readonly driver: FakeHardwareDriver;
   node: NodeObject;
+  readonly #driver: NodeDriver | undefined;
   #work: SpawnedWork | undefined;
   #onSpawnError: (() => Promise<void>) | undefined;
 
-  private constructor(ctx: ConductorContext, node: NodeObject, shared: boolean, purpose: string) {
+  private constructor(
+    ctx: ConductorContext,
+    node: NodeObject,
+    shared: boolean,
+    options: AcquireOptions,
+  ) {
     this.ctx = ctx;
     this.node = node;
     this.shared = shared;
-    this.purpose = purpose;
-    this.driver = new FakeHardwareDriver(() => this.node, ctx.settings.fakeDelays);
+    this.purpose = options.purpose;
+    this.#driver = options.loadDriver === false ? undefined : ctx.drivers.driverFor(node);
+  }
+
+  /** The node's driver (build_driver_for_task). */
+  get driver(): NodeDriver {
+    if (this.#driver === undefined) {
+      throw new Error(`the task on node ${this.uuid} (${this.purpose}) has no driver loaded`);
+    }
+    return this.#driver;
   }
 
   get uuid(): string {
@@ -82,7 +104,7 @@ export class NodeTask {
     options: AcquireOptions,
   ): Promise<NodeTask> {
     if (options.shared) {
-      return new NodeTask(ctx, await ctx.store.nodes.get(nodeId), true, options.purpose);
+      return new NodeTask(ctx, await ctx.store.nodes.get(nodeId), true, options);
     }
     const attempts =
       options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
@@ -91,11 +113,26 @@ export class NodeTask {
         const node = await ctx.reservations.reserve(nodeId, () =>
           ctx.store.reservations.reserve(ctx.settings.host, nodeId),
         );
-        return new NodeTask(ctx, node, false, options.purpose);
+        return NodeTask.#reserved(ctx, node, options);
       } catch (error) {
         if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
         await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
       }
+    }
+  }
+
+  /** The task on a node just reserved; the reservation goes if the driver cannot be composed. */
+  static async #reserved(
+    ctx: ConductorContext,
+    node: NodeObject,
+    options: AcquireOptions,
+  ): Promise<NodeTask> {
+    try {
+      return new NodeTask(ctx, node, false, options);
+    } catch (error) {
+      const refused = new NodeTask(ctx, node, false, { ...options, loadDriver: false });
+      await refused.release();
+      throw error;
     }
   }
 
@@ -122,7 +159,10 @@ export class NodeTask {
   /** Upgrades a shared task to an exclusive one (the node is read again). */
   async upgradeLock(): Promise<void> {
     if (!this.shared) return;
-    const exclusive = await NodeTask.acquire(this.ctx, this.uuid, { purpose: this.purpose });
+    const exclusive = await NodeTask.acquire(this.ctx, this.uuid, {
+      purpose: this.purpose,
+      loadDriver: false,
+    });
     (this as { shared: boolean }).shared = false;
     this.node = exclusive.node;
   }

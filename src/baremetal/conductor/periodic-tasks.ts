@@ -138,8 +138,7 @@ export async function syncPowerStates(ctx: ConductorContext): Promise<void> {
     const uuid = String(node.get('uuid'));
     if (node.get('target_power_state') !== null) continue;
     await withNodeTask(ctx, uuid, { shared: true, purpose: 'power state sync' }, async (task) => {
-      if (!task.driver.supports('power')) return;
-      const actual = await task.driver.getPowerState();
+      const actual = await task.driver.power.getPowerState(task);
       if (actual === task.node.get('power_state') || actual === null) return;
       await task.upgradeLock();
       task.node.set('power_state', actual);

@@ -1,9 +1,9 @@
 /**
  * Changing a node's power state, as the real `node_power_action` does: a request that would
  * change nothing (on when on, off when off) only tidies the node; otherwise the target power
- * state is shown while the fake power interface works, `last_power_state_change` is stamped in
- * driver_internal_info, and the node ends in the target state (a reboot leaves it on, a soft
- * power off off). A failure is recorded in last_error.
+ * state is shown while the node's power interface works, `last_power_state_change` is stamped
+ * in driver_internal_info, and the node ends in the target state (a reboot leaves it on, a
+ * soft power off off). A failure is recorded in last_error.
  */
 
 import { STATE_GROUPS } from '../common/provision-states.ts';
@@ -30,7 +30,7 @@ async function canSkipStateChange(task: NodeTask, newState: string): Promise<boo
   const node = task.node;
   let current: string | null;
   try {
-    current = await task.driver.getPowerState();
+    current = await task.driver.power.getPowerState(task);
   } catch (error) {
     recordError(node, `Failed to change power state to '${newState}': ${(error as Error).message}`);
     node.set('target_power_state', null);
@@ -48,8 +48,12 @@ async function canSkipStateChange(task: NodeTask, newState: string): Promise<boo
   return true;
 }
 
-/** node_power_action: needs the node reserved. */
-export async function nodePowerAction(task: NodeTask, newState: string): Promise<void> {
+/** node_power_action: needs the node reserved; `timeout` (s) goes to the power interface. */
+export async function nodePowerAction(
+  task: NodeTask,
+  newState: string,
+  timeout?: number,
+): Promise<void> {
   const node = task.node;
   if (await canSkipStateChange(task, newState)) {
     if (WIPES_AGENT.includes(newState)) {
@@ -67,8 +71,8 @@ export async function nodePowerAction(task: NodeTask, newState: string): Promise
   if (WIPES_AGENT.includes(newState)) wipeInternalInfoOnPowerOff(node);
   await task.save();
   try {
-    if (newState === REBOOT) await task.driver.reboot();
-    else await task.driver.setPowerState(newState);
+    if (newState === REBOOT) await task.driver.power.reboot(task, timeout);
+    else await task.driver.power.setPowerState(task, newState, timeout);
   } catch (error) {
     node.set('target_power_state', null);
     recordError(

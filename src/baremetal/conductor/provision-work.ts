@@ -22,9 +22,9 @@ export async function doNodeVerify(task: NodeTask): Promise<void> {
   let error: string | undefined;
   let powerState: string | null = null;
   try {
-    task.driver.validate('power');
+    await task.driver.power.validate(task);
     try {
-      powerState = await task.driver.getPowerState();
+      powerState = await task.driver.power.getPowerState(task);
     } catch (e) {
       error = `Failed to get power state for node ${task.uuid}. Error: ${message(e)}`;
     }
@@ -45,7 +45,7 @@ export async function doInspectHardware(task: NodeTask): Promise<void> {
   wipeTokenAndUrl(task.node);
   let next: string;
   try {
-    next = await task.driver.inspectHardware();
+    next = await task.driver.inspect.inspectHardware(task);
   } catch (e) {
     recordError(task.node, message(e));
     await task.processEvent('fail');
@@ -56,8 +56,8 @@ export async function doInspectHardware(task: NodeTask): Promise<void> {
 
 /** manager._do_takeover: this conductor now looks after the node. */
 export async function doTakeover(task: NodeTask): Promise<void> {
-  await task.driver.prepare();
-  await task.driver.takeOver();
+  await task.driver.deploy.prepare(task);
+  await task.driver.deploy.takeOver(task);
   const conductorId = task.ctx.conductorId;
   if (conductorId !== undefined) task.node.set('conductor_affinity', conductorId);
   await task.save();
@@ -85,7 +85,7 @@ export function removeRescuePassword(task: NodeTask): void {
 export async function doNodeRescue(task: NodeTask): Promise<void> {
   let next: string;
   try {
-    next = await task.driver.rescue();
+    next = await task.driver.rescue.rescue(task);
   } catch (e) {
     removeRescuePassword(task);
     recordError(task.node, `Failed to rescue: ${message(e)}`);
@@ -98,7 +98,7 @@ export async function doNodeRescue(task: NodeTask): Promise<void> {
 /** manager._do_node_unrescue. */
 export async function doNodeUnrescue(task: NodeTask): Promise<void> {
   try {
-    await task.driver.unrescue();
+    await task.driver.rescue.unrescue(task);
   } catch (e) {
     recordError(task.node, `Failed to unrescue: ${message(e)}`);
     await task.processEvent('fail');
@@ -111,7 +111,7 @@ export async function doNodeUnrescue(task: NodeTask): Promise<void> {
 /** manager._do_node_rescue_abort. */
 export async function doNodeRescueAbort(task: NodeTask): Promise<void> {
   try {
-    await task.driver.rescueCleanUp();
+    await task.driver.rescue.cleanUp(task);
   } catch {
     const error = 'Failed to clean up rescue after aborting the operation';
     await task.refresh();
@@ -127,7 +127,22 @@ export async function doNodeRescueAbort(task: NodeTask): Promise<void> {
   await task.save();
 }
 
-/** The inspect interface's abort: the fake one has none (UnsupportedDriverExtension). */
-export function abortInspection(task: NodeTask): never {
-  throw new UnsupportedDriverExtensionError(String(task.node.get('driver')), 'abort');
+/**
+ * manager._do_abort in `inspect wait`: the inspect interface stops the inspection (the fake
+ * and no-inspect ones cannot: UnsupportedDriverExtension reaches the caller), then the node
+ * moves on with the real last_error.
+ */
+export async function abortInspection(task: NodeTask): Promise<void> {
+  try {
+    await task.driver.inspect.abort(task);
+  } catch (e) {
+    if (!(e instanceof UnsupportedDriverExtensionError)) {
+      recordError(task.node, `Failed to abort inspection: ${message(e)}`);
+      await task.save();
+    }
+    throw e;
+  }
+  recordError(task.node, 'Inspection was aborted by request.');
+  wipeTokenAndUrl(task.node);
+  await task.processEvent('abort');
 }

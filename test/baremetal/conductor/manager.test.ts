@@ -227,6 +227,28 @@ forEachConductorBackend('conductor manager', (backend) => {
     assert.equal(reset.get('inspect_interface'), 'fake');
   });
 
+  it('refuses to act on a node whose interface is no longer enabled, but updates and deletes it', async () => {
+    const node = await api.createNode(newNode());
+    const uuid = String(node.get('uuid'));
+    // As a conductor restarted with fewer implementations enabled would find it.
+    const stale = await store.nodes.get(uuid);
+    stale.set('console_interface', 'fake');
+    await store.nodes.save(stale);
+    const refusal = {
+      name: 'InterfaceNotFoundInEntrypointError',
+      message:
+        "Could not find the following interface in the 'ironic.hardware.interfaces.console' entrypoint: fake. Valid interfaces are ['no-console'].",
+    };
+    await assert.rejects(api.changeNodePowerState(stale, 'power on'), refusal);
+    await assert.rejects(api.validateDriverInterfaces(stale), refusal);
+    assert.equal((await store.nodes.get(uuid)).get('reservation'), null, 'the node is let go');
+    const fixed = await store.nodes.get(uuid);
+    fixed.set('description', 'still editable');
+    assert.equal((await api.updateNode(fixed)).get('description'), 'still editable');
+    await api.destroyNode(fixed);
+    await assert.rejects(store.nodes.get(uuid), /could not be found/);
+  });
+
   it('refuses to destroy an associated node unless in maintenance', async () => {
     const node = await api.createNode(
       newNode({ instance_uuid: '0a1b2c3d-0000-4000-8000-0000000000aa' }),

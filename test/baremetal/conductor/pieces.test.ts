@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { NoFreeConductorWorkerError } from '../../../src/baremetal/common/errors.ts';
-import { delaySeconds } from '../../../src/baremetal/conductor/fake-driver.ts';
 import { pythonIsoformat, pythonRepr } from '../../../src/baremetal/conductor/node-info.ts';
 import {
   hashRescuePassword,
   sha256Crypt,
 } from '../../../src/baremetal/conductor/rescue-password.ts';
 import { WorkerPool } from '../../../src/baremetal/conductor/worker-pool.ts';
+import { delaySeconds } from '../../../src/baremetal/drivers/fake/fake-delays.ts';
 
 describe('conductor pieces', () => {
   it('runs at most `size` pieces of work, refuses more at once, and drains', async () => {

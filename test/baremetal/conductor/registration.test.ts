@@ -9,18 +9,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startConductor } from '../../../src/baremetal/conductor/conductor-process.ts';
 import {
-  hardwareInterfaceRows,
-  STANDALONE_ENABLED_INTERFACES,
-} from '../../../src/baremetal/drivers/enabled-interfaces.ts';
-import { FAKE_HARDWARE_SUPPORTED } from '../../../src/baremetal/drivers/fake-hardware.ts';
+  defaultConductorSettings,
+  FAKE_NO_DELAYS,
+} from '../../../src/baremetal/conductor/conductor-settings.ts';
+import { BUILTIN_DRIVERS } from '../../../src/baremetal/drivers/driver-catalog.ts';
+import { DriverFactory } from '../../../src/baremetal/drivers/driver-factory.ts';
 import { type Database, listServices } from '../../../src/db/index.ts';
+import { LocalBus, LocalTransport } from '../../../src/rpc/index.ts';
 import {
   apiStore,
   httpTransport,
   newNode,
   openTestDatabase,
   startTestConductor,
+  testSettings,
+  UNPINNED,
 } from './support/conductor-harness.ts';
 
 describe('conductor registration', () => {
@@ -49,11 +54,12 @@ describe('conductor registration', () => {
       assert.equal(row.get('conductor_group'), 'rack-a');
       assert.equal(row.get('hostname'), 'reg-1');
       const interfaces = await store.conductors.listHardwareInterfaces(row.get('id'));
-      const expected = hardwareInterfaceRows(
-        'fake-hardware',
-        FAKE_HARDWARE_SUPPORTED,
-        STANDALONE_ENABLED_INTERFACES,
-      );
+      const expected = DriverFactory.load(
+        BUILTIN_DRIVERS,
+        defaultConductorSettings('reg-1'),
+        { fake: FAKE_NO_DELAYS },
+        'reg-1',
+      ).registrationRows();
       assert.equal(interfaces.length, expected.length);
       assert.deepEqual(
         interfaces
@@ -131,6 +137,33 @@ describe('conductor registration', () => {
     } finally {
       await database.close();
       await t.close();
+    }
+  });
+
+  it('does not start when a default is not enabled, and leaves nothing behind', async () => {
+    const database = await openTestDatabase(url);
+    const errors: string[] = [];
+    try {
+      await assert.rejects(
+        startConductor({
+          settings: testSettings('reg-3', { defaultInterfaces: { console: 'fake' } }),
+          database,
+          caps: UNPINNED,
+          transport: new LocalTransport(new LocalBus()),
+          registerService: false,
+          log: { info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
+        }),
+        (error: Error) =>
+          error.name === 'ConductorDriversError' &&
+          (error.cause as Error).name === 'InterfaceNotFoundInEntrypointError',
+      );
+      // What the real conductor logs before it exits.
+      assert.deepEqual(errors, [
+        "Failed to register hardware types. Could not find the following interface in the 'ironic.hardware.interfaces.console' entrypoint: fake. Valid interfaces are ['no-console'].",
+      ]);
+      await assert.rejects(apiStore(database).conductors.get('reg-3'), { name: 'NotFoundError' });
+    } finally {
+      await database.close();
     }
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Baton's fake-hardware data held to what the real Ironic 21.4.4 answered, as recorded in
- * test/baremetal/fixtures/real-ironic/ by test/baremetal/support/capture-real-ironic.ts
- * (same setup: STANDALONE_ENABLED_INTERFACES, one conductor named 127.0.0.1).
+ * Baton's fake-hardware hardware type, composed through the driver seam, held to what the real
+ * Ironic 21.4.4 answered, as recorded in test/baremetal/fixtures/real-ironic/ by
+ * test/baremetal/support/capture-real-ironic.ts (same setup: STANDALONE_ENABLED_INTERFACES, one
+ * conductor named 127.0.0.1).
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -11,31 +13,41 @@ import {
   DRIVER_FIELDS,
   driverBody,
   driverListBody,
-  driverProperties,
 } from '../../../src/baremetal/api/driver-views.ts';
 import { BAREMETAL_FEATURE_VERSIONS, type GateCheck } from '../../../src/baremetal/api/features.ts';
+import { pythonListRepr } from '../../../src/baremetal/common/driver-errors.ts';
+import { InterfaceNotFoundInEntrypointError } from '../../../src/baremetal/common/errors.ts';
 import { NoValidHostError } from '../../../src/baremetal/common/hash-ring.ts';
 import {
-  defaultImplementations,
-  hardwareInterfaceRows,
-  interfaceNotFoundMessage,
+  defaultConductorSettings,
+  FAKE_NO_DELAYS,
+} from '../../../src/baremetal/conductor/conductor-settings.ts';
+import { targetPowerState } from '../../../src/baremetal/conductor/power-action.ts';
+import {
+  BUILTIN_DRIVERS,
+  defaultImplementationProperties,
+} from '../../../src/baremetal/drivers/driver-catalog.ts';
+import { DriverFactory } from '../../../src/baremetal/drivers/driver-factory.ts';
+import {
   interfacesFromRows,
-  pythonListRepr,
-  resolveNodeInterfaces,
   STANDALONE_ENABLED_INTERFACES,
 } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import {
-  bootDeviceRefusal,
   FAKE_BOOT_DEVICE,
-  FAKE_HARDWARE,
-  FAKE_HARDWARE_SUPPORTED,
   FAKE_SUPPORTED_BOOT_DEVICES,
-  IMPLEMENTATION_PROPERTIES,
-  powerStateAfter,
-} from '../../../src/baremetal/drivers/fake-hardware.ts';
-import { isInterfaceKind } from '../../../src/baremetal/drivers/interface-kinds.ts';
-import { validationResults } from '../../../src/baremetal/drivers/node-validation.ts';
+} from '../../../src/baremetal/drivers/fake/fake-management.ts';
+import {
+  FAKE_HARDWARE,
+  FAKE_HARDWARE_TYPE,
+} from '../../../src/baremetal/drivers/hardware-types/fake-hardware.ts';
+import {
+  INTERFACE_KINDS,
+  interfaceField,
+  isInterfaceKind,
+} from '../../../src/baremetal/drivers/interface-kinds.ts';
+import { validateInterfaces } from '../../../src/baremetal/drivers/node-validation.ts';
 import { RAID_LOGICAL_DISK_PROPERTIES } from '../../../src/baremetal/drivers/raid-logical-disks.ts';
+import { Node } from '../../../src/baremetal/objects/index.ts';
 import { ironicPythonMissing, runIronicPython } from '../support/ironic-python.ts';
 
 interface Observation {
@@ -90,11 +102,14 @@ function faultstring(observation: Observation): string {
   return (JSON.parse(body.error_message) as { faultstring: string }).faultstring;
 }
 
-const rows = hardwareInterfaceRows(
-  FAKE_HARDWARE,
-  FAKE_HARDWARE_SUPPORTED,
-  STANDALONE_ENABLED_INTERFACES,
+/** The conductor's drivers in the comparison setup (Baton's defaults are that setup). */
+const factory = DriverFactory.load(
+  BUILTIN_DRIVERS,
+  defaultConductorSettings(HOST),
+  { fake: FAKE_NO_DELAYS },
+  HOST,
 );
+const rows = factory.registrationRows();
 const fakeHardware = {
   name: FAKE_HARDWARE,
   hosts: [HOST],
@@ -145,9 +160,11 @@ describe('fake-hardware drivers against the real Ironic 21.4.4', () => {
   });
 
   it('has the real properties and RAID logical disk properties', () => {
-    const defaults = defaultImplementations(FAKE_HARDWARE_SUPPORTED, STANDALONE_ENABLED_INTERFACES);
+    const defaults = Object.fromEntries(
+      INTERFACE_KINDS.map((kind) => [kind, fakeHardware.interfaces[kind].default]),
+    );
     const [properties] = observed('GET /v1/drivers/fake-hardware/properties');
-    assert.deepEqual(driverProperties(defaults, IMPLEMENTATION_PROPERTIES), properties?.body);
+    assert.deepEqual(defaultImplementationProperties(BUILTIN_DRIVERS, defaults), properties?.body);
     for (const observation of observed(
       'GET /v1/drivers/fake-hardware/raid/logical_disk_properties',
     )) {
@@ -159,50 +176,51 @@ describe('fake-hardware drivers against the real Ironic 21.4.4', () => {
   });
 });
 
-describe('a fake-hardware node against the real Ironic 21.4.4', () => {
-  const resolved = resolveNodeInterfaces(
-    FAKE_HARDWARE,
-    {},
-    FAKE_HARDWARE_SUPPORTED,
-    STANDALONE_ENABLED_INTERFACES,
-  );
-  assert.ok('interfaces' in resolved);
-  const defaults = resolved.interfaces;
+/** A new fake-hardware node with its interfaces as the conductor checks and defaults them. */
+function newNode(fields: Record<string, string> = {}) {
+  const node = Node.create({ uuid: randomUUID(), driver: FAKE_HARDWARE, ...fields });
+  factory.checkAndUpdateNodeInterfaces(node);
+  return node;
+}
 
+const interfacesOf = (node: ReturnType<typeof newNode>) =>
+  Object.fromEntries(
+    INTERFACE_KINDS.map((kind) => [interfaceField(kind), node.get(interfaceField(kind))]),
+  );
+
+describe('a fake-hardware node against the real Ironic 21.4.4', () => {
   it('gets the real default implementations', () => {
     const observation = NODE.find((o) => o.request.startsWith('GET /v1/nodes/{node}?fields='));
     const { links: _links, ...fields } = (observation as Observation).body as Record<
       string,
       unknown
     >;
-    assert.deepEqual(defaults, fields);
+    assert.deepEqual(interfacesOf(newNode()), fields);
   });
 
-  it('validates as the real one, in its order, at every microversion', () => {
+  it('validates as the real one, in its order, at every microversion', async () => {
     const [observation] = observed('GET /v1/nodes/{node}/validate');
     assert.equal(observation?.from, '1.1');
     assert.equal(observation?.to, '1.82');
-    const ours = validationResults(FAKE_HARDWARE, defaults);
+    const node = newNode();
+    const ours = await validateInterfaces(factory.driverFor(node), { node }, HOST);
     assert.deepEqual(ours, observation?.body);
     assert.deepEqual(Object.keys(ours), Object.keys(observation?.body as object));
   });
 
-  it('fails validation of the no-* implementations with the real reasons', () => {
+  it('fails validation of the no-* implementations with the real reasons', async () => {
     const [observation] = observed('GET /v1/nodes/{bare-node}/validate');
-    const bare = resolveNodeInterfaces(
-      FAKE_HARDWARE,
-      {
-        bios_interface: 'no-bios',
-        inspect_interface: 'no-inspect',
-        raid_interface: 'no-raid',
-        rescue_interface: 'no-rescue',
-        vendor_interface: 'no-vendor',
-      },
-      FAKE_HARDWARE_SUPPORTED,
-      STANDALONE_ENABLED_INTERFACES,
+    const node = newNode({
+      bios_interface: 'no-bios',
+      inspect_interface: 'no-inspect',
+      raid_interface: 'no-raid',
+      rescue_interface: 'no-rescue',
+      vendor_interface: 'no-vendor',
+    });
+    assert.deepEqual(
+      await validateInterfaces(factory.driverFor(node), { node }, HOST),
+      observation?.body,
     );
-    assert.ok('interfaces' in bare);
-    assert.deepEqual(validationResults(FAKE_HARDWARE, bare.interfaces), observation?.body);
   });
 
   it('refuses implementations that are not enabled, in the real words', () => {
@@ -219,33 +237,39 @@ describe('a fake-hardware node against the real Ironic 21.4.4', () => {
       ) as [string, string];
       const kind = field.replace(/_interface$/, '');
       assert.ok(isInterfaceKind(kind));
-      const ours = resolveNodeInterfaces(
-        FAKE_HARDWARE,
-        { [field]: value },
-        FAKE_HARDWARE_SUPPORTED,
-        STANDALONE_ENABLED_INTERFACES,
+      assert.throws(
+        () => newNode({ [field]: value }),
+        (error: unknown) =>
+          error instanceof InterfaceNotFoundInEntrypointError &&
+          error.message === faultstring(observation),
       );
-      assert.deepEqual(ours, { error: faultstring(observation) });
-      assert.equal(
-        faultstring(observation),
-        interfaceNotFoundMessage(kind, value, STANDALONE_ENABLED_INTERFACES[kind]),
+      assert.match(faultstring(observation), /Valid interfaces are \[/);
+      assert.ok(
+        faultstring(observation).endsWith(
+          `${pythonListRepr(STANDALONE_ENABLED_INTERFACES[kind])}.`,
+        ),
       );
     }
     assert.equal(pythonListRepr(["it's", 'a']), `["it's", 'a']`);
   });
 
-  it('offers and reports only PXE, and refuses other boot devices in the real words', () => {
+  it('offers and reports only PXE, and refuses other boot devices in the real words', async () => {
+    const node = newNode();
+    const task = { node };
+    const management = factory.driverFor(node).management;
     assert.deepEqual(observed('GET /v1/nodes/{node}/management/boot_device/supported')[0]?.body, {
-      supported_boot_devices: FAKE_SUPPORTED_BOOT_DEVICES,
+      supported_boot_devices: management.supportedBootDevices(task),
     });
+    assert.deepEqual(management.supportedBootDevices(task), FAKE_SUPPORTED_BOOT_DEVICES);
     for (const observation of observed('GET /v1/nodes/{node}/management/boot_device')) {
+      assert.deepEqual(observation.body, await management.getBootDevice(task));
       assert.deepEqual(observation.body, FAKE_BOOT_DEVICE);
     }
     for (const observation of observed('PUT /v1/nodes/{node}/management/boot_device')) {
       const { boot_device } = observation.requestBody as { boot_device: string };
-      const refusal = bootDeviceRefusal(boot_device);
-      if (observation.status === 204) assert.equal(refusal, undefined);
-      else assert.equal(refusal, faultstring(observation));
+      const set = management.setBootDevice(task, boot_device, false);
+      if (observation.status === 204) await set;
+      else await assert.rejects(set, { message: faultstring(observation) });
     }
   });
 
@@ -261,7 +285,7 @@ describe('a fake-hardware node against the real Ironic 21.4.4', () => {
       if (!put.request.startsWith('PUT')) continue;
       const { target } = put.requestBody as { target: string };
       const state = ((sequence[i] as Observation).body as { power_state: string }).power_state;
-      assert.equal(powerStateAfter(target), state, target);
+      assert.equal(targetPowerState(target), state, target);
       checked++;
     }
     assert.equal(checked, 5);
@@ -308,6 +332,6 @@ print(json.dumps(out))
         classes.filter((names) => names !== null).map((names) => names[0]),
       ]),
     );
-    assert.deepEqual({ ...FAKE_HARDWARE_SUPPORTED }, theirs);
+    assert.deepEqual({ ...FAKE_HARDWARE_TYPE.supported }, theirs);
   });
 });

@@ -27,14 +27,7 @@ import {
   createBaremetalStore,
   LATEST_VERSIONS,
 } from '../../../../src/baremetal/db/index.ts';
-import {
-  hardwareInterfaceRows,
-  STANDALONE_ENABLED_INTERFACES,
-} from '../../../../src/baremetal/drivers/enabled-interfaces.ts';
-import {
-  FAKE_HARDWARE,
-  FAKE_HARDWARE_SUPPORTED,
-} from '../../../../src/baremetal/drivers/fake-hardware.ts';
+import type { DriverCatalog } from '../../../../src/baremetal/drivers/driver-catalog.ts';
 import { BAREMETAL_MIGRATIONS } from '../../../../src/baremetal/migrations/index.ts';
 import { BAREMETAL_OBJECTS } from '../../../../src/baremetal/objects/index.ts';
 import {
@@ -86,6 +79,8 @@ export interface BatonApiOptions {
   readonly caps?: CapsInForce;
   /** Token validation and policy (`auth_strategy = keystone`); absent: noauth. */
   readonly auth?: BaremetalAppOptions['auth'];
+  /** Hardware types and implementations of the conductors and the API (Baton's own by default). */
+  readonly drivers?: DriverCatalog;
 }
 
 /** The caps of an unpinned process. */
@@ -126,6 +121,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
         caps,
         transport: new LocalTransport(bus),
         registerService: false,
+        ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
       }),
     );
   }
@@ -134,6 +130,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
     store,
     settings,
     health,
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
     apiMax: options.apiMax ?? caps.apiMax,
     ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
@@ -160,6 +157,7 @@ interface ApiAppParts {
   readonly health: HealthState;
   readonly apiMax: string | undefined;
   readonly auth?: BaremetalAppOptions['auth'];
+  readonly drivers?: DriverCatalog;
 }
 
 /** An API app on the store and RPC bus given, sending at `caps`. */
@@ -187,7 +185,12 @@ async function buildApiApp(
     { resetIntervalMs: 0 },
   );
   return buildBaremetalApp({
-    services: { store, conductors: new ConductorApi({ client, rings }), settings: parts.settings },
+    services: {
+      store,
+      conductors: new ConductorApi({ client, rings }),
+      settings: parts.settings,
+      ...(parts.drivers === undefined ? {} : { drivers: parts.drivers }),
+    },
     apiMax: parts.apiMax,
     operations: { health: parts.health },
     ...(parts.auth === undefined ? {} : { auth: parts.auth }),
@@ -213,34 +216,6 @@ export async function startSecondApi(
     apiMax: caps.apiMax,
   });
   return { request: (request) => app.inject(request), close: () => app.close() };
-}
-
-/** Registers a conductor (alive now) running fake-hardware as the standalone setup enables it. */
-export async function registerFakeConductor(
-  store: BaremetalStore,
-  hostname: string,
-  conductorGroup = '',
-): Promise<void> {
-  const conductor = await store.conductors.register({
-    hostname,
-    // The real conductor lists its enabled hardware types here.
-    drivers: [FAKE_HARDWARE],
-    conductor_group: conductorGroup,
-  });
-  const rows = hardwareInterfaceRows(
-    FAKE_HARDWARE,
-    FAKE_HARDWARE_SUPPORTED,
-    STANDALONE_ENABLED_INTERFACES,
-  );
-  await store.conductors.registerHardwareInterfaces(
-    Number(conductor.get('id')),
-    rows.map((row) => ({
-      hardware_type: row.hardwareType,
-      interface_type: row.interfaceType,
-      interface_name: row.interfaceName,
-      default: row.default,
-    })),
-  );
 }
 
 /**

@@ -1,0 +1,50 @@
+/**
+ * What every hardware interface has, whatever its kind (Ironic's `BaseInterface`): the kind
+ * and entry-point name it is registered under, a `validate` the conductor runs before using it
+ * (and `node validate` reports), and the steps it offers for cleaning and deploying.
+ *
+ * An implementation is an object made once per conductor; its methods take the task, as the
+ * real ones do, so that they always read the node the task holds now.
+ */
+import type { NodeObject } from '../objects/index.ts';
+import type { InterfaceKind } from './interface-kinds.ts';
+
+/** What an interface method sees of the conductor's task (NodeTask satisfies it). */
+export interface DriverTask {
+  readonly node: NodeObject;
+}
+
+/** Arguments a step accepts (the real `argsinfo`), by name. */
+export type StepArguments = Readonly<
+  Record<string, { readonly description: string; readonly required: boolean }>
+>;
+
+/** A clean or deploy step an interface offers (the real step dicts). */
+export interface DriverStep {
+  readonly interface: InterfaceKind;
+  readonly step: string;
+  readonly priority: number;
+  readonly abortable: boolean;
+  readonly requiresRamdisk: boolean;
+  readonly argsinfo?: StepArguments;
+}
+
+export interface HardwareInterface<K extends InterfaceKind = InterfaceKind> {
+  readonly kind: K;
+  /** The entry-point name nodes and options use: `fake`, `no-console`, `ipmitool`. */
+  readonly name: string;
+  /**
+   * Checks the node has what this interface needs (driver_info, ports...). Throws
+   * InvalidParameterError or UnsupportedDriverExtensionError, which `node validate` reports.
+   */
+  validate(task: DriverTask): Promise<void>;
+  /** Clean steps (priority 0: only on request, in manual cleaning). */
+  readonly cleanSteps?: readonly DriverStep[];
+  readonly deploySteps?: readonly DriverStep[];
+  /** Runs one of the steps above; a state to wait in (`clean wait`) or null when done. */
+  executeStep?(
+    task: DriverTask,
+    step: DriverStep,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<string | null>;
+}

@@ -1,0 +1,12 @@
+/**
+ * The boot interface (Ironic's BootInterface): how the node boots a ramdisk (deploy, clean,
+ * rescue) and then its instance. Deploy interfaces that run on the node call it.
+ */
+import type { DriverTask, HardwareInterface } from '../base-interface.ts';
+
+export interface BootInterface extends HardwareInterface<'boot'> {
+  prepareRamdisk(task: DriverTask, params: Readonly<Record<string, unknown>>): Promise<void>;
+  cleanUpRamdisk(task: DriverTask): Promise<void>;
+  prepareInstance(task: DriverTask): Promise<void>;
+  cleanUpInstance(task: DriverTask): Promise<void>;
+}

@@ -1,0 +1,30 @@
+/** `no-raid` (Ironic's `noop.NoRAID`): the node's RAID cannot be configured. */
+import type { DriverTask } from '../base-interface.ts';
+import type { Implementation } from '../implementation.ts';
+import type { RaidInterface } from '../interfaces/index.ts';
+import { unsupported } from './unsupported.ts';
+
+class NoRaid implements RaidInterface {
+  readonly kind = 'raid' as const;
+  readonly name = 'no-raid';
+
+  async validate(task: DriverTask): Promise<void> {
+    unsupported(task, 'raid');
+  }
+
+  async createConfiguration(task: DriverTask): Promise<never> {
+    unsupported(task, 'raid');
+  }
+
+  async deleteConfiguration(task: DriverTask): Promise<never> {
+    unsupported(task, 'raid');
+  }
+}
+
+export const noRaid: Implementation<'raid'> = {
+  kind: 'raid',
+  name: 'no-raid',
+  className: 'ironic.drivers.modules.noop.NoRAID',
+  properties: {},
+  create: () => new NoRaid(),
+};
