@@ -143,9 +143,17 @@ export class LoadGenerator {
 
   async #work(worker: number): Promise<void> {
     const own: OwnNode[] = [];
+    // Once an API serves the new release, each worker's first turns use it, so that even a
+    // short step cannot pass without them: a shard set, then the reads.
+    const firstOnNewRelease: Operation[] = ['shardSet', 'newRead'];
     while (!this.#stopping) {
       const usable = own.filter((node) => !node.broken);
-      const operation = usable.length === 0 ? 'nodeCreate' : drawOperation(randomInt(MIX_TOTAL));
+      const operation =
+        usable.length === 0
+          ? 'nodeCreate'
+          : this.#newReleaseApis.length > 0 && firstOnNewRelease.length > 0
+            ? (firstOnNewRelease.shift() as Operation)
+            : drawOperation(randomInt(MIX_TOTAL));
       const node = usable[randomInt(Math.max(1, usable.length))] as OwnNode;
       try {
         if (operation === 'nodeCreate') await this.#createNode(worker, own);

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import type { RehearsalReport } from '../../src/rehearsal/report.ts';
+import { assertNewReleaseUsed } from './support/server-rehearsal.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -53,5 +55,6 @@ describe('baton rehearse on the embedded defaults', () => {
       ['0', '1.1', '1.2', '2.1', '2.2', '3.1', '3.2', '3.3', '3.4', 'done'],
     );
     assert.ok(report.steps.every((step) => step.figures.requests > 0));
+    assertNewReleaseUsed(report as unknown as RehearsalReport);
   });
 });
