@@ -24,6 +24,8 @@ export async function nodesMappedHere(
     filters,
     sortKey: options.sortKey ?? 'id',
     sortDir: 'asc',
+    // One node a newer release wrote must not stop the sweep for every other.
+    onNewerRow: (uuid, error) => ctx.log.warn(`periodic task skips node ${uuid}: ${error.message}`),
     ...(options.fields === undefined
       ? {}
       : { fields: ['uuid', 'driver', 'conductor_group', ...options.fields] }),
