@@ -143,18 +143,24 @@ export class LoadGenerator {
 
   async #work(worker: number): Promise<void> {
     const own: OwnNode[] = [];
-    // Once an API serves the new release, each worker's first turns use it, so that even a
-    // short step cannot pass without them: a shard set, then the reads.
-    const firstOnNewRelease: Operation[] = ['shardSet', 'newRead'];
+    // Once an API serves the new release, each worker's first turns are on one node: a shard
+    // set there, a PATCH of its extra through the balancer (half of them reach the API still
+    // pinned, in step 3.3: the write that must not erase the shard), then the node read back at
+    // 1.82 with its shard. No step, however short, passes without this.
+    const firstOnNewRelease: Operation[] = ['shardSet', 'nodePatch', 'newRead'];
+    let focus: OwnNode | undefined;
     while (!this.#stopping) {
       const usable = own.filter((node) => !node.broken);
+      const first =
+        usable.length > 0 && this.#newReleaseApis.length > 0 && firstOnNewRelease.length > 0;
       const operation =
         usable.length === 0
           ? 'nodeCreate'
-          : this.#newReleaseApis.length > 0 && firstOnNewRelease.length > 0
+          : first
             ? (firstOnNewRelease.shift() as Operation)
             : drawOperation(randomInt(MIX_TOTAL));
-      const node = usable[randomInt(Math.max(1, usable.length))] as OwnNode;
+      if (first) focus ??= usable[randomInt(usable.length)];
+      const node = (first ? focus : usable[randomInt(Math.max(1, usable.length))]) as OwnNode;
       try {
         if (operation === 'nodeCreate') await this.#createNode(worker, own);
         else if (operation === 'nodePatch') await this.#patchNode(node);
@@ -178,16 +184,20 @@ export class LoadGenerator {
     path: string,
     expected: number,
     body?: unknown,
-    at: { baseUrl?: string; microversion?: string } = {},
+    at: { baseUrl?: () => string | undefined; microversion?: string } = {},
   ): Promise<Answer | undefined> {
     await this.#pacer.slot();
+    // Chosen once the slot comes: an API of the new release may have gone meanwhile (going
+    // back), and then there is nothing to ask it.
+    const baseUrl = at.baseUrl === undefined ? this.#options.baseUrl : at.baseUrl();
+    if (baseUrl === undefined) return undefined;
     const startedAt = Date.now();
     const started = performance.now();
     let status = 0;
     let detail: string | undefined;
     let parsed: Record<string, unknown> = {};
     try {
-      const response = await fetch(`${at.baseUrl ?? this.#options.baseUrl}${path}`, {
+      const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: {
           'X-OpenStack-Ironic-API-Version': at.microversion ?? this.#options.microversion,
@@ -250,9 +260,11 @@ export class LoadGenerator {
     own.push({ uuid, state, broken: false });
   }
 
-  #newReleaseApi(): string {
-    return this.#newReleaseApis[randomInt(this.#newReleaseApis.length)] as string;
-  }
+  /** One of the new release's APIs, at random; undefined when none serves now. */
+  readonly #newReleaseApi = (): string | undefined =>
+    this.#newReleaseApis.length === 0
+      ? undefined
+      : this.#newReleaseApis[randomInt(this.#newReleaseApis.length)];
 
   /** A shard, which only the new release's API 1.82 can set, on one of the worker's nodes. */
   async #setShard(node: OwnNode): Promise<void> {
@@ -263,7 +275,7 @@ export class LoadGenerator {
       `/v1/nodes/${node.uuid}`,
       200,
       [{ op: 'add', path: '/shard', value }],
-      { baseUrl: this.#newReleaseApi(), microversion: SHARD_MICROVERSION },
+      { baseUrl: this.#newReleaseApi, microversion: SHARD_MICROVERSION },
     );
     if (answer === undefined) return;
     if (answer.body.shard !== value) {
@@ -277,7 +289,7 @@ export class LoadGenerator {
   /** The node at 1.82 and its inventory at 1.81, compared with what was acknowledged. */
   async #readNew(node: OwnNode): Promise<void> {
     const expected = this.#options.ledger.nodes.get(node.uuid);
-    const baseUrl = this.#newReleaseApi();
+    const baseUrl = this.#newReleaseApi;
     const shown = await this.#request('show-new', 'GET', `/v1/nodes/${node.uuid}`, 200, undefined, {
       baseUrl,
       microversion: SHARD_MICROVERSION,

@@ -228,6 +228,15 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       log,
       ledger,
     });
+    const load = generator;
+    // What only the new release serves is asked of its unpinned APIs directly, from the
+    // moment one is up (step 3.3): through the balancer a pinned API would answer 406.
+    const newReleaseApis = (leaving?: Member) =>
+      load.setNewReleaseApis(
+        [...members.values()]
+          .filter((member) => member.tier === 'api' && member.build === 'new' && member !== leaving)
+          .map((member) => `http://127.0.0.1:${member.apiPort}`),
+      );
     const loadStarted = Date.now();
     generator.start();
 
@@ -245,10 +254,15 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
             await startMember(tier, index, to);
             await stopMember(old);
           } else {
+            // The load stops asking this API for the new release's features before it goes
+            // (going back: a pinned or previous one takes its port), and asks the new one
+            // only once it is up.
+            newReleaseApis(old);
             await stopMember(old);
             await startMember(tier, index, to);
             await balancer?.waitFor(`api${index + 1}`, 'UP');
           }
+          newReleaseApis();
         },
         baton: async (args) => {
           const result = await runBaton(repoRoot, [...args, ...dbArgs]);
@@ -258,13 +272,6 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         previousRelease: release.name,
       });
       fleet = fleetAfter(fleet, step);
-      // What only the new release serves is asked of its unpinned APIs directly, from the
-      // moment one is up (step 3.3): through the balancer a pinned API would answer 406.
-      generator.setNewReleaseApis(
-        [...members.values()]
-          .filter((member) => member.tier === 'api' && member.build === 'new')
-          .map((member) => `http://127.0.0.1:${member.apiPort}`),
-      );
       const processes = await viewProcesses([...members.values()], db, runsOf);
       await sleep(options.stepSeconds * 1000);
       const versions: VersionCounts = await versionCounts(db);
