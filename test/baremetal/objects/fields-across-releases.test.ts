@@ -199,17 +199,25 @@ for (const backend of BACKENDS) {
 
     for (const { type, version, field } of cases) {
       const name = `${type.name}.${field} (${version})`;
-      const adapter = byType[type.name];
-
-      test(`${name}: through the database`, async () => {
+      /** The object the new release wrote with the field set, and what must read back. */
+      const writeNewer = async () => {
+        const adapter = byType[type.name];
         assert.ok(adapter, `no adapter for ${type.name}: add one above`);
         const derived = adapter.derived?.[field];
-        const value = derived === undefined ? sampleValue(type, field) : undefined;
-        const written = await adapter.create(
-          newer,
-          derived === undefined ? { [field]: value } : {},
-        );
-        const expected = derived === undefined ? value : await derived(written);
+        if (derived !== undefined) {
+          const written = await adapter.create(newer, {});
+          return { adapter, written, expected: await derived(written) };
+        }
+        const value = sampleValue(type, field);
+        return {
+          adapter,
+          written: await adapter.create(newer, { [field]: value }),
+          expected: value,
+        };
+      };
+
+      test(`${name}: through the database`, async () => {
+        const { adapter, written, expected } = await writeNewer();
         // The pinned side reads it, changes a field its release knows, saves.
         const seen = await adapter.get(older, written);
         seen.assign(adapter.touched, { changed_by: PREVIOUS });
@@ -224,14 +232,7 @@ for (const backend of BACKENDS) {
       });
 
       test(`${name}: over the wire`, async () => {
-        assert.ok(adapter, `no adapter for ${type.name}: add one above`);
-        const derived = adapter.derived?.[field];
-        const value = derived === undefined ? sampleValue(type, field) : undefined;
-        const written = await adapter.create(
-          newer,
-          derived === undefined ? { [field]: value } : {},
-        );
-        const expected = derived === undefined ? value : await derived(written);
+        const { adapter, written, expected } = await writeNewer();
         const seen = await adapter.get(older, written);
         seen.assign(adapter.touched, { sent_by: PREVIOUS });
         const sent = JSON.parse(
