@@ -1,5 +1,5 @@
 /**
- * The object family of ../shared/reference/ovo/ironic_family.py, defined with
+ * The object family of test/fixtures/ovo/ironic_family.py, defined with
  * Baton's objects: Node 1.15 (1.14 for an "old service"), NodeList 1.1, Port
  * 1.12 and Chassis 1.4, with the family's releases. Used by the vector tests
  * and the benchmark.
