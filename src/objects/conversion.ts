@@ -9,7 +9,7 @@
  *   whole and older code reading it finds what it expects.
  *
  * Both return a converted copy and leave the original alone. The copy keeps
- * the original's changed marks and adds those of the conversion (seed 000:
+ * the original's changed marks and adds those of the conversion (the rolling-upgrade doc:
  * a Node 1.14 read by 1.15 code has `meta` and `extra` changed).
  */
 import type { FieldMap } from './object-type.ts';

@@ -1,5 +1,5 @@
 /**
- * What to write to the database for an object (seed 000, "Saving objects to
+ * What to write to the database for an object (the rolling-upgrade doc, "Saving objects to
  * the database"): its changed fields plus `version`, converted to the pinned
  * version when the release is pinned. Conversion for the database keeps the
  * fields the target version lacks and sets them to their unavailable value,

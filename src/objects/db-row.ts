@@ -1,5 +1,5 @@
 /**
- * Reading an object from a database row (seed 000, "Getting objects from the
+ * Reading an object from a database row (the rolling-upgrade doc, "Getting objects from the
  * database"): the row's `version` column says which version its data is in;
  * only the columns of that version are read, then the object is converted to
  * the latest version. The conversion's changes are kept, so the next save

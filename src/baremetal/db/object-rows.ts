@@ -1,5 +1,5 @@
 /**
- * The object ⇄ row boundary (seed 000). Reading a row gives the object at its latest version,
+ * The object ⇄ row boundary (the rolling-upgrade doc). Reading a row gives the object at its latest version,
  * whatever version the row was written at (`objectFromDbRow` converts it, keeping the changes
  * that conversion made so the next unpinned save upgrades the row). Writing converts the
  * object to the target version the caller's caps give (`versionChangesForDb`): a pinned

@@ -65,7 +65,7 @@ const earlyNodeVersions: VersionStep[] = Array.from({ length: 14 }, (_, minor) =
   note: minor === 0 ? 'Initial version' : 'No change to the fields this family models',
 }));
 
-/** Node 1.15: 'meta' replaces the deprecated 'extra' (seed 000's example). */
+/** Node 1.15: 'meta' replaces the deprecated 'extra' (the rolling-upgrade doc's example). */
 const metaStep: VersionStep = {
   version: '1.15',
   note: "Add 'meta', replacing the deprecated 'extra'",
