@@ -90,13 +90,22 @@ describe('load generator', () => {
       });
       const started = Date.now();
       generator.start();
-      await sleep(6_000);
+      // Runs until it has shown what the test checks (every kind of request, a provisioning
+      // cycle), not for a fixed time that a loaded machine may not fill.
+      const kinds = ['node-create', 'node-patch', 'port-create', 'provision', 'poll'];
+      const shown = () =>
+        log.records.length > 40 &&
+        kinds.every((kind) => log.records.some((r) => r.kind === kind)) &&
+        [...ledger.nodes.values()].some((node) => node.provisionState === 'available');
+      for (const deadline = Date.now() + 120_000; !shown() && Date.now() < deadline; ) {
+        await sleep(200);
+      }
       await generator.stop();
       const figures = windowFigures(log, started, Date.now() + 1);
       assert.equal(figures.failed, 0, JSON.stringify(log.records.filter((r) => !r.ok).slice(0, 3)));
       assert.deepEqual(log.outcomeFailures, []);
       assert.ok(figures.requests > 40, `${figures.requests} requests`);
-      for (const kind of ['node-create', 'node-patch', 'port-create', 'provision', 'poll']) {
+      for (const kind of kinds) {
         assert.ok((figures.byKind as Record<string, number>)[kind], `${kind} sent`);
       }
       assert.ok(

@@ -93,7 +93,8 @@ export function conductorEndpoint(
     whoami: { params: {}, handle: () => name },
     sleep: {
       params: { ms: 'required' },
-      handle: async (args) => {
+      handle: async (args, call) => {
+        record('sleep', call, args); // a test can await the call being held
         await new Promise((resolve) => setTimeout(resolve, Number(args.ms)));
         return 'slept';
       },
