@@ -1,6 +1,6 @@
 /**
  * Versioned-object micro-benchmarks, measured on process CPU time (as the
- * oslo.versionedobjects baseline in ../shared/reference/ovo/README.md was).
+ * oslo.versionedobjects baseline in test/fixtures/ovo/README.md was).
  * The Node is the one of that baseline: every field set, 20 keys in
  * properties and driver_info, a 4-key meta, two datetimes. Each operation runs
  * in a fresh Node process, which answers requests for samples of ~0.2 s of CPU
@@ -15,7 +15,7 @@
  * The reason: this VM's speed moves by 2x from day to day and from one minute
  * to the next, for both languages, so the two sides of a ratio are sampled in
  * the same moments. Otherwise the ratios are against the figures recorded in
- * the reference README.
+ * that README.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -33,7 +33,7 @@ import {
 import { ReleasePin } from '../src/releases/index.ts';
 import { FAMILY_RELEASES, Node, newRegistry } from '../test/objects/support/ironic-family.ts';
 
-/** oslo.versionedobjects 3.0.1 as recorded in the reference README, CPU time, median of 3 runs (ops/s). */
+/** oslo.versionedobjects 3.0.1 as recorded in test/fixtures/ovo/README.md, CPU time, median of 3 runs (ops/s). */
 const OSLO_RECORDED: Record<string, number> = {
   serialize_latest: 17_681,
   serialize_pinned: 5_705,
@@ -246,7 +246,7 @@ async function chooseCpu(): Promise<{ cpu: string; why: string }> {
   return { cpu: fastest[0], why: `the fastest on a get_changes probe: ${table.join(', ')}` };
 }
 
-const OVO_DIR = fileURLToPath(new URL('../../shared/reference/ovo', import.meta.url));
+const OVO_DIR = fileURLToPath(new URL('../test/fixtures/ovo', import.meta.url));
 const DEBIAN_PYTHON = '/usr/bin/python3';
 
 /** A worker measuring the real oslo.versionedobjects, or why there is none. */

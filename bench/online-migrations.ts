@@ -6,7 +6,7 @@
  * latency during each. Target: the online run at least half the plain
  * UPDATE's rows/s, with the other process's p99 under 50 ms.
  *
- * The migration is Ironic's example (seed 000): `meta` replaces the
+ * The migration is Ironic's example (the rolling-upgrade doc): `meta` replaces the
  * deprecated `extra`, and the row's object version goes from 1.0 to 1.1. It
  * runs through `runOnlineMigrations`, one short transaction per batch.
  *

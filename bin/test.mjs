@@ -5,14 +5,20 @@
 // longest first keeps one of them from beginning last and stretching the run (the runner's
 // command line sorts files by name, so `run()` is used to keep this order).
 //
-// Usage: node --import tsx bin/test.mjs [--concurrency N] [file...]
-// Without files, runs all of test/**/*.test.ts. Exit 1 when a test fails.
+// A green run must have run what it names: every skipped or todo test and suite is counted and
+// listed after the runner's summary (bin/skips.mjs), and one that test/allowed-skips.txt does not
+// name, a file that declares no test, or a run in which no test ran, fails it.
+//
+// Usage: node --import tsx bin/test.mjs [--concurrency N] [--allowed-skips FILE] [file...]
+// Without files, runs all of test/**/*.test.ts. Exit 1 when a test fails, a skip is not allowed
+// or a file ran no test.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseAllowedSkips, SkipLedger } from './skips.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -45,7 +51,10 @@ function longRunning(all) {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { concurrency: { type: 'string', default: '3' } },
+  options: {
+    concurrency: { type: 'string', default: '3' },
+    'allowed-skips': { type: 'string', default: join(root, 'test/allowed-skips.txt') },
+  },
 });
 const concurrency = Number(values.concurrency);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -55,19 +64,38 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 
 let files;
 if (positionals.length > 0) {
-  files = positionals.map((file) => join(process.cwd(), file));
+  files = positionals.map((file) => resolve(file));
 } else {
   const all = testFiles(join(root, 'test')).sort();
   const first = longRunning(all);
   files = [...first, ...all.filter((file) => !first.includes(file))];
 }
 
+const ledger = new SkipLedger(
+  parseAllowedSkips(readFileSync(values['allowed-skips'], 'utf8')),
+  (file) => relative(root, file),
+);
 let failed = false;
 const stream = run({ files, concurrency });
+stream.on('test:pass', (data) => ledger.record(data));
 stream.on('test:fail', () => {
   failed = true;
 });
-stream.compose(spec).pipe(process.stdout);
-stream.on('end', () => {
-  process.exitCode = failed ? 1 : 0;
+const out = stream.compose(spec);
+out.pipe(process.stdout, { end: false });
+out.on('end', () => {
+  const allowlist = relative(root, values['allowed-skips']);
+  const lines = ledger.report(allowlist);
+  const unexpected = ledger.unexpected().length;
+  if (unexpected > 0) {
+    lines.push(
+      `${unexpected} left out without an entry in ${allowlist}: a skip proves nothing, so it fails the run`,
+    );
+  }
+  const silent = ledger.silent;
+  for (const file of silent) lines.push(`declares no test (counted as one passing test): ${file}`);
+  const none = ledger.passed === 0 && !failed;
+  if (none) lines.push('no test ran');
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  process.exitCode = failed || unexpected > 0 || silent.length > 0 || none ? 1 : 0;
 });

@@ -7,8 +7,12 @@
  *   npm run conformance                    # every scenario
  *   npm run conformance -- traits usages   # scenarios whose name contains one of these words
  *   CONFORMANCE_DUMP=steps.jsonl npm run conformance   # also write every answer of both
+ *   CONFORMANCE_SUMMARY=summary.json npm run conformance  # what differed, for a program to read
+ *
+ * test/conformance/real-placement.test.ts runs all of it in `npm test` and allows only the
+ * differences conformance/known-differences.ts names, each with its reason.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import {
   freePort,
@@ -18,6 +22,7 @@ import {
 import { realPlacementMissing, startRealPlacement } from '../bench/support/real-placement.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
+import type { ConformanceSummary } from './known-differences.ts';
 import { Pair } from './pair.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 
@@ -48,7 +53,9 @@ async function traitsOf(url: string): Promise<{ id: number; name: string }[]> {
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 let differing = 0;
 let steps = 0;
+const summary: ConformanceSummary = { scenarios: [] };
 for (const scenario of chosen) {
+  let failure: string | undefined;
   const batonDb = await createScratchDatabase('postgresql');
   const realDb = await createScratchDatabase('postgresql');
   const batonPort = await freePort();
@@ -63,9 +70,8 @@ for (const scenario of chosen) {
     await scenario.run(pair);
   } catch (error) {
     const cause = (error as Error).cause;
-    console.log(
-      `✖ ${scenario.name}: scenario failed at step ${pair.steps.length + 1}: ${(error as Error).message}${cause ? ` (${String(cause)})` : ''}`,
-    );
+    failure = `scenario failed at step ${pair.steps.length + 1}: ${(error as Error).message}${cause ? ` (${String(cause)})` : ''}`;
+    console.log(`✖ ${scenario.name}: ${failure}`);
     differing++;
   } finally {
     await stopPlacementServer(batonServer);
@@ -81,6 +87,16 @@ for (const scenario of chosen) {
     );
   }
   const bad = pair.steps.filter((s) => s.differences.length > 0);
+  summary.scenarios.push({
+    name: scenario.name,
+    requests: pair.steps.length,
+    ...(failure === undefined ? {} : { failure }),
+    differing: bad.map((step) => ({
+      title: step.title,
+      request: `${step.request.method} ${step.request.path}${step.request.version ? ` @${step.request.version}` : ''}`,
+      where: step.differences.map((d) => d.where),
+    })),
+  });
   steps += pair.steps.length;
   differing += bad.length;
   console.log(
@@ -94,4 +110,7 @@ for (const scenario of chosen) {
   }
 }
 console.log(`\n${steps} requests in ${chosen.length} scenarios; ${differing} differ`);
+if (process.env.CONFORMANCE_SUMMARY) {
+  writeFileSync(process.env.CONFORMANCE_SUMMARY, `${JSON.stringify(summary, null, 1)}\n`);
+}
 process.exit(differing === 0 ? 0 : 1);

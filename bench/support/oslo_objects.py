@@ -1,6 +1,6 @@
 """The oslo.versionedobjects side of bench/objects.ts, measured in the same run.
 
-Runs the operations of the baseline in ../shared/reference/ovo/README.md on the
+Runs the operations of the baseline in test/fixtures/ovo/README.md on the
 real library (Debian python3-oslo.versionedobjects and python3-ironic, under
 /usr/bin/python3), through the family in ironic_family.py, on process CPU time,
 best of 5 repeats of about 0.2 s each. Prints one JSON line of ops/s with the

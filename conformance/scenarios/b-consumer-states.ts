@@ -1,5 +1,5 @@
 /**
- * Consumer generations (seed 002) in the three states a consumer can be in when allocations
+ * Consumer generations (the consumer-generation spec) in the three states a consumer can be in when allocations
  * are written: no allocations and no consumer record; allocations but no consumer record
  * (written before 1.8, the online migration not yet run: made here by deleting the record);
  * allocations and a record. Each write form is tried in each state.

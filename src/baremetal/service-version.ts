@@ -1,5 +1,5 @@
 /**
- * How the bare metal processes name themselves in the services table (seed 004): their
+ * How the bare metal processes name themselves in the services table (the service-version spec): their
  * binaries and the service version of this code. Bump the version when a change needs every
  * process of the service upgraded before something may run (an online migration gated on it).
  */

@@ -101,7 +101,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   // `baton db …` words its output as ironic-dbsync and ironic-status do.
   operatorDialect: { tool: 'ironic-dbsync', product: 'ironic', releaseString: RELEASE_NUMBER },
   binaries: [BAREMETAL_API_BINARY, BAREMETAL_CONDUCTOR_BINARY],
-  // Seed 000: conductors first (step 1), then the APIs (step 2).
+  // The rolling-upgrade doc: conductors first (step 1), then the APIs (step 2).
   upgradeOrder: [BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_API_BINARY],
   migrations: BAREMETAL_MIGRATIONS,
   readConfigFile: async (path) => {

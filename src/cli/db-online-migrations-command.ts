@@ -36,7 +36,7 @@ export interface OnlineMigrationOptions extends DatabaseOptions {
 }
 
 /**
- * Seed 004's gate: exit 2 while a live service cannot read the object versions the migrations
+ * The service-version spec's gate: exit 2 while a live service cannot read the object versions the migrations
  * write, naming them and the upgrade step still to do; `--force` runs anyway, saying so.
  */
 async function passGate(

@@ -1,6 +1,6 @@
 /**
  * `baton db services`: who runs which service version, and the caps in force they call for
- * (the pin, else the oldest live process's release: seed 004); `--remove-dead` forgets dead
+ * (the pin, else the oldest live process's release: the service-version spec); `--remove-dead` forgets dead
  * ones; `--json` prints the same as one JSON document.
  */
 import { DEFAULT_LIVE_WITHIN_SECONDS, listServices, removeDeadServices } from '../db/index.ts';

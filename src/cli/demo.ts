@@ -22,7 +22,7 @@ import { capsInForce, type ReleaseMapping } from '../releases/index.ts';
 
 const NAMESPACE = { project: 'ironic', serial: 'ironic_object' };
 
-/** Node 1.15 adds `meta`, which replaces the deprecated `extra` (seed 000's example). */
+/** Node 1.15 adds `meta`, which replaces the deprecated `extra` (the rolling-upgrade doc's example). */
 const Node = defineObjectType({
   name: 'Node',
   namespace: NAMESPACE,
@@ -116,7 +116,7 @@ export async function runDemo(out: (line: string) => void = console.log): Promis
     });
     const answer = await client.request('/nodes');
     show(
-      'A client that knows 1.9 asks a server pinned to 1.5: it negotiates down (seed 001, use case 7A)',
+      'A client that knows 1.9 asks a server pinned to 1.5: it negotiates down (use case 7A of the "Ironic Microversions" specification, docs/design.md)',
       {
         sent: answer.sent,
         negotiated: answer.negotiated,

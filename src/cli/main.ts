@@ -211,7 +211,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   upgrade
     .command('plan')
     .description(
-      "where the deployment stands in a rolling upgrade (seed 000's steps) and the next step's commands; reads only",
+      "where the deployment stands in the rolling-upgrade procedure (docs/design.md) and the next step's commands; reads only",
     )
     .addOption(
       new Option(

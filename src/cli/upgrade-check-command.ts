@@ -94,7 +94,7 @@ export async function upgradeCheck(
         },
       };
       const pin = pinOf(caps);
-      // The caps a process starting now runs with (seed 004): the pin, else the oldest live
+      // The caps a process starting now runs with (the service-version spec): the pin, else the oldest live
       // process's release; a live process too old to talk to fails the check.
       const capsCheck: UpgradeCheck = {
         name: 'Caps in force',

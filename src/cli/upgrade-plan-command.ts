@@ -1,5 +1,5 @@
 /**
- * `baton upgrade plan`: seed 000's rolling-upgrade table for the deployment as it stands (the
+ * `baton upgrade plan`: the rolling-upgrade table of docs/design.md for the deployment as it stands (the
  * services table, the schema, the online migrations, the rows per object version): what each
  * live process runs, the steps done, and the next one with its commands (docs/operations.md,
  * "Where an upgrade stands"). Reads only; a missing database is the usual error.
@@ -80,7 +80,7 @@ function planText(
   lines.push(
     plan.fromRelease === undefined
       ? `${plan.service}: ${plan.toRelease} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
-      : `${plan.service}: rolling upgrade from ${plan.fromRelease} (FromVer) to ${plan.toRelease} (ToVer, service version ${state.codeVersion})`,
+      : `${plan.service}: rolling upgrade from ${plan.fromRelease} ("old" below) to ${plan.toRelease} ("new", service version ${state.codeVersion}; "new pinned": the new code capped at the old release's versions)`,
   );
   const pending = state.onlineMigrations.filter((m) => m.pending !== 0);
   lines.push(

@@ -56,7 +56,7 @@ export interface FirstAttempt {
 /**
  * First attempt: the user's choice as given (`latest` is sent as `latest`, use case 9); otherwise
  * what the cache allows (use case 7A's remembered outcome), otherwise the newest version the
- * client knows (the seed's default). A cached range with nothing in common is not trusted: the
+ * client knows (the microversion spec's default). A cached range with nothing in common is not trusted: the
  * client asks again with its max, so a server upgraded since then gets a fresh chance.
  */
 export function firstAttempt(

@@ -38,7 +38,7 @@ export interface MicroversionClientOptions {
   readonly requested?: string | undefined;
   /** Where negotiation results are kept; defaults to a process-wide cache. */
   readonly cache?: VersionCache;
-  /** The one version of a server that predates microversions (the seed: 1.0). */
+  /** The one version of a server that predates microversions (the microversion spec: 1.0). */
   readonly unversionedVersion?: string;
   readonly fetch?: typeof fetch;
 }
@@ -83,7 +83,7 @@ function textOf(version: Version | undefined): string | undefined {
 
 /**
  * An HTTP client that negotiates the microversion with one endpoint, per the use cases of the
- * microversion seed (001). User input is validated in the constructor, before any request.
+ * microversion spec. User input is validated in the constructor, before any request.
  * Only a success (2xx/3xx) without version headers says the server predates microversions;
  * other errors are handed back as they came, and nothing is learned from them.
  */

@@ -1,5 +1,5 @@
 /**
- * Objects crossing an RPC boundary (seed 000): when sending, each object is
+ * Objects crossing an RPC boundary (the rolling-upgrade doc): when sending, each object is
  * converted to the version the release pin asks for, keeping the changes the
  * conversion made so the receiver can save them; when receiving, each object
  * is converted to the latest version this process has, again keeping changes.

@@ -53,7 +53,7 @@ export interface StartOptions {
   readonly operations?: ProcessOperations;
   /**
    * The service definition (service.ts): with it, the caps in force follow the services table
-   * (seed 004) and a deployment too old to talk to refuses the start; without it (tests that
+   * (the service-version spec) and a deployment too old to talk to refuses the start; without it (tests that
    * start a server of their own), the caps given stay as they are.
    */
   readonly service?: ServiceDefinition;
@@ -77,7 +77,7 @@ export interface PlacementServer {
   /** `http://host:port` as listening (the real port when 0 was asked). */
   readonly url: string;
   readonly address: AddressInfo;
-  /** The caps in force now: the pin, else the oldest live placement-api's release (seed 004). */
+  /** The caps in force now: the pin, else the oldest live placement-api's release (the service-version spec). */
   readonly caps: CapsInForce;
   /**
    * SIGHUP: the log level from `next` (planned again from the file and flags), the other
@@ -130,7 +130,7 @@ export async function startPlacementServer(
       },
       warn,
     );
-    // The caps in force (seed 004): a live placement-api older than the previous release
+    // The caps in force (the service-version spec): a live placement-api older than the previous release
     // refuses the start; without a pin, the oldest live one's release names the caps.
     const service = options.service;
     const deployment: LiveDeployment =

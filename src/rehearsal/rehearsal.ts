@@ -1,6 +1,6 @@
 /**
  * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
- * to the working tree, under load, through seed 000's steps (docs/rehearsal.md).
+ * to the working tree, under load, through the rolling-upgrade doc's steps (docs/rehearsal.md).
  *
  * It builds the previous release, gives the database its schema with it, starts two conductors
  * and two API processes of that release behind HAProxy, starts the load generator through the

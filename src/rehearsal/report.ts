@@ -1,5 +1,5 @@
 /**
- * The rehearsal's report: one row per step of seed 000's table (the processes and what they
+ * The rehearsal's report: one row per step of the rolling-upgrade doc's table (the processes and what they
  * run, the caps in force they report, the load's figures during the step, rows per object
  * version at its end), the total, the failures, and the data check. Pure: data in, text out;
  * `--json` writes the same data.
@@ -33,7 +33,7 @@ export interface CommandView {
 export interface StepReport {
   readonly id: string;
   readonly title: string;
-  /** seed 000's words for each tier: "all FromVer" … */
+  /** What each tier runs, in `baton upgrade plan`'s words: "all old" … */
   readonly api: string;
   readonly conductor: string;
   readonly processes: readonly ProcessView[];

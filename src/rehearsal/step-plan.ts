@@ -1,5 +1,5 @@
 /**
- * Seed 000's rolling-upgrade table as data: which process is replaced by which build at each
+ * The rolling-upgrade table of docs/design.md as data: which process is replaced by which build at each
  * step, and what the fleet runs afterwards. Pure.
  *
  * | step | API                             | conductor                       |
@@ -19,7 +19,7 @@ import type { Build } from '../service/upgrade-plan.ts';
 
 export type Tier = 'conductor' | 'api';
 
-// seed 000's words for a tier are `baton upgrade plan`'s (src/service/upgrade-plan.ts).
+// the rolling-upgrade doc's words for a tier are `baton upgrade plan`'s (src/service/upgrade-plan.ts).
 export { type Build, describeTier } from '../service/upgrade-plan.ts';
 
 export type StepAction =

@@ -1,6 +1,6 @@
 /**
  * The caps in force: what a process may speak while older processes still run beside it
- * (seeds 000, 003 and 004). One value, resolved when a service starts (and again on SIGHUP),
+ * (the rolling-upgrade doc and spec and the service-version spec). One value, resolved when a service starts (and again on SIGHUP),
  * handed to everything the caps limit: the API's highest microversion, the RPC client's
  * version cap, and the object versions written to the database and sent over RPC.
  *

@@ -1,5 +1,5 @@
 /**
- * What the live services of a deployment tell a process (seed 004, Nova's automatic upgrade
+ * What the live services of a deployment tell a process (the service-version spec, Nova's automatic upgrade
  * levels): the oldest service version still running names a release of the mapping (the
  * release with the highest service version at or below it), whose versions are the caps in
  * force when nothing is pinned; and a live service older than the previous release is too
@@ -120,7 +120,7 @@ export interface UnreadableBy {
 /**
  * The live processes that cannot read what writing at this code's latest versions produces
  * (online data migrations, an unpinned process): those older than this code's service
- * version (seed 004: data moves only once every service is upgraded), with the object
+ * version (the service-version spec: data moves only once every service is upgraded), with the object
  * versions their release does not list.
  */
 export function servicesThatCannotRead(

@@ -1,7 +1,7 @@
 /**
  * The pin (`pin_release_version`): empty means latest; a release name caps
  * the API microversion, the RPC version and the object versions at once to
- * what that release speaks, so new code can run beside it (seed 000).
+ * what that release speaks, so new code can run beside it (the rolling-upgrade doc).
  */
 
 import { IncompatibleObjectVersionError } from '../objects/errors.ts';

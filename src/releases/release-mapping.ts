@@ -1,5 +1,5 @@
 /**
- * The release mapping (seeds 000/003, Ironic's release_mappings.py): for
+ * The release mapping (the rolling-upgrade doc and spec, Ironic's release_mappings.py): for
  * each release, by name (`2026.1`) or semver (`7.0`), the API microversion,
  * RPC version and object versions it speaks, plus `master` for the code being
  * built. Maintained by hand, one entry per release, as data.
@@ -13,7 +13,7 @@ export interface Release {
   /** For each object type, the versions this release knows (the highest is used). */
   readonly objects: Readonly<Record<string, readonly string[]>>;
   /**
-   * The service version (seed 004's integer in the services table) that this release's
+   * The service version (the service-version spec's integer in the services table) that this release's
    * processes report: what lets a process tell, from the table, which release a live peer
    * runs (automatic caps, deployment-versions.ts). Only releases Baton shipped have one.
    */

@@ -1,5 +1,5 @@
 /**
- * The tolerant server side (seed 000): a request is taken by an endpoint of
+ * The tolerant server side (the rolling-upgrade doc): a request is taken by an endpoint of
  * its namespace whose version has the same major and a minor at least the
  * request's, so older clients keep working (arguments added since are
  * optional). Anything else becomes a typed failure for the caller:

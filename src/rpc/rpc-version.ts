@@ -1,5 +1,5 @@
 /**
- * RPC API versions (`X.Y`) and the two questions asked of them (seed 000,
+ * RPC API versions (`X.Y`) and the two questions asked of them (the rolling-upgrade doc,
  * oslo.messaging's `version_is_compatible`): may a client capped at `cap`
  * send `version`, and does an endpoint serving `served` accept `requested`.
  * Both are the same rule: same major, minor at most the other's.

@@ -14,7 +14,7 @@ export interface CodeVersions {
   readonly rpc: string | undefined;
   /** Each object type's current version, by name. */
   readonly objects: Readonly<Record<string, string>>;
-  /** The service version its processes report in the services table (seed 004). */
+  /** The service version its processes report in the services table (the service-version spec). */
   readonly serviceVersion: number | undefined;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The caps in force as the deployment decides them (seed 004): the live processes of the
+ * The caps in force as the deployment decides them (the service-version spec): the live processes of the
  * service's binaries in the services table name the oldest release still running, whose
  * versions cap RPC and objects unless the operator pinned a release; a live process older
  * than the previous release refuses the start. Read at start and again on SIGHUP.

@@ -1,7 +1,7 @@
 /**
- * Seed 004's gate on `baton db online-migrations`: data migrations write this code's latest
+ * The service-version spec's gate on `baton db online-migrations`: data migrations write this code's latest
  * object versions, which a live process of an older release cannot read; while one runs, the
- * command refuses (exit 2), naming the processes and the step of seed 000's rolling upgrade
+ * command refuses (exit 2), naming the processes and the step of the rolling-upgrade doc's rolling upgrade
  * still to do (1.x the conductors, 2.x the APIs: the service's `upgradeOrder`).
  */
 import type { Database, LivenessOptions } from '../db/index.ts';
@@ -21,7 +21,7 @@ export interface OnlineMigrationGate {
   readonly message: string | undefined;
 }
 
-/** The step of seed 000's table still to do for the first binary (in upgrade order) behind. */
+/** The step of the rolling-upgrade doc's table still to do for the first binary (in upgrade order) behind. */
 export function pendingUpgradeStep(
   service: ServiceDefinition,
   live: readonly LiveService[],

@@ -1,5 +1,5 @@
 /**
- * A service process in the services table (seed 004): before it serves, it compares its
+ * A service process in the services table (the service-version spec): before it serves, it compares its
  * service version with its live peers' (too far behind: it refuses to start; behind at
  * all: it warns); once it serves, it registers and heartbeats until it leaves.
  */

@@ -1,5 +1,5 @@
 /**
- * SIGHUP in a running process (issue 15 §2, seed 004): the settings planned again from the
+ * SIGHUP in a running process (issue 15 §2, the service-version spec): the settings planned again from the
  * config file replace the log level (`[DEFAULT] debug`, `--log-level`), the options that
  * cannot change live are logged as needing a restart (the pin among them: the API's
  * microversion range is fixed at start), and the deployment is read again from the services

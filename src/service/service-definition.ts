@@ -51,7 +51,7 @@ export interface ServiceDefinition {
   /** The binaries that register in the services table. */
   readonly binaries: readonly string[];
   /**
-   * The binaries in the order a rolling upgrade restarts them (seed 000: conductors, step 1,
+   * The binaries in the order a rolling upgrade restarts them (the rolling-upgrade doc: conductors, step 1,
    * before APIs, step 2); `binaries` when absent. Names the step still to do in messages.
    */
   readonly upgradeOrder?: readonly string[];

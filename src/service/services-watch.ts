@@ -1,7 +1,7 @@
 /**
  * What a running process knows of its deployment from the services table, refreshed
  * periodically: for each binary, the lowest service version among the live processes and
- * how many are live (seed 004's question, asked again as processes come and go). The
+ * how many are live (the service-version spec's question, asked again as processes come and go). The
  * metrics export it; a refresh of the caps in force can read the same snapshot.
  */
 import { type Database, type LivenessOptions, listServices } from '../db/index.ts';

@@ -1,20 +1,21 @@
 /**
- * Seed 000's rolling-upgrade table for a deployment's current state (issue 15 §7, `baton
+ * The rolling-upgrade table of docs/design.md for a deployment's current state (issue 15 §7, `baton
  * upgrade plan`): what each live process runs, which step of the table the deployment is at,
  * and the next step with the exact commands for it. Pure: the state is read elsewhere
  * (deployment-state.ts).
  *
- * A process is FromVer when its service version is below this code's, ToVer-pinned when it runs
+ * A process is old when its service version is below this code's, new pinned when it runs
  * this code with its versions capped at an older release (`pin_release_version`, or Baton's
- * automatic caps while an older process was live), ToVer otherwise. A service without versioned
- * objects (Placement) has no pinned phase: its processes go from FromVer to ToVer directly.
+ * automatic caps while an older process was live), new otherwise (the rolling-upgrade doc's
+ * FromVer, ToVer-pinned and ToVer). A service without versioned
+ * objects (Placement) has no pinned phase: its processes go from old to new directly.
  */
 import { rowsNewerThan, type SchemaState, type UnreadableRows } from '../db/index.ts';
 import type { DeploymentState } from './deployment-state.ts';
 import { type GoingBack, goingBack, previousBesideNewerRows } from './going-back.ts';
 import type { ServiceDefinition } from './service-definition.ts';
 
-/** What a live process runs, in seed 000's terms. */
+/** What a live process runs, in the rolling-upgrade doc's terms. */
 export type Build = 'previous' | 'pinned' | 'new';
 
 export interface PlanProcess {
@@ -37,11 +38,11 @@ export interface PlanMigration {
 
 export interface PlanInput {
   readonly service: string;
-  /** This code's release (ToVer) and the one before it (FromVer), if any. */
+  /** This code's release (new) and the one before it (old), if any. */
   readonly release: string;
   readonly previousRelease: string | undefined;
   readonly codeVersion: number;
-  /** The release each older service version runs (FromVer processes). */
+  /** The release each older service version runs (old processes). */
   readonly releaseOfVersion: (version: number) => string | undefined;
   /** The binaries in the order they are upgraded (conductors before APIs). */
   readonly order: readonly string[];
@@ -68,7 +69,7 @@ export type StepState = 'done' | 'next' | 'to do';
 
 export interface PlanStep {
   readonly id: string;
-  /** seed 000's words for each binary after the step ("all ToVer-pinned"). */
+  /** What each binary runs after the step ("all new pinned"). */
   readonly tiers: Readonly<Record<string, string>>;
   readonly what: string;
   readonly state: StepState;
@@ -112,9 +113,9 @@ export interface UpgradePlan {
   readonly complete: boolean;
 }
 
-const WORD: Record<Build, string> = { previous: 'FromVer', pinned: 'ToVer-pinned', new: 'ToVer' };
+const WORD: Record<Build, string> = { previous: 'old', pinned: 'new pinned', new: 'new' };
 
-/** seed 000's words for the builds of one tier: "all FromVer", "some FromVer, some ToVer-pinned". */
+/** The builds of one tier in words: "all old", "some old, some new pinned". */
 export function describeTier(builds: readonly Build[]): string {
   const kinds = (['previous', 'pinned', 'new'] as const).filter((kind) => builds.includes(kind));
   if (kinds.length === 0) return 'none live';
@@ -145,7 +146,7 @@ interface TableStep {
   readonly moves?: { readonly binary: string; readonly to: Build };
 }
 
-/** The table for these binaries: seed 000's, or without the pinned phase. */
+/** The table for these binaries: the rolling-upgrade doc's, or without the pinned phase. */
 export function stepTable(
   order: readonly string[],
   pinnedPhase: boolean,

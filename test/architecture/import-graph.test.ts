@@ -1,5 +1,5 @@
 /**
- * DESIGN.md's layers, checked on the import graph of `src/`: arrows point down the list
+ * docs/design.md's layers, checked on the import graph of `src/`: arrows point down the list
  * only (a folder imports the folders above it, never one below); `src/rpc` finds its peers
  * through an interface, never through `src/db`; the pure folders import no I/O module and
  * no folder that does I/O; nothing imports `src/cli`. A failure names the file, the line
@@ -14,7 +14,7 @@ import { type ImportArrow, readImportGraph, readImports } from './support/import
 
 const ROOT = join(import.meta.dirname, '../..');
 
-/** DESIGN.md's layers, top to bottom; a folder may import only folders of a lower rank. */
+/** docs/design.md's layers, top to bottom; a folder may import only folders of a lower rank. */
 const LAYERS: Readonly<Record<string, number>> = {
   objects: 0,
   releases: 1,
@@ -82,7 +82,8 @@ function tierViolation(arrow: ImportArrow, service: string): string | undefined 
 function violation(arrow: ImportArrow): string | undefined {
   const from = folderOf(arrow.from);
   const fromRank = LAYERS[from];
-  if (fromRank === undefined) return `${arrow.from}: src/${from} is not one of DESIGN.md's layers`;
+  if (fromRank === undefined)
+    return `${arrow.from}: src/${from} is not one of docs/design.md's layers`;
   if (arrow.target === undefined) {
     const module = arrow.specifier;
     if (PURE.has(from) && !PURE_MODULES.has(module)) {
@@ -98,7 +99,8 @@ function violation(arrow: ImportArrow): string | undefined {
   const to = folderOf(arrow.target);
   if (to === from) return tierViolation(arrow, from);
   const toRank = LAYERS[to];
-  if (toRank === undefined) return `${where(arrow)}: src/${to} is not one of DESIGN.md's layers`;
+  if (toRank === undefined)
+    return `${where(arrow)}: src/${to} is not one of docs/design.md's layers`;
   if (to === 'cli') return `${where(arrow)}: nothing imports src/cli (argument parsing and output)`;
   if (from === 'rpc' && to === 'db') {
     return `${where(arrow)}: src/rpc finds peers through an interface, never through src/db`;
@@ -108,7 +110,7 @@ function violation(arrow: ImportArrow): string | undefined {
   }
   if (toRank >= fromRank) {
     const what = TOOLKIT.has(from) && !TOOLKIT.has(to) ? 'a toolkit folder importing ' : '';
-    return `${where(arrow)}: ${what}src/${to} is not above src/${from} in DESIGN.md's layers`;
+    return `${where(arrow)}: ${what}src/${to} is not above src/${from} in docs/design.md's layers`;
   }
   return undefined;
 }
@@ -124,7 +126,7 @@ describe('the import graph of src/', () => {
     assert.deepEqual(missing.map(where), []);
   });
 
-  test('has no arrow pointing up DESIGN.md layers', () => {
+  test("has no arrow pointing up docs/design.md's layers", () => {
     const found = graph.flatMap((arrow) => violation(arrow) ?? []);
     assert.deepEqual(found, [], `arrows against the layers:\n${found.join('\n')}`);
   });
@@ -178,7 +180,7 @@ describe('the layer rules themselves', () => {
         /src\/baremetal\/drivers is shared by both tiers and may not import the api tier/,
       ],
       [arrow('src/rpc/x.ts', 'pg'), /only src\/db and the services talk to the database/],
-      [arrow('src/extra/x.ts', 'node:fs'), /src\/extra is not one of DESIGN.md's layers/],
+      [arrow('src/extra/x.ts', 'node:fs'), /src\/extra is not one of docs\/design\.md's layers/],
     ];
     for (const [bad, message] of cases) assert.match(violation(bad) ?? '(allowed)', message);
   });

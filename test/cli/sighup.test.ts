@@ -1,5 +1,5 @@
 /**
- * SIGHUP (issue 15 §2, seed 004) on a real `baton placement serve` process: the config file's
+ * SIGHUP (issue 15 §2, the service-version spec) on a real `baton placement serve` process: the config file's
  * log level is applied, an option that cannot change live is reported, the deployment is read
  * again from the services table (metrics follow), and a request loop running throughout sees
  * no failure. Then the caps following a rolling upgrade without a restart, on a server of a

@@ -156,7 +156,7 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       const now = await plan();
       assert.equal(now.current, null);
       assert.equal(now.next, null);
-      assert.match(now.problems.join('\n'), /at no step of the table.*baremetal-api: all ToVer/);
+      assert.match(now.problems.join('\n'), /at no step of the table.*baremetal-api: all new/);
     });
 
     test('the API pinned: 2.2; conductors unpinned: 3.1, 3.2 (automatic caps lifted by SIGHUP)', async () => {
@@ -197,9 +197,12 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       ]);
       const text = await baton('upgrade', 'plan', '--db', scratch.url);
       assert.equal(text.status, 0, text.err);
-      assert.match(text.out, /^baremetal: rolling upgrade from zed \(FromVer\) to antelope/);
+      assert.match(
+        text.out,
+        /^baremetal: rolling upgrade from zed \("old" below\) to antelope \("new", service version/,
+      );
       assert.match(text.out, /rows of Node by version: 1\.36: 1/);
-      assert.match(text.out, /\| 3\.4 +\| all ToVer +\| all ToVer +\| .*\| done \(now here\)/);
+      assert.match(text.out, /\| 3\.4 +\| all new +\| all new +\| .*\| done \(now here\)/);
       assert.match(text.out, /next: step done: online data migrations/);
     });
 

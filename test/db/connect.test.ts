@@ -11,6 +11,7 @@ import {
   parseDatabaseUrl,
   redactUrl,
 } from '../../src/db/index.ts';
+import { skipOutsideCi } from '../support/skip-outside-ci.ts';
 import { forEachBackend, SERVER_URLS } from './support/backends.ts';
 
 describe('database URLs', () => {
@@ -171,13 +172,15 @@ describe('opening each URL form real configs use', () => {
     }
   });
 
-  test('MariaDB through its socket: mysql+pymysql://root@/db?unix_socket=…', async (t) => {
-    const socket = '/run/mysqld/mysqld.sock';
-    const server = new URL(SERVER_URLS.mysql);
-    if (!existsSync(socket) || server.hostname !== '127.0.0.1') {
-      t.skip(`no local MariaDB socket at ${socket}`);
-      return;
-    }
+  const socket = '/run/mysqld/mysqld.sock';
+  const server = new URL(SERVER_URLS.mysql);
+  test('MariaDB through its socket: mysql+pymysql://root@/db?unix_socket=…', {
+    skip: skipOutsideCi(
+      existsSync(socket) && server.hostname === '127.0.0.1'
+        ? undefined
+        : `no local MariaDB socket at ${socket}`,
+    ),
+  }, async () => {
     const db = await openDatabase(
       `mysql+pymysql://${server.username}@${server.pathname}?unix_socket=${socket}`,
     );

@@ -5,7 +5,9 @@
  * stopped (fast shutdown: every session cut), left down for 2 s, started again, twice. Requests in
  * flight or sent while it is down get an answer, not a hang: a success, or a 503 in the
  * service's own error format (never a 500 or a stack); afterwards the same processes serve
- * again without a restart, and every acknowledged write is there.
+ * again without a restart, and every acknowledged write is there. Each restart must be seen:
+ * both services answer, while it is down, 503s saying the database is unavailable (a restart
+ * no request noticed would prove nothing about the above).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +29,7 @@ import {
   PlacementLoad,
   writeBaremetalConfig,
 } from './support/deployment.ts';
-import { describeCounts, emptyCounts, runWorkers } from './support/load.ts';
+import { type Answer, describeCounts, emptyCounts, runWorkers } from './support/load.ts';
 import { PrivatePostgres } from './support/private-postgres.ts';
 import { untilEmpty, untilRecovered } from './support/recovery.ts';
 
@@ -93,17 +95,27 @@ describe('fault: PostgreSQL restarted under load', { timeout: 240_000 }, () => {
     ]);
     const downMs: number[] = [];
     const recoveredMs: number[] = [];
+    /** Per restart, the 503s each service answered from the stop until it served again. */
+    const seen: { placement: Answer[]; baremetal: Answer[] }[] = [];
     let before: { placement: number; baremetal: number };
     try {
       await sleep(3_000);
       before = { placement: placementCounts.ok, baremetal: baremetalCounts.ok };
       // Twice: a crash on a lost session depends on where each client was when it was cut.
       for (let fault = 0; fault < RESTARTS; fault++) {
+        const failedBefore = {
+          placement: placementCounts.serverErrors.length,
+          baremetal: baremetalCounts.serverErrors.length,
+        };
         const downAt = Date.now();
         await pg.restart(2_000);
         downMs.push(Date.now() - downAt);
         // Until both services answer successes again: the pools reconnect by themselves.
         recoveredMs.push(await untilRecovered([placementCounts, baremetalCounts], 45_000));
+        seen.push({
+          placement: placementCounts.serverErrors.slice(failedBefore.placement),
+          baremetal: baremetalCounts.serverErrors.slice(failedBefore.baremetal),
+        });
       }
       await sleep(2_000);
     } finally {
@@ -127,6 +139,15 @@ describe('fault: PostgreSQL restarted under load', { timeout: 240_000 }, () => {
       ].join('\n'),
     );
     assert.ok(placementCounts.ok > before.placement && baremetalCounts.ok > before.baremetal);
+    assert.equal(seen.length, RESTARTS);
+    for (const [fault, answers] of seen.entries()) {
+      for (const service of ['placement', 'baremetal'] as const) {
+        assert.ok(
+          answers[service].some((a) => /The database is unavailable/.test(a.body)),
+          `restart ${fault + 1} was seen by ${service}: a 503 saying the database is unavailable (got ${answers[service].length} 5xx)`,
+        );
+      }
+    }
     assert.deepEqual(placementCounts.hangs, [], 'no Placement request hangs');
     assert.deepEqual(baremetalCounts.hangs, [], 'no bare metal request hangs');
     assert.deepEqual([...placementCounts.noAnswer, ...baremetalCounts.noAnswer], []);

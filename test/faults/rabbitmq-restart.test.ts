@@ -3,7 +3,9 @@
  * transport amqp, a private broker node of the test's own). Calls in flight fail as
  * docs/rpc.md says (connection lost, or a timeout after `[DEFAULT] rpc_response_timeout`),
  * which the API answers 503 in Ironic's format; no request hangs; the conductors and the API
- * reconnect by themselves and serve again within seconds; no node is left reserved.
+ * reconnect by themselves and serve again within seconds; no node is left reserved. The restart
+ * must be seen: no 5xx before it, and calls that failed because of it (connection lost, not
+ * delivered, timed out) while the broker was down or coming back.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,12 +74,14 @@ describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 
       () => stop,
     );
     let okBefore = 0;
+    let failedBefore = 0;
     let downAt = 0;
     let upAt = 0;
     let recoveredMs = 0;
     try {
       await sleep(3_000);
       okBefore = counts.ok;
+      failedBefore = counts.serverErrors.length;
       downAt = Date.now();
       await broker.restart(2_000);
       upAt = Date.now();
@@ -99,6 +103,12 @@ describe('fault: RabbitMQ restarted while the API calls conductors', { timeout: 
       ].join('\n'),
     );
     assert.ok(counts.ok > okBefore);
+    assert.equal(failedBefore, 0, 'no 5xx before the broker went down');
+    const seen = counts.serverErrors.filter((a) => a.at <= upAt + recoveredMs);
+    assert.ok(
+      seen.some((a) => /connection lost|not delivered|timed out after/.test(a.body)),
+      `the restart was seen: calls failed for want of the broker (${counts.serverErrors.length} 5xx)`,
+    );
     assert.deepEqual(counts.hangs, [], 'no request hangs');
     assert.deepEqual(counts.noAnswer, []);
     for (const answer of counts.serverErrors) {

@@ -17,7 +17,7 @@ import {
 } from './fixtures/servers.ts';
 import { IRONIC_HEADERS } from './fixtures/services.ts';
 
-// The seed's use cases, each against a real server on 127.0.0.1. "Ironic" here is Baton's own
+// The microversion spec's use cases, each against a real server on 127.0.0.1. "Ironic" here is Baton's own
 // plugin with an Ironic-like config (min/max headers); "old Ironic" ignores version headers.
 
 const LEGACY = 'X-OpenStack-Ironic-API-Version';
@@ -49,7 +49,7 @@ async function withServer(
   }
 }
 
-describe('negotiating client, seed 001 use cases', () => {
+describe('negotiating client, the microversion spec use cases', () => {
   test('use case 1: old client, old server: no header either way, served as 1.0', async () => {
     await withServer(startOldServer, async (server) => {
       const response = await fetch(`${server.url}/v1/nodes`);
@@ -183,7 +183,7 @@ describe('negotiating client, seed 001 use cases', () => {
           );
           return true;
         });
-        // The seed's literal variant: the client asks for 1.10 (its minimum).
+        // The spec's literal variant: the client asks for 1.10 (its minimum).
         const asked = ironicClient(server, { min: '1.10', max: '1.15' }, { requested: '1.10' });
         await assert.rejects(asked.request('/v1/nodes'), VersionRejectedError);
         assert.deepEqual(sentVersions(server, LEGACY), ['1.15', '1.10']);

@@ -1,16 +1,16 @@
 /**
  * oslo.versionedobjects vectors, sections `convert_to_version`, `db` and
- * `serializer`: Node 1.14 ⇄ 1.15 (`extra` → `meta`, seed 000) for the wire
+ * `serializer`: Node 1.14 ⇄ 1.15 (`extra` → `meta`, the rolling-upgrade doc) for the wire
  * and for the database, saving under each pin, loading old rows, and
  * sending under a pin.
  *
  * Deliberate differences from Ironic, asserted below:
  * - conversions return a converted copy; Ironic converts the object in place
- *   (a process keeps its objects at the latest version, seed 000);
- * - a wire conversion keeps the changes it made (seed 000: "The converted
+ *   (a process keeps its objects at the latest version, the rolling-upgrade doc);
+ * - a wire conversion keeps the changes it made (the rolling-upgrade doc: "The converted
  *   object includes changes that resulted from the conversion"); Ironic
  *   resets them;
- * - every pinned service sends pinned versions (seed 000); Ironic's API-side
+ * - every pinned service sends pinned versions (the rolling-upgrade doc); Ironic's API-side
  *   serializer never applies the pin;
  * - converted down for the database, the fields the target version lacks are
  *   removed, as on the wire; Ironic sets them to null (changed), so a pinned
@@ -127,7 +127,7 @@ describe('ovo vectors: convert_to_version', () => {
         );
         return;
       }
-      // Wire form: same data and version as Ironic; the changes are kept (seed 000).
+      // Wire form: same data and version as Ironic; the changes are kept (the rolling-upgrade doc).
       assert.deepEqual(withoutChanges(stateOf(after)), withoutChanges(expected));
       assert.deepEqual(
         withoutChanges(json(toPrimitive(after))),
@@ -139,7 +139,7 @@ describe('ovo vectors: convert_to_version', () => {
     });
   }
 
-  test('upgrade on the wire records meta and extra as changed (seed 000 example)', () => {
+  test('upgrade on the wire records meta and extra as changed (the rolling-upgrade doc example)', () => {
     const old = objectFromState(
       findCase(vectors.convert_to_version, 'up_1.14_to_1.15_remove=True').before,
     );
@@ -245,7 +245,7 @@ describe('ovo vectors: serializer (send)', () => {
         : findCase(vectors.serializer, vector.id.replace('False', 'True'));
       const expected = twin.serialize_entity.value;
       assert.deepEqual(withoutChanges(sent), withoutChanges(expected));
-      // Objects converted for the pin keep their changes (seed 000).
+      // Objects converted for the pin keep their changes (the rolling-upgrade doc).
       const pairs: [Json, VersionedObject][] = Array.isArray(entity)
         ? [
             [sent[0], entity[0]],

@@ -74,7 +74,7 @@ describe('ovo vectors: deserialize', () => {
         );
       });
       if (vector.serializer_api?.value !== undefined && deviation === undefined) {
-        test('the API-side serializer of oslo drops changes after converting; Baton keeps them (seed 000)', () => {
+        test('the API-side serializer of oslo drops changes after converting; Baton keeps them (the rolling-upgrade doc)', () => {
           const ours = encode(
             new ObjectSerializer(registry).deserializeEntity(structuredClone(vector.input)),
           );

@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { pythonInt, pythonJsonDumps, pythonStrip } from '../../src/python-compat/index.ts';
+import { skipOutsideCi } from '../support/skip-outside-ci.ts';
 
 const PYTHON = '/usr/bin/python3';
-const skip = existsSync(PYTHON) ? undefined : `${PYTHON} is missing`;
+const skip = skipOutsideCi(existsSync(PYTHON) ? undefined : `${PYTHON} is missing`);
 
 function python<T>(script: string): T {
   return JSON.parse(execFileSync(PYTHON, ['-c', script], { encoding: 'utf8' })) as T;

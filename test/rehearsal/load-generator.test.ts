@@ -90,25 +90,29 @@ describe('load generator', () => {
       });
       const started = Date.now();
       generator.start();
-      await sleep(3_000);
-      // The API runs this tree unpinned: what only the new release serves is asked of it too.
+      // Runs until it has shown what the test checks (every kind of request, a provisioning
+      // cycle), not for a fixed time that a loaded machine may not fill; from the moment the
+      // old kinds are seen, the API (this tree, unpinned) is also asked what only the new
+      // release serves.
+      const oldKinds = ['node-create', 'node-patch', 'port-create', 'provision', 'poll'];
+      const kinds = [...oldKinds, 'shard-set', 'show-new', 'inventory'];
+      const seen = (wanted: readonly string[]) =>
+        log.records.length > 40 &&
+        wanted.every((kind) => log.records.some((r) => r.kind === kind)) &&
+        [...ledger.nodes.values()].some((node) => node.provisionState === 'available');
+      for (const deadline = Date.now() + 120_000; !seen(oldKinds) && Date.now() < deadline; ) {
+        await sleep(200);
+      }
       generator.setNewReleaseApis([`http://127.0.0.1:${apiPort}`]);
-      await sleep(4_000);
+      for (const deadline = Date.now() + 60_000; !seen(kinds) && Date.now() < deadline; ) {
+        await sleep(200);
+      }
       await generator.stop();
       const figures = windowFigures(log, started, Date.now() + 1);
       assert.equal(figures.failed, 0, JSON.stringify(log.records.filter((r) => !r.ok).slice(0, 3)));
       assert.deepEqual(log.outcomeFailures, []);
       assert.ok(figures.requests > 40, `${figures.requests} requests`);
-      for (const kind of [
-        'node-create',
-        'node-patch',
-        'port-create',
-        'provision',
-        'poll',
-        'shard-set',
-        'show-new',
-        'inventory',
-      ]) {
+      for (const kind of kinds) {
         assert.ok((figures.byKind as Record<string, number>)[kind], `${kind} sent`);
       }
       assert.ok(

@@ -27,8 +27,8 @@ function report(overrides: Partial<RehearsalReport> = {}): Omit<RehearsalReport,
       {
         id: '1.1',
         title: 'conductor 1 to the new release, pinned',
-        api: 'all FromVer',
-        conductor: 'some FromVer, some ToVer-pinned',
+        api: 'all old',
+        conductor: 'some old, some new pinned',
         processes: [
           {
             tier: 'conductor',
@@ -86,7 +86,7 @@ describe('rehearsal report', () => {
 
   it('prints a row per step with the caps in force and the rows per object version', () => {
     const text = renderReport({ ...report(), ok: true });
-    assert.match(text, /\| 1\.1 +\| all FromVer/);
+    assert.match(text, /\| 1\.1 +\| all old/);
     assert.match(
       text,
       /r1-cond1-pinned: new pinned to zed v2, rpc 1\.0 api 1\.80 Node 1\.36 Port 1\.10/,

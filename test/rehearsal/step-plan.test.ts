@@ -1,4 +1,4 @@
-/** Seed 000's table as the rehearsal walks it. */
+/** The rolling-upgrade doc's table as the rehearsal walks it. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../src/rehearsal/step-plan.ts';
 
 describe('rehearsal step plan', () => {
-  it("has seed 000's steps in order, then the online migrations and the upgrade check", () => {
+  it("has the rolling-upgrade doc's steps in order, then the online migrations and the upgrade check", () => {
     assert.deepEqual(
       rehearsalSteps().map((step) => step.id),
       ['0', '1.1', '1.2', '2.1', '2.2', '3.1', '3.2', '3.3', '3.4', 'done'],
@@ -23,7 +23,7 @@ describe('rehearsal step plan', () => {
     assert.deepEqual(rehearsalSteps()[0]?.actions, [{ kind: 'db-upgrade' }]);
   });
 
-  it("gives after each step the fleet of seed 000's table, in its words", () => {
+  it("gives after each step the fleet of the rolling-upgrade doc's table, in its words", () => {
     let fleet = initialFleet();
     const rows: string[] = [];
     for (const step of rehearsalSteps()) {
@@ -31,16 +31,16 @@ describe('rehearsal step plan', () => {
       rows.push(`${step.id} | ${describeTier(fleet.api)} | ${describeTier(fleet.conductor)}`);
     }
     assert.deepEqual(rows, [
-      '0 | all FromVer | all FromVer',
-      '1.1 | all FromVer | some FromVer, some ToVer-pinned',
-      '1.2 | all FromVer | all ToVer-pinned',
-      '2.1 | some FromVer, some ToVer-pinned | all ToVer-pinned',
-      '2.2 | all ToVer-pinned | all ToVer-pinned',
-      '3.1 | all ToVer-pinned | some ToVer-pinned, some ToVer',
-      '3.2 | all ToVer-pinned | all ToVer',
-      '3.3 | some ToVer-pinned, some ToVer | all ToVer',
-      '3.4 | all ToVer | all ToVer',
-      'done | all ToVer | all ToVer',
+      '0 | all old | all old',
+      '1.1 | all old | some old, some new pinned',
+      '1.2 | all old | all new pinned',
+      '2.1 | some old, some new pinned | all new pinned',
+      '2.2 | all new pinned | all new pinned',
+      '3.1 | all new pinned | some new pinned, some new',
+      '3.2 | all new pinned | all new',
+      '3.3 | some new pinned, some new | all new',
+      '3.4 | all new | all new',
+      'done | all new | all new',
     ]);
   });
 
@@ -82,12 +82,12 @@ describe('there and back', () => {
       rows.push(`${step.id} | ${describeTier(fleet.api)} | ${describeTier(fleet.conductor)}`);
     }
     assert.deepEqual(rows.slice(4), [
-      '2.2 | all ToVer-pinned | all ToVer-pinned',
-      'back to 2.1 | some FromVer, some ToVer-pinned | all ToVer-pinned',
-      'back to 1.2 | all FromVer | all ToVer-pinned',
-      'back to 1.1 | all FromVer | some FromVer, some ToVer-pinned',
-      'back to 0 | all FromVer | all FromVer',
-      'back | all FromVer | all FromVer',
+      '2.2 | all new pinned | all new pinned',
+      'back to 2.1 | some old, some new pinned | all new pinned',
+      'back to 1.2 | all old | all new pinned',
+      'back to 1.1 | all old | some old, some new pinned',
+      'back to 0 | all old | all old',
+      'back | all old | all old',
     ]);
     assert.deepEqual(steps.at(-1)?.actions, [{ kind: 'plan-at-start' }]);
     assert.ok(steps.every((step) => !step.actions.some((a) => a.kind === 'downgrade-rows')));

@@ -1,4 +1,4 @@
-/** Seed 004's automatic caps: the oldest live service names a release; too old is refused. */
+/** The service-version spec's automatic caps: the oldest live service names a release; too old is refused. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {

@@ -104,7 +104,10 @@ test('outcomes: a raised error, a refused version, a cap, a timeout, no server',
     client.prepare({ server: 'nobody' }).call('echo', { value: 1 }),
     NoRpcServerError,
   );
-  await new Promise((resolve) => setTimeout(resolve, 350)); // the slow handler ends
+  // The timed-out call's handler still runs to its end on the server; wait for its event.
+  for (let i = 0; i < 500 && !serverEvents.some((e) => e.method === 'slow'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   await server.stop();
 
   assert.deepEqual(

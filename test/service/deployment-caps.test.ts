@@ -1,8 +1,8 @@
 /**
- * Seed 004 against the services table on the three backends: the caps a process starts with
+ * The service-version spec against the services table on the three backends: the caps a process starts with
  * (pin, else the oldest live service's release, else latest), the refusal of a deployment too
  * old to talk to, the refresh that follows a rolling upgrade, and the online-migration gate
- * with seed 000's step, for both services.
+ * with the rolling-upgrade doc's step, for both services.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

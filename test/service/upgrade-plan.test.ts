@@ -1,6 +1,6 @@
 /**
  * The plan's rules on their own (the stages of a real deployment: test/cli/upgrade-plan.test.ts):
- * seed 000's table for two binaries, the table of a service without a pinned phase, a process
+ * the rolling-upgrade doc's table for two binaries, the table of a service without a pinned phase, a process
  * newer than the code, a schema ahead of it, no process at all.
  */
 import assert from 'node:assert/strict';
@@ -41,21 +41,21 @@ function input(overrides: Partial<PlanInput>): PlanInput {
   };
 }
 
-test("seed 000's table: the steps and each tier's words", () => {
+test("the rolling-upgrade doc's table: the steps and each tier's words", () => {
   const table = stepTable(['conductor', 'api'], true, 'zed');
   assert.deepEqual(
     table.map((s) => `${s.id} ${s.tiers.api} / ${s.tiers.conductor}`),
     [
-      '0 all FromVer / all FromVer',
-      '1.1 all FromVer / some FromVer, some ToVer-pinned',
-      '1.2 all FromVer / all ToVer-pinned',
-      '2.1 some FromVer, some ToVer-pinned / all ToVer-pinned',
-      '2.2 all ToVer-pinned / all ToVer-pinned',
-      '3.1 all ToVer-pinned / some ToVer-pinned, some ToVer',
-      '3.2 all ToVer-pinned / all ToVer',
-      '3.3 some ToVer-pinned, some ToVer / all ToVer',
-      '3.4 all ToVer / all ToVer',
-      'done all ToVer / all ToVer',
+      '0 all old / all old',
+      '1.1 all old / some old, some new pinned',
+      '1.2 all old / all new pinned',
+      '2.1 some old, some new pinned / all new pinned',
+      '2.2 all new pinned / all new pinned',
+      '3.1 all new pinned / some new pinned, some new',
+      '3.2 all new pinned / all new',
+      '3.3 some new pinned, some new / all new',
+      '3.4 all new / all new',
+      'done all new / all new',
     ],
   );
 });

@@ -7,7 +7,7 @@
  * The real API reads the table itself; Baton asks the node's conductor (RPC 1.1
  * get_node_inventory, manager-inventory.ts), so the API checks the RPC cap in force first. A
  * cap below 1.1 means a conductor of the previous release may be asked, which has no such
- * method: the request is refused with 406, as seed 000 says for what the API version pin does
+ * method: the request is refused with 406, as the rolling-upgrade doc says for what the API version pin does
  * not already prevent.
  */
 import type { FastifyInstance } from 'fastify';

@@ -63,9 +63,9 @@ async function chassisIdOf(request: FastifyRequest, uuid: unknown): Promise<numb
 }
 
 /**
- * Node fields the object version in force cannot carry: automatic caps (seed 004) lower the
+ * Node fields the object version in force cannot carry: automatic caps (the service-version spec) lower the
  * Node version written and sent without lowering the API maximum, so a 1.82 request may name
- * `shard` while the conductors still get Node 1.36, which would drop it. Seed 000: what the API
+ * `shard` while the conductors still get Node 1.36, which would drop it. The rolling-upgrade doc: what the API
  * version pin does not prevent is refused with 406.
  */
 function fieldsBeyondObjectCap(request: FastifyRequest): readonly string[] {

@@ -2,7 +2,7 @@
  * Ironic 21.4 (antelope)'s two expansions, as its alembic scripts 0ac0f39bc5aa and
  * 4dbec778866e make them: the `node_inventory` table (API 1.81; NodeInventory 1.0, one row per
  * inspected node) and the nullable, indexed `nodes.shard` (API 1.82; Node 1.37). Both only
- * add, so zed's code runs on the result (seed 000's step 0). The index is built concurrently
+ * add, so zed's code runs on the result (the rolling-upgrade doc's step 0). The index is built concurrently
  * where the backend can (PostgreSQL), so writes to a populated nodes table go on meanwhile.
  */
 import type { Migration } from '../../db/migrations/index.ts';

@@ -37,7 +37,7 @@ export interface Migration {
 /**
  * A column or table that the code of `release` still declares but no longer
  * needs (the deprecation). The code of the next release stops using it; the
- * release after that may drop it (seed 000: one more deprecation period).
+ * release after that may drop it (the rolling-upgrade doc: one more deprecation period).
  */
 export interface Deprecation {
   readonly table: string;

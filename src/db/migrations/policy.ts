@@ -1,5 +1,5 @@
 /**
- * The DB model change policy (seeds 000 and 003), as code. During a rolling
+ * The DB model change policy (the rolling-upgrade doc and spec), as code. During a rolling
  * upgrade the previous release's code runs against the new schema, so a
  * migration may only expand it: new tables, nullable or defaulted columns,
  * indexes. Renames, type/size/nullability changes and early drops are refused;

@@ -6,7 +6,7 @@
  * policy only lets migrations expand the schema, which is what makes a
  * rolling upgrade possible, so 'ahead' is reported, not refused, as long as
  * it is ahead by one release: the previous release's processes keep running
- * (and restarting) through seed 000's steps. Ahead by two releases or more,
+ * (and restarting) through the rolling-upgrade doc's steps. Ahead by two releases or more,
  * this code is older than the release before the schema's, whose contract
  * migrations may have dropped what it reads: it refuses to start.
  */

@@ -1,5 +1,5 @@
 /**
- * Seed 000's "ironic-dbsync upgrade" guard: before a new release touches the
+ * The rolling-upgrade doc's "ironic-dbsync upgrade" guard: before a new release touches the
  * schema, every row of every object table must be at an object version the
  * new release supports, that is, one its release mapping lists for the type.
  * A NULL version is incompatible (the row was never stamped); a table that

@@ -1,5 +1,5 @@
 /**
- * What `baton db upgrade` prints when it refuses (seed 000): which release
+ * What `baton db upgrade` prints when it refuses (the rolling-upgrade doc): which release
  * the database is not compatible with, the command to run with the previous
  * release, and the rows in the way. Pure.
  */

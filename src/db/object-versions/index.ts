@@ -1,4 +1,4 @@
-/** Object-version compatibility of the rows in the database with a release (seed 000). */
+/** Object-version compatibility of the rows in the database with a release (the rolling-upgrade doc). */
 export {
   type FindIncompatibleOptions,
   findIncompatibleObjectVersions,

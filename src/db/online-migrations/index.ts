@@ -1,4 +1,4 @@
-/** Online data migrations (seed 000), gated on service versions (seed 004). */
+/** Online data migrations (the rolling-upgrade doc), gated on service versions (the service-version spec). */
 export { defaultColumnValues } from './column-values.ts';
 export {
   checkBatchPause,

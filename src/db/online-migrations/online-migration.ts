@@ -1,5 +1,5 @@
 /**
- * An online data migration (seed 000): moves or backfills data while the
+ * An online data migration (the rolling-upgrade doc): moves or backfills data while the
  * services keep running. `run(ctx, maxCount)` migrates at most `maxCount`
  * rows and returns `{ total, migrated }`: the rows that needed migrating
  * when the call started, and the rows it migrated. It must be idempotent
@@ -14,7 +14,7 @@ export interface MigrationCount {
   readonly migrated: number;
 }
 
-/** Seed 004: a migration that must wait until every live `binary` runs `minServiceVersion` or newer. */
+/** The service-version spec: a migration that must wait until every live `binary` runs `minServiceVersion` or newer. */
 export interface ServiceRequirement {
   readonly binary: string;
   readonly minServiceVersion: number;

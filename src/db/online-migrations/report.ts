@@ -14,7 +14,7 @@ export type MigrationStatus =
   | 'done'
   /** Stopped at `maxCount` with rows left. */
   | 'more'
-  /** Gated on service versions (seed 004); rows may be left. */
+  /** Gated on service versions (the service-version spec); rows may be left. */
   | 'waiting'
   /** Threw, or broke its contract; its last batch was rolled back. */
   | 'failed'

@@ -1,5 +1,5 @@
 /**
- * Seed 004's gate: a migration that needs newer code everywhere runs only
+ * The service-version spec's gate: a migration that needs newer code everywhere runs only
  * once every live service of the named binary reports that service version.
  * Asked again before every batch, so a service of an older version that
  * (re)starts mid-run stops the migration at the next batch boundary.

@@ -1,6 +1,6 @@
 /** Errors of the services registry: bad input from a service's own configuration. */
 
-/** A service version must be a positive integer (seed 004: a plain counter, not semver). */
+/** A service version must be a positive integer (the service-version spec: a plain counter, not semver). */
 export class InvalidServiceVersionError extends Error {
   override name = 'InvalidServiceVersionError';
   readonly value: unknown;

@@ -1,4 +1,4 @@
-/** The services table (seed 004): who runs which service version, and who is live. */
+/** The services table (the service-version spec): who runs which service version, and who is live. */
 export {
   InvalidDurationError,
   InvalidServiceIdentityError,

@@ -1,5 +1,5 @@
 /**
- * The service-version questions seed 004 asks of the table: what is the
+ * The service-version questions the service-version spec asks of the table: what is the
  * oldest version a binary still runs, and has every instance of it reached
  * version n. Only live services count.
  */

@@ -1,5 +1,5 @@
 /**
- * A service process announces itself (seed 004): its binary, host and
+ * A service process announces itself (the service-version spec): its binary, host and
  * service version, then keeps its row fresh with heartbeats. The row is keyed
  * by (binary, host), so a restarted process replaces its old row at once
  * instead of leaving an old version live until it times out; `host` must

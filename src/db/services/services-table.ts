@@ -1,5 +1,5 @@
 /**
- * `baton_services` (seed 004): one row per running service process, with the
+ * `baton_services` (the service-version spec): one row per running service process, with the
  * integer service version it runs and when it last said it was alive. It is
  * toolkit bookkeeping, created on first use rather than by a service's
  * schema migrations, so every service gets it the same way.

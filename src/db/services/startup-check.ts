@@ -1,5 +1,5 @@
 /**
- * Seed 004's "wow, I'm much older than the other conductors, I should log an
+ * The service-version spec's "wow, I'm much older than the other conductors, I should log an
  * error and exit": at startup a service compares its version with the oldest
  * live peer of its binary. Older by more than `supportedSpan` versions: refuse
  * to run. Older at all: run, with a warning. Peers are the other live rows of

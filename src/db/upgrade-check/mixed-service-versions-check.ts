@@ -1,6 +1,6 @@
 /**
- * Check: live services of one binary at different service versions (seed
- * 004). Normal in the middle of a rolling upgrade, a warning otherwise: a
+ * Check: live services of one binary at different service versions (the
+ * service-version spec). Normal in the middle of a rolling upgrade, a warning otherwise: a
  * restart was forgotten, and gated online migrations will keep waiting.
  */
 import type { Database } from '../connect.ts';

@@ -1,6 +1,6 @@
 /**
  * Check: rows at object versions the target release does not support
- * (seed 000). A failure: that release's `db upgrade` would refuse to run.
+ * (the rolling-upgrade doc). A failure: that release's `db upgrade` would refuse to run.
  */
 import type { Database } from '../connect.ts';
 import {

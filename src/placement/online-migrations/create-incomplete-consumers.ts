@@ -1,5 +1,5 @@
 /**
- * Seed 002's online migration: allocations written before consumer records
+ * The consumer-generation spec's online migration: allocations written before consumer records
  * existed (microversion < 1.8, or imported data) get a consumer record, with
  * the configured `incomplete_consumer_project_id` / `incomplete_consumer_user_id`
  * standing in for the unknown project and user. Idempotent: it only looks at
@@ -43,7 +43,8 @@ export function createIncompleteConsumers(
   const owner = incompleteConsumerOwner(settings);
   return {
     name: 'create_incomplete_consumers',
-    description: 'create consumer records for allocations that have none (seed 002)',
+    description:
+      'create consumer records for allocations that have none (written before consumer generations)',
     async run(ctx, maxCount) {
       const db = ctx.db as Db;
       const counted = await consumersWithoutRecord(db)

@@ -127,7 +127,7 @@ function formatGeneration(value: number | null): string {
 }
 
 /**
- * The consumer generation check (seed 002): a new consumer must be announced with null, an
+ * The consumer generation check (the consumer-generation spec): a new consumer must be announced with null, an
  * existing one with its stored generation. Nothing to check before 1.28.
  */
 export function checkConsumerGeneration(write: ConsumerWrite, found: ConsumerRow | undefined) {

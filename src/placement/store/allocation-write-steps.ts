@@ -1,6 +1,6 @@
 /**
  * The allocation write one statement per step, for every backend (SQLite and MariaDB always;
- * PostgreSQL inside the reshaper's transaction): consumer records and generations (seed 002),
+ * PostgreSQL inside the reshaper's transaction): consumer records and generations (the consumer-generation spec),
  * capacity and unit constraints, provider generations, after locking the providers it
  * touches. PostgreSQL's usual path does the same in fewer statements (allocation-write-pg.ts).
  */
@@ -171,7 +171,7 @@ async function replaceAllocationRows(
 const ALLOCATION_ROWS_PER_INSERT = 1_000;
 
 /**
- * Finds or creates the consumer record and checks the caller's generation (seed 002).
+ * Finds or creates the consumer record and checks the caller's generation (the consumer-generation spec).
  * Returns the existing record, or undefined when this write created it.
  */
 async function ensureConsumer(

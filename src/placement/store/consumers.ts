@@ -1,6 +1,6 @@
 /**
  * Consumer records: who holds allocations (project, user, type) and the consumer generation
- * that guards concurrent replacement of a consumer's allocations (seed 002).
+ * that guards concurrent replacement of a consumer's allocations (the consumer-generation spec).
  */
 import { type Kysely, sql } from 'kysely';
 import { type Capabilities, insertOneOrIgnore } from '../../db/index.ts';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 export const REHEARSAL_STATUS_ENV = 'BATON_REHEARSAL_STATUS';
 
 export interface RehearsalStatus {
-  /** seed 000's step being held or reached (`1.1`, `done`), or `starting` / `finished`. */
+  /** the rolling-upgrade doc's step being held or reached (`1.1`, `done`), or `starting` / `finished`. */
   readonly step: string;
   readonly title: string;
   /** Requests of the load so far: answered as expected, and failed. */

@@ -71,7 +71,7 @@ describe('the node inventory of a node that has one', () => {
   });
 
   it("is refused with 406 under zed's RPC cap at an API version that has it; so is a shard under zed's Node", async () => {
-    // Automatic caps from an older conductor (seed 004): zed's RPC cap and objects, the API
+    // Automatic caps from an older conductor (the service-version spec): zed's RPC cap and objects, the API
     // maximum left at antelope's.
     const zed = pinnedCaps('zed');
     const baton = await startBatonApi({

@@ -1,5 +1,5 @@
 /**
- * `db upgrade` to antelope while zed's processes write nodes (seed 000 step 0) must not
+ * `db upgrade` to antelope while zed's processes write nodes (step 0 of the rolling-upgrade procedure, docs/design.md) must not
  * deadlock them on PostgreSQL. Found by `baton rehearse` on PostgreSQL: the migration took a
  * weaker lock on `nodes` first (the new table's foreign key) and then waited to upgrade it for
  * ADD COLUMN, while a conductor holding `SELECT … FOR UPDATE` on a node went on to UPDATE it:

@@ -38,7 +38,7 @@ const ADDED_AFTER_ZED: Record<string, { zed: string; fields: string[] }> = {
  * Ironic 21.4's Port and Portgroup `_convert_to_version` have no step for `node_uuid`: a real
  * conductor pinned to zed sends Port 1.10 and Portgroup 1.4 still carrying it (zed's objects
  * ignore a key they do not know), and an older primitive read by it leaves the field unset.
- * Baton follows seed 000 instead: removed on the wire, null when brought up (docs/releases.md).
+ * Baton follows the rolling-upgrade doc instead: removed on the wire, null when brought up (docs/releases.md).
  */
 function withoutNodeUuid(data: Record<string, unknown> | undefined): Record<string, unknown> {
   const { node_uuid: _left, ...rest } = data ?? {};

@@ -1,5 +1,5 @@
 /**
- * The object family of ../shared/reference/ovo/ironic_family.py, defined with
+ * The object family of test/fixtures/ovo/ironic_family.py, defined with
  * Baton's objects: Node 1.15 (1.14 for an "old service"), NodeList 1.1, Port
  * 1.12 and Chassis 1.4, with the family's releases. Used by the vector tests
  * and the benchmark.
@@ -65,7 +65,7 @@ const earlyNodeVersions: VersionStep[] = Array.from({ length: 14 }, (_, minor) =
   note: minor === 0 ? 'Initial version' : 'No change to the fields this family models',
 }));
 
-/** Node 1.15: 'meta' replaces the deprecated 'extra' (seed 000's example). */
+/** Node 1.15: 'meta' replaces the deprecated 'extra' (the rolling-upgrade doc's example). */
 const metaStep: VersionStep = {
   version: '1.15',
   note: "Add 'meta', replacing the deprecated 'extra'",

@@ -1,6 +1,6 @@
 /**
- * Loads ../shared/reference/ovo/vectors.json (produced by the real
- * oslo.versionedobjects 3.0.1) and translates between its typed encoding and
+ * Loads test/fixtures/ovo/vectors.json (produced by the real
+ * oslo.versionedobjects 3.0.1; test/fixtures/ovo/README.md) and translates between its typed encoding and
  * Baton's values.
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
 import { Chassis, Node, NodeList, OldNode, Port } from './ironic-family.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const VECTORS_PATH = join(here, '../../../../shared/reference/ovo/vectors.json');
+export const VECTORS_PATH = join(here, '../../fixtures/ovo/vectors.json');
 
 // biome-ignore lint/suspicious/noExplicitAny: the vectors are untyped JSON
 export type Json = any;

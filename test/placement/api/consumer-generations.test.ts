@@ -1,5 +1,5 @@
 /**
- * Seed 002, row by row: three states of a consumer (no allocations; allocations without a
+ * The consumer-generation spec, row by row: three states of a consumer (no allocations; allocations without a
  * consumer record; both) × the microversion windows of PUT (< 1.8, 1.8–1.27, >= 1.28) and
  * POST (1.13–1.27, >= 1.28). The incomplete-consumer ids are configured, so the < 1.8 rows
  * show they come from PlacementConfig.
@@ -13,15 +13,15 @@ import {
 } from '../support/allocation-fixtures.ts';
 import { forEachPlacementBackend, uuid } from '../support/placement-api.ts';
 
-const PROJECT = 'proj-seed-002';
-const USER = 'user-seed-002';
+const PROJECT = 'proj-generations';
+const USER = 'user-generations';
 const INCOMPLETE_PROJECT = 'incomplete-project-x';
 const INCOMPLETE_USER = 'incomplete-user-x';
 
 type State = 'none' | 'bare' | 'full';
 
 forEachPlacementBackend(
-  'consumer generations (seed 002)',
+  'consumer generations (the consumer-generation spec)',
   (ctx) => {
     let rp: { uuid: string; id: number };
     before(async () => {

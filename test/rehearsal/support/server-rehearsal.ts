@@ -1,6 +1,6 @@
 /**
  * A short rehearsal (1 s per step, 30 requests/s) from the recorded previous release on a
- * database server, as one test: every step of seed 000's table under load, zero failed
+ * database server, as one test: every step of the rolling-upgrade doc's table under load, zero failed
  * requests, a clean data check. Each backend has its own test file so that they run side by
  * side. An unreachable server or broker skips, except under CI=true, where it fails.
  */

@@ -1,7 +1,7 @@
 /**
  * A small conductor RPC API across two releases, for the RPC tests and the
  * benchmark. Release `old` serves RPC 1.1 and knows Node 1.14; `master`
- * serves 1.2 and Node 1.15 (seed 000's meta/extra). The versions code
+ * serves 1.2 and Node 1.15 (the rolling-upgrade doc's meta/extra). The versions code
  * branches on are named once, in CONDUCTOR_RPC.
  */
 import { VersionedObject } from '../../../src/objects/index.ts';
@@ -93,7 +93,8 @@ export function conductorEndpoint(
     whoami: { params: {}, handle: () => name },
     sleep: {
       params: { ms: 'required' },
-      handle: async (args) => {
+      handle: async (args, call) => {
+        record('sleep', call, args); // a test can await the call being held
         await new Promise((resolve) => setTimeout(resolve, Number(args.ms)));
         return 'slept';
       },

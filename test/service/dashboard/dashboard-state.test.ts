@@ -67,7 +67,7 @@ test('services, offline ones, object progress and the plan in the feed', () => {
   assert.deepEqual(feed.onlineMigrations, [
     { name: 'update_to_latest_versions', pending: 7, waiting: null },
   ]);
-  // c2 (unpinned) and c1 (pinned) with a zed API: off seed 000's table, said so.
+  // c2 (unpinned) and c1 (pinned) with a zed API: off the rolling-upgrade doc's table, said so.
   assert.equal(feed.upgrade.current, null);
   assert.equal(feed.upgrade.problems.length, 1);
   assert.equal(feed.rehearsal, null);

@@ -1,5 +1,5 @@
 /**
- * A service's definition as its next release would have it, for the tests of seed 004's
+ * A service's definition as its next release would have it, for the tests of the service-version spec's
  * automatic caps and gates before a second release exists: the same code, reporting service
  * version `serviceVersion`, as release `release`; the real releases stay in the mapping, so
  * a live process at the current service version runs "the previous release".

@@ -1,5 +1,5 @@
 /**
- * The new release pinned to the previous one (seed 000, steps 1 to 3.1), probed on both
+ * The new release pinned to the previous one (the rolling-upgrade doc, steps 1 to 3.1), probed on both
  * sides: the real Ironic 21.4.4 pinned to zed and Baton's antelope pinned to zed. The API
  * maximum is 1.80 (`latest` resolves to it), 1.81 and 1.82 are refused with the real 406 and
  * the range, and what antelope added (inventory, shards, their filters and fields) is not

@@ -2,7 +2,7 @@
  * A fake service for the online-migration and upgrade-check tests: a
  * `widgets` table with a `version` column and a Widget object type with two
  * versions. Widget 1.1 added `meta`, replacing the deprecated `extra`
- * (seed 000's example), so bringing a row to 1.1 moves data, not just the
+ * (the rolling-upgrade doc's example), so bringing a row to 1.1 moves data, not just the
  * version stamp.
  */
 import type { Kysely } from 'kysely';
