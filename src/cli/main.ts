@@ -159,7 +159,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description(
       "going back a release: rewrite the rows written at object versions RELEASE does not know down to RELEASE's (every live process pinned to it first)",
     )
-    .option('--to <release>', 'the release to go back to (required)')
+    .requiredOption('--to <release>', 'the release to go back to')
     .option(
       '--max-count <n>',
       'rewrite at most this many rows, then stop (exit 1 if more remain) (default: all)',
