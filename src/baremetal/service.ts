@@ -8,28 +8,15 @@
  * maximum microversion). Nothing else reads the pin.
  */
 import type { AddressInfo } from 'node:net';
-import {
-  checkListenSafety,
-  type KeystoneAuthConfig,
-  KeystoneAuthenticator,
-  keystoneAuthConfigOf,
-} from '../auth/index.ts';
+import { KeystoneAuthenticator } from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
-import {
-  createTransport,
-  objectRpcSerializer,
-  RpcClient,
-  type RpcLogger,
-  type RpcObserver,
-  type RpcTransport,
-  readRpcConfig,
-} from '../rpc/index.ts';
+import { createTransport, type RpcLogger, type RpcTransport, readRpcConfig } from '../rpc/index.ts';
 import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
+import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
-  ConfigFileError,
   codeVersionsOf,
   defineService,
   loggingPaths,
@@ -40,13 +27,14 @@ import {
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
-import type { DrainOutcome } from '../service/http/http-drain.ts';
 import type { LogSink } from '../service/logging/service-logger.ts';
 import { type LifecyclePlan, startProcess } from '../service/process-lifecycle.ts';
-import type { ProcessOperations } from '../service/process-operations.ts';
+import { checkBaremetalApiAuth } from './api/auth-settings.ts';
+import { connectToConductors } from './api/conductor-connection.ts';
 import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
+import { addConductorGauges, conductorHealth } from './conductor/conductor-operations.ts';
 import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
 import type { BaremetalConfig } from './config.ts';
 import {
@@ -56,27 +44,18 @@ import {
   loadBaremetalConfigFile,
 } from './config-file.ts';
 import {
-  type BaremetalStore,
   type BaremetalTables,
-  createBaremetalStore,
   NEW_MODELS,
   OBJECT_TABLES,
   prepareBaremetalDatabase,
   VERSIONED_TABLES,
 } from './db/index.ts';
 import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
-import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
+import { BAREMETAL_OBJECT_TYPES } from './objects/index.ts';
 import { baremetalOnlineMigrations } from './online-migrations/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from './policy/default-rules.ts';
 import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
-import {
-  BAREMETAL_REMOTE_ERRORS,
-  CONDUCTOR_RPC,
-  CONDUCTOR_TOPIC,
-  ConductorApi,
-  ConductorRingCache,
-  liveConductorsFrom,
-} from './rpcapi/index.ts';
+import { CONDUCTOR_RPC } from './rpcapi/index.ts';
 import {
   BAREMETAL_API_BINARY,
   BAREMETAL_CONDUCTOR_BINARY,
@@ -176,31 +155,6 @@ export async function planBaremetal(
   };
 }
 
-/**
- * The API's auth settings, checked before anything opens (the CLI's plan, once for a pool, and
- * startBaremetalApi): `keystone` needs a complete `[keystone_authtoken]`; `noauth` checks no
- * token, so it listens on loopback only unless `[api] insecure_noauth_on_any_address` accepts
- * the risk (src/auth/listen-safety.ts); `http_basic` is not served. Returns Keystone's settings
- * under `keystone`. Throws ConfigFileError or UnsafeListenError.
- */
-export function checkBaremetalApiAuth(config: BaremetalConfig): KeystoneAuthConfig | undefined {
-  const strategy = config.api.authStrategy;
-  if (strategy !== 'noauth' && strategy !== 'keystone') {
-    throw new ConfigFileError(
-      `[DEFAULT] auth_strategy: '${strategy}' is not served by Baton's bare metal API in this release; use keystone or noauth`,
-    );
-  }
-  const keystone = strategy === 'keystone' ? keystoneAuthConfigOf(config.api.keystone) : undefined;
-  checkListenSafety({
-    binary: BAREMETAL_API_BINARY,
-    host: config.api.hostIp,
-    authStrategy: strategy,
-    authenticates: keystone !== undefined,
-    insecureNoauthOnAnyAddress: config.api.insecureNoauthOnAnyAddress,
-  });
-  return keystone;
-}
-
 /** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
 export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTables>> {
   return prepareBaremetalDatabase(url, { createIfEmpty: true });
@@ -221,47 +175,6 @@ export function baremetalTransport(
     }),
     ...(logger === undefined ? {} : { logger }),
   });
-}
-
-/** The API tier's way to the conductors: a store at the caps and a capped RPC client. */
-export interface ConductorConnection {
-  readonly store: BaremetalStore;
-  readonly conductors: ConductorApi;
-}
-
-/** Builds the API's RPC client and conductor routing on an open database and transport. */
-export function connectToConductors(
-  database: Database<BaremetalTables>,
-  transport: RpcTransport,
-  plan: BaremetalPlan,
-  observer?: RpcObserver,
-): ConductorConnection {
-  const { caps, config } = plan;
-  const store = createBaremetalStore(database, { targets: caps.objectTargets });
-  const client = new RpcClient({
-    transport,
-    topic: CONDUCTOR_TOPIC,
-    version: CONDUCTOR_RPC.latest,
-    timeoutMs: config.api.rpcResponseTimeout * 1000,
-    // Asked at each send: caps refreshed on SIGHUP apply at once.
-    ...(caps.rpcCap === undefined ? {} : { versionCap: () => caps.rpcCap }),
-    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
-    remoteErrors: BAREMETAL_REMOTE_ERRORS,
-    ...(observer === undefined ? {} : { observer }),
-  });
-  const rings = new ConductorRingCache(
-    async () =>
-      liveConductorsFrom(
-        await store.conductors.activeHardwareTypes(config.conductor.heartbeatTimeout, {
-          useGroups: true,
-        }),
-      ),
-    {
-      resetIntervalMs: config.conductor.hashRingResetInterval * 1000,
-      ring: { partitionExponent: config.conductor.hashPartitionExponent },
-    },
-  );
-  return { store, conductors: new ConductorApi({ client, rings }) };
 }
 
 /** What the process lifecycle needs of a bare metal plan (src/service/process-lifecycle.ts). */
@@ -364,37 +277,6 @@ export async function startBaremetalConductor(
     reload: (next) => proc.reload(reloadInput(plan, next)),
     stop: () => proc.stop(),
   };
-}
-
-function addConductorGauges(ops: ProcessOperations, conductor: RunningConductor): void {
-  ops.metrics?.process.addCollectedGauge({
-    name: 'baton_baremetal_nodes',
-    help: 'Nodes by provision state.',
-    labelNames: ['provision_state'],
-    collect: async () =>
-      (await conductor.store.nodes.countByProvisionState()).map(({ state, count }) => ({
-        labels: { provision_state: state },
-        value: count,
-      })),
-  });
-  ops.metrics?.process.addCollectedGauge({
-    name: 'baton_baremetal_conductor_workers_busy',
-    help: "Background operations running in this conductor's worker pool.",
-    labelNames: [],
-    collect: async () => [{ labels: {}, value: conductor.context.pool.busy }],
-  });
-}
-
-/** Why a conductor cannot act on nodes now: no hardware registered, or not online. */
-async function conductorHealth(conductor: RunningConductor): Promise<string | undefined> {
-  const { store, settings, conductorId } = conductor.context;
-  if (conductor.context.stopping) return undefined;
-  const online = await store.conductors.active(settings.heartbeatTimeout);
-  if (!online.includes(settings.host)) return 'not online in the conductors table';
-  if (conductorId === undefined) return 'not registered';
-  const interfaces = await store.conductors.listHardwareInterfaces(conductorId);
-  if (interfaces.length === 0) return 'no hardware interfaces registered: it cannot act on nodes';
-  return undefined;
 }
 
 export interface BaremetalApiProcess {
@@ -508,3 +390,6 @@ export async function startBaremetalApi(
     stop: () => proc.stop(),
   };
 }
+
+export { checkBaremetalApiAuth } from './api/auth-settings.ts';
+export { type ConductorConnection, connectToConductors } from './api/conductor-connection.ts';

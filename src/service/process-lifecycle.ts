@@ -76,7 +76,10 @@ export interface ProcessContext {
    * Claims the process's identity in the services table under `host` (the workers of a pool
    * are told apart after it); call once, after binding and before the first write.
    */
-  claim(host: string, facts?: { readonly address?: string; readonly rpcAddress?: string }): Promise<void>;
+  claim(
+    host: string,
+    facts?: { readonly address?: string; readonly rpcAddress?: string },
+  ): Promise<void>;
   /** Closed at stop (and when the start fails after this call), after the service's own stop. */
   onClose(close: () => Promise<unknown>): void;
 }

@@ -45,7 +45,6 @@ import type { HardwareInterfaceRow } from '../drivers/enabled-interfaces.ts';
 import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
 import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
 import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';
-import { BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_SERVICE_VERSION } from '../service-version.ts';
 import { type ConductorContext, type ConductorLog, SILENT_LOG } from './conductor-context.ts';
 import { conductorEndpoint } from './conductor-endpoint.ts';
 import type { ConductorSettings } from './conductor-settings.ts';

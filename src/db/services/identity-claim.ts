@@ -50,7 +50,8 @@ export interface HolderView {
 export class IdentityInUseError extends Error {
   override name = 'IdentityInUseError';
   readonly holder: HolderView;
-  constructor(holder: HolderView, waitedMs: number) {
+  /** `waitedMs`: how long it was waited for, when it was stopping. */
+  constructor(holder: HolderView, waitedMs?: number) {
     const who = [
       holder.pid === undefined ? undefined : `pid ${holder.pid}`,
       holder.machine === undefined ? undefined : `on ${holder.machine}`,
@@ -59,7 +60,9 @@ export class IdentityInUseError extends Error {
       `last seen ${holder.lastSeen.toISOString()}`,
     ].filter((part) => part !== undefined);
     const waited =
-      waitedMs > 0 ? ` (waited ${Math.round(waitedMs / 1000)} s for it to finish stopping)` : '';
+      waitedMs === undefined
+        ? ''
+        : ` (waited ${Math.round(waitedMs / 1000)} s for it to finish stopping)`;
     super(
       `${holder.binary} ${holder.host} is already running: ${who.join(', ')}${waited}. Stop it first, or give this process another [DEFAULT] host.`,
     );
@@ -137,7 +140,7 @@ export async function claimIdentity(
         await sleep(250);
         continue;
       }
-      throw new IdentityInUseError(holderView(row), waited);
+      throw new IdentityInUseError(holderView(row), told ? waited : undefined);
     }
     const now = clock();
     const own = {
@@ -170,6 +173,6 @@ export async function claimIdentity(
       .where('last_seen', '=', row.last_seen as never)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) return row.id;
-    if (attempt > 3) throw new IdentityInUseError(holderView(row), clock() - started);
+    if (attempt > 3) throw new IdentityInUseError(holderView(row));
   }
 }
