@@ -287,6 +287,8 @@ export interface BaremetalApiProcess {
   readonly metricsUrl: string | undefined;
   /** The caps in force now (they follow a reload). */
   readonly caps: CapsInForce;
+  /** The highest microversion served now: the lowest the pool's live processes can serve. */
+  apiMax(): string | undefined;
   /** The drain (api/server.ts), then the lifecycle's own stop; the outcome counts cut requests. */
   stop(): Promise<DrainOutcome>;
   /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
@@ -306,7 +308,7 @@ export async function startBaremetalApi(
   const { api, conductor } = plan.config;
   const wait =
     plan.config.operations.drainDelaySeconds + plan.config.operations.gracefulShutdownTimeout + 10;
-  const proc = await startProcess<ListeningApi, DrainOutcome>(
+  const proc = await startProcess<ListeningApi & { apiMax(): string | undefined }, DrainOutcome>(
     {
       service: BAREMETAL_SERVICE,
       binary: BAREMETAL_API_BINARY,
@@ -331,6 +333,8 @@ export async function startBaremetalApi(
           running,
           ctx.ops.rpc.observer,
         );
+        // The pool's maximum: the lowest any live process of the service can serve.
+        const apiMax = await ctx.followApiMax();
         const listening = await listenBaremetalApi({
           services: {
             store,
@@ -343,7 +347,7 @@ export async function startBaremetalApi(
               maxRequestBodySize: plan.config.operations.maxRequestBodySize,
             },
           },
-          apiMax: plan.caps.apiMax,
+          apiMax,
           ...(auth === undefined ? {} : { auth }),
           host: api.hostIp,
           port: api.port,
@@ -368,7 +372,7 @@ export async function startBaremetalApi(
           throw error;
         }
         return {
-          running: listening,
+          running: { ...listening, apiMax },
           stop: () => listening.drain(),
           health: async () =>
             (await store.conductors.active(conductor.heartbeatTimeout)).length === 0
@@ -386,6 +390,7 @@ export async function startBaremetalApi(
     address: listening.address,
     metricsUrl: proc.metricsUrl,
     caps: proc.caps,
+    apiMax: listening.apiMax,
     reload: (next) => proc.reload(reloadInput(plan, next)),
     stop: () => proc.stop(),
   };

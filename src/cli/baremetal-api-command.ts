@@ -88,7 +88,7 @@ export function baremetalApi(
       start: (planned, logSink) =>
         startBaremetalApi(planned, logSink === undefined ? {} : { logSink }),
       servingLine: (server) =>
-        `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${server.caps.apiMax}, caps in force: ${describeCapsSource(server.caps)})` +
+        `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${server.apiMax()}, caps in force: ${describeCapsSource(server.caps)})` +
         (server.metricsUrl === undefined
           ? ''
           : `; metrics and health check on ${server.metricsUrl}`) +

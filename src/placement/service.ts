@@ -223,6 +223,8 @@ export async function startPlacementApi(
         const authenticator =
           keystone === undefined ? undefined : await KeystoneAuthenticator.create(keystone);
         const drain = ctx.ops.drain;
+        // The pool's maximum: the lowest any live placement-api can serve.
+        const apiMax = await ctx.followApiMax();
         const app = await buildPlacementApp({
           services: {
             db: ctx.database as unknown as Database<PlacementTables>,
@@ -230,7 +232,7 @@ export async function startPlacementApi(
             policy,
             resourceClasses: new ResourceClassCache(),
           },
-          pinnedMax: plan.caps.apiMax,
+          pinnedMax: apiMax,
           operations: { ...ctx.ops.http, drain },
           authenticator,
         });

@@ -227,6 +227,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       runId,
       log,
       ledger,
+      // Going back lowers the pool's maximum on purpose; going forward never may.
+      latestMayGoDown: options.backFrom !== undefined,
     });
     const load = generator;
     // What only the new release serves is asked of its unpinned APIs directly, from the

@@ -31,6 +31,7 @@ import type { CapsInForce } from '../releases/index.ts';
 import { followDeployment, type LiveDeployment, pinOf } from './live-deployment.ts';
 import type { LogSink } from './logging/service-logger.ts';
 import type { OperationsConfig } from './operations-config.ts';
+import { followPoolApiMax } from './pool-api-max.ts';
 import { createProcessOperations, type ProcessOperations } from './process-operations.ts';
 import { checkPeerVersions } from './process-registration.ts';
 import { type ReloadInput, type ReloadReport, reloadProcess } from './process-reload.ts';
@@ -82,6 +83,11 @@ export interface ProcessContext {
   ): Promise<void>;
   /** Closed at stop (and when the start fails after this call), after the service's own stop. */
   onClose(close: () => Promise<unknown>): void;
+  /**
+   * The highest microversion to serve now, following the pool of live processes (an API
+   * process hands it to its negotiator); read once before this resolves, then every heartbeat.
+   */
+  followApiMax(): Promise<() => string | undefined>;
 }
 
 /** What the service's start returns. */
@@ -196,6 +202,15 @@ export async function startProcess<Running, Outcome = boolean>(
       },
       onClose(close) {
         closers.push(close);
+      },
+      async followApiMax() {
+        const pool = await followPoolApiMax(db, service, caps, {
+          liveness: plan.liveness,
+          intervalSeconds: plan.heartbeatSeconds,
+          log: { info: (message) => logger.info(message), warn },
+        });
+        closers.push(async () => pool.stop());
+        return () => pool.current();
       },
     };
     work = await definition.start(ctx);

@@ -172,7 +172,7 @@ describe('baton up', () => {
           headers: { 'X-OpenStack-Ironic-API-Version': '1.82' },
         })
       ).json();
-      assert.equal(driver.hosts.length, 1, JSON.stringify(driver));
+      assert.equal((driver as { hosts: string[] }).hosts.length, 1, JSON.stringify(driver));
       const node = await fetch(`${api}/v1/nodes`, {
         method: 'POST',
         headers: { 'X-OpenStack-Ironic-API-Version': '1.82', 'Content-Type': 'application/json' },
