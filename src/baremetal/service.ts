@@ -8,50 +8,33 @@
  * maximum microversion). Nothing else reads the pin.
  */
 import type { AddressInfo } from 'node:net';
-import {
-  checkListenSafety,
-  type KeystoneAuthConfig,
-  KeystoneAuthenticator,
-  keystoneAuthConfigOf,
-} from '../auth/index.ts';
+import { KeystoneAuthenticator } from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
-import {
-  createTransport,
-  objectRpcSerializer,
-  RpcClient,
-  type RpcLogger,
-  type RpcObserver,
-  type RpcTransport,
-  readRpcConfig,
-} from '../rpc/index.ts';
+import { createTransport, type RpcLogger, type RpcTransport, readRpcConfig } from '../rpc/index.ts';
 import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
-  assertRowsReadable,
-  ConfigFileError,
-  checkPeerVersions,
   codeVersionsOf,
   defineService,
-  followDeployment,
-  type LiveDeployment,
   loggingPaths,
   pinOf,
   type ReloadReport,
-  registerProcess,
-  reloadProcess,
   resolveCapsInForce,
   resolveDataDir,
   type ServiceDefinition,
   servicesTablePeers,
 } from '../service/index.ts';
-import type { ProcessOperations } from '../service/process-operations.ts';
-import type { ServicesWatch } from '../service/services-watch.ts';
+import type { LogSink } from '../service/logging/service-logger.ts';
+import { type LifecyclePlan, startProcess } from '../service/process-lifecycle.ts';
+import { checkBaremetalApiAuth } from './api/auth-settings.ts';
+import { connectToConductors } from './api/conductor-connection.ts';
 import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
+import { addConductorGauges, conductorHealth } from './conductor/conductor-operations.ts';
 import { type RunningConductor, startConductor } from './conductor/conductor-process.ts';
 import type { BaremetalConfig } from './config.ts';
 import {
@@ -61,27 +44,18 @@ import {
   loadBaremetalConfigFile,
 } from './config-file.ts';
 import {
-  type BaremetalStore,
   type BaremetalTables,
-  createBaremetalStore,
   NEW_MODELS,
   OBJECT_TABLES,
   prepareBaremetalDatabase,
   VERSIONED_TABLES,
 } from './db/index.ts';
 import { BAREMETAL_MIGRATIONS } from './migrations/index.ts';
-import { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS } from './objects/index.ts';
+import { BAREMETAL_OBJECT_TYPES } from './objects/index.ts';
 import { baremetalOnlineMigrations } from './online-migrations/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from './policy/default-rules.ts';
 import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
-import {
-  BAREMETAL_REMOTE_ERRORS,
-  CONDUCTOR_RPC,
-  CONDUCTOR_TOPIC,
-  ConductorApi,
-  ConductorRingCache,
-  liveConductorsFrom,
-} from './rpcapi/index.ts';
+import { CONDUCTOR_RPC } from './rpcapi/index.ts';
 import {
   BAREMETAL_API_BINARY,
   BAREMETAL_CONDUCTOR_BINARY,
@@ -142,6 +116,8 @@ export interface BaremetalPlan {
   readonly caps: CapsInForce;
   /** For the operator: older option names the file uses (oslo.config's deprecation warnings). */
   readonly warnings?: readonly string[];
+  /** The config files read (recorded in the services row). */
+  readonly configFiles?: readonly string[];
 }
 
 /**
@@ -171,32 +147,12 @@ export async function planBaremetal(
     flag: flags.pinReleaseVersion as string | undefined,
     file: file?.pinReleaseVersion,
   });
-  return { config, caps, warnings: file?.deprecations ?? [] };
-}
-
-/**
- * The API's auth settings, checked before anything opens (the CLI's plan, once for a pool, and
- * startBaremetalApi): `keystone` needs a complete `[keystone_authtoken]`; `noauth` checks no
- * token, so it listens on loopback only unless `[api] insecure_noauth_on_any_address` accepts
- * the risk (src/auth/listen-safety.ts); `http_basic` is not served. Returns Keystone's settings
- * under `keystone`. Throws ConfigFileError or UnsafeListenError.
- */
-export function checkBaremetalApiAuth(config: BaremetalConfig): KeystoneAuthConfig | undefined {
-  const strategy = config.api.authStrategy;
-  if (strategy !== 'noauth' && strategy !== 'keystone') {
-    throw new ConfigFileError(
-      `[DEFAULT] auth_strategy: '${strategy}' is not served by Baton's bare metal API in this release; use keystone or noauth`,
-    );
-  }
-  const keystone = strategy === 'keystone' ? keystoneAuthConfigOf(config.api.keystone) : undefined;
-  checkListenSafety({
-    binary: BAREMETAL_API_BINARY,
-    host: config.api.hostIp,
-    authStrategy: strategy,
-    authenticates: keystone !== undefined,
-    insecureNoauthOnAnyAddress: config.api.insecureNoauthOnAnyAddress,
-  });
-  return keystone;
+  return {
+    config,
+    caps,
+    warnings: file?.deprecations ?? [],
+    configFiles: settings.configFile === undefined ? [] : [settings.configFile],
+  };
 }
 
 /** Opens the database; an empty one gets its schema (as Placement's does), an old one is refused. */
@@ -221,89 +177,33 @@ export function baremetalTransport(
   });
 }
 
-/** The API tier's way to the conductors: a store at the caps and a capped RPC client. */
-export interface ConductorConnection {
-  readonly store: BaremetalStore;
-  readonly conductors: ConductorApi;
+/** What the process lifecycle needs of a bare metal plan (src/service/process-lifecycle.ts). */
+function lifecyclePlan(plan: BaremetalPlan, predecessorWaitSeconds: number): LifecyclePlan {
+  const { config } = plan;
+  return {
+    databaseUrl: config.databaseUrl,
+    caps: plan.caps,
+    operations: config.operations,
+    liveness: { liveWithinSeconds: config.conductor.heartbeatTimeout },
+    heartbeatSeconds: config.conductor.heartbeatInterval,
+    configFiles: plan.configFiles ?? [],
+    predecessorWaitSeconds,
+  };
 }
 
-/** Builds the API's RPC client and conductor routing on an open database and transport. */
-export function connectToConductors(
-  database: Database<BaremetalTables>,
-  transport: RpcTransport,
-  plan: BaremetalPlan,
-  observer?: RpcObserver,
-): ConductorConnection {
-  const { caps, config } = plan;
-  const store = createBaremetalStore(database, { targets: caps.objectTargets });
-  const client = new RpcClient({
-    transport,
-    topic: CONDUCTOR_TOPIC,
-    version: CONDUCTOR_RPC.latest,
-    timeoutMs: config.api.rpcResponseTimeout * 1000,
-    // Asked at each send: caps refreshed on SIGHUP apply at once.
-    ...(caps.rpcCap === undefined ? {} : { versionCap: () => caps.rpcCap }),
-    serializer: objectRpcSerializer(BAREMETAL_OBJECTS, caps.objectTargets),
-    remoteErrors: BAREMETAL_REMOTE_ERRORS,
-    ...(observer === undefined ? {} : { observer }),
-  });
-  const rings = new ConductorRingCache(
-    async () =>
-      liveConductorsFrom(
-        await store.conductors.activeHardwareTypes(config.conductor.heartbeatTimeout, {
-          useGroups: true,
-        }),
-      ),
-    {
-      resetIntervalMs: config.conductor.hashRingResetInterval * 1000,
-      ring: { partitionExponent: config.conductor.hashPartitionExponent },
-    },
-  );
-  return { store, conductors: new ConductorApi({ client, rings }) };
+/** SIGHUP for either process: the plan made again from the file and flags (planBaremetal). */
+function reloadInput(running: BaremetalPlan, next: BaremetalPlan) {
+  return {
+    before: running.config,
+    after: next.config,
+    mutable: loggingPaths('operations.'),
+    logging: next.config.operations,
+    pinAfter: pinOf(next.caps),
+  };
 }
 
-/**
- * The deployment a bare metal process follows (the toolkit's live-deployment.ts): the caps in
- * force from the pin or the oldest live process of either binary, refusing a deployment with
- * a process too old to talk to; the caps gauges follow a refresh.
- */
-async function followBaremetalDeployment(
-  shared: Database,
-  plan: BaremetalPlan,
-  ops: ProcessOperations,
-): Promise<{ readonly deployment: LiveDeployment; readonly plan: BaremetalPlan }> {
-  const logger = ops.log.logger;
-  const deployment = await followDeployment(shared, BAREMETAL_SERVICE, plan.caps, {
-    liveness: { liveWithinSeconds: plan.config.conductor.heartbeatTimeout },
-    log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
-  });
-  const setGauges = (caps: CapsInForce) =>
-    ops.metrics?.deployment.setCaps(caps, BAREMETAL_SERVICE.code);
-  setGauges(deployment.caps.current());
-  deployment.caps.onUpdate(setGauges);
-  return { deployment, plan: { ...plan, caps: deployment.caps } };
-}
-
-/** SIGHUP for either process: the plan read again from the file and flags (service.ts's planBaremetal). */
-function reloadBaremetal(
-  ops: ProcessOperations,
-  deployment: LiveDeployment,
-  watch: ServicesWatch | undefined,
-  running: BaremetalPlan,
-  next: BaremetalPlan,
-): Promise<ReloadReport> {
-  return reloadProcess(
-    { log: ops.log, deployment, watch, childLoggers: [ops.rpc.logger] },
-    {
-      before: running.config,
-      after: next.config,
-      mutable: loggingPaths('operations.'),
-      logging: next.config.operations,
-      pinBefore: pinOf(running.caps),
-      pinAfter: pinOf(next.caps),
-    },
-  );
-}
+const openShared = async (url: string) => (await openBaremetalDatabase(url)) as unknown as Database;
+const baremetalDb = (db: Database) => db as unknown as Database<BaremetalTables>;
 
 export interface BaremetalConductorProcess {
   readonly conductor: RunningConductor;
@@ -311,110 +211,72 @@ export interface BaremetalConductorProcess {
   readonly caps: CapsInForce;
   /** Where `/metrics` and `/healthcheck` answer (`[metrics] bind_port`), if opened. */
   readonly metricsUrl: string | undefined;
-  /** The shutdown sequence (conductor-process.ts), then the transport, the operations and the database. */
+  /** The shutdown sequence (conductor-process.ts), then the lifecycle's own stop. */
   stop(): Promise<boolean>;
   /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
   reload(next: BaremetalPlan): Promise<ReloadReport>;
 }
 
 /**
- * Starts a conductor process as planned: its logs, health check and metrics (the toolkit's
- * process operations: pino logs, `/metrics` and `/healthcheck` on `[metrics] bind_port` when
- * set, RPC metrics), the transport, then the conductor. `log` overrides where the conductor's
- * own lines go (tests); by default they are the process's log lines.
+ * A conductor process (the lifecycle does the rest): its transport, then the conductor, which
+ * claims its identity before its RPC server binds and before it writes anything. It is not
+ * healthy while it has no hardware registered or is not online in the conductors table.
  */
 export async function startBaremetalConductor(
   plan: BaremetalPlan,
-  options: { readonly log?: ConductorLog } = {},
+  options: { readonly log?: ConductorLog; readonly logSink?: LogSink } = {},
 ): Promise<BaremetalConductorProcess> {
-  const { createProcessOperations } = await import('../service/process-operations.ts');
-  const ops = createProcessOperations({
-    service: BAREMETAL_SERVICE,
-    binary: BAREMETAL_CONDUCTOR_BINARY,
-    serviceVersion: BAREMETAL_SERVICE_VERSION,
-    caps: plan.caps,
-    config: plan.config.operations,
-  });
-  const logger = ops.log.logger;
-  const log: ConductorLog = options.log ?? {
-    info: (message) => logger.info(message),
-    warn: (message) => logger.warn(message),
-    error: (message) => logger.error(message),
+  const { conductor: settings } = plan.config;
+  // A predecessor of the same host leaves once its ring grace and its work are over.
+  const wait = settings.hashRingResetInterval + settings.gracefulShutdownTimeout + 10;
+  const proc = await startProcess<RunningConductor>(
+    {
+      service: BAREMETAL_SERVICE,
+      binary: BAREMETAL_CONDUCTOR_BINARY,
+      supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      openDatabase: openShared,
+      async start(ctx) {
+        const logger = ctx.ops.log.logger;
+        const log: ConductorLog = options.log ?? {
+          info: (message) => logger.info(message),
+          warn: (message) => logger.warn(message),
+          error: (message) => logger.error(message),
+        };
+        const running = { ...plan, caps: ctx.caps };
+        const transport = baremetalTransport(
+          baremetalDb(ctx.database),
+          running,
+          ctx.ops.rpc.logger,
+        );
+        ctx.onClose(() => transport.close());
+        const conductor = await startConductor({
+          settings,
+          database: baremetalDb(ctx.database),
+          caps: ctx.caps,
+          transport,
+          log,
+          rpcObserver: ctx.ops.rpc.observer,
+          rpcLogger: ctx.ops.rpc.logger,
+          claim: () => ctx.claim(settings.host),
+        });
+        addConductorGauges(ctx.ops, conductor);
+        return {
+          running: conductor,
+          stop: () => conductor.stop(),
+          health: () => conductorHealth(conductor),
+        };
+      },
+    },
+    lifecyclePlan(plan, wait),
+    options.logSink === undefined ? {} : { logSink: options.logSink },
+  );
+  return {
+    conductor: proc.running,
+    caps: proc.caps,
+    metricsUrl: proc.metricsUrl,
+    reload: (next) => proc.reload(reloadInput(plan, next)),
+    stop: () => proc.stop(),
   };
-  let database: Database<BaremetalTables> | undefined;
-  let transport: RpcTransport | undefined;
-  try {
-    database = await openBaremetalDatabase(plan.config.databaseUrl);
-    const shared = database as unknown as Database;
-    // Rows a newer release wrote, which this code cannot read: refuse before anything else.
-    await assertRowsReadable(shared, BAREMETAL_SERVICE);
-    await checkPeerVersions(
-      shared,
-      {
-        binary: BAREMETAL_CONDUCTOR_BINARY,
-        version: BAREMETAL_SERVICE_VERSION,
-        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
-      },
-      (message) => log.warn(message),
-    );
-    const followed = await followBaremetalDeployment(shared, plan, ops);
-    const running = followed.plan;
-    const listener = await ops.listenForMetrics();
-    transport = baremetalTransport(database, running, ops.rpc.logger);
-    const conductor = await startConductor({
-      settings: plan.config.conductor,
-      database,
-      caps: running.caps,
-      transport,
-      log,
-      rpcObserver: ops.rpc.observer,
-      rpcLogger: ops.rpc.logger,
-    });
-    const watch = await ops.watchServices(shared);
-    const store = conductor.store;
-    ops.metrics?.process.addCollectedGauge({
-      name: 'baton_baremetal_nodes',
-      help: 'Nodes by provision state.',
-      labelNames: ['provision_state'],
-      collect: async () =>
-        (await store.nodes.countByProvisionState()).map(({ state, count }) => ({
-          labels: { provision_state: state },
-          value: count,
-        })),
-    });
-    ops.metrics?.process.addCollectedGauge({
-      name: 'baton_baremetal_conductor_workers_busy',
-      help: "Background operations running in this conductor's worker pool.",
-      labelNames: [],
-      collect: async () => [{ labels: {}, value: conductor.context.pool.busy }],
-    });
-    const used = { database, transport };
-    let stopping: Promise<boolean> | undefined;
-    return {
-      conductor,
-      caps: running.caps,
-      metricsUrl: listener?.url,
-      reload: (next) => reloadBaremetal(ops, followed.deployment, watch, running, next),
-      stop() {
-        stopping ??= (async () => {
-          ops.health.startDraining();
-          try {
-            return await conductor.stop();
-          } finally {
-            await used.transport.close();
-            await ops.close();
-            await used.database.close();
-          }
-        })();
-        return stopping;
-      },
-    };
-  } catch (error) {
-    await transport?.close();
-    await ops.close();
-    await database?.close();
-    throw error;
-  }
 }
 
 export interface BaremetalApiProcess {
@@ -425,150 +287,114 @@ export interface BaremetalApiProcess {
   readonly metricsUrl: string | undefined;
   /** The caps in force now (they follow a reload). */
   readonly caps: CapsInForce;
-  /**
-   * The drain (api/server.ts), then the services table, the transport, the operations, the
-   * database; the outcome says whether `[DEFAULT] graceful_shutdown_timeout` cut requests.
-   */
+  /** The highest microversion served now: the lowest the pool's live processes can serve. */
+  apiMax(): string | undefined;
+  /** The drain (api/server.ts), then the lifecycle's own stop; the outcome counts cut requests. */
   stop(): Promise<DrainOutcome>;
   /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
   reload(next: BaremetalPlan): Promise<ReloadReport>;
 }
 
-export interface StartApiOptions {
-  /** Warnings worth an operator's eye (an older peer, a failed heartbeat); the log by default. */
-  readonly warn?: (message: string) => void;
-}
-
 /**
- * Starts an API process as planned: its logs, health check and metrics (the toolkit's process
- * operations: a request line per answer, `/healthcheck`, `/metrics` on the API's port and on
- * `[metrics] bind_port` when set, RPC metrics), the database, the RPC client to the conductors
- * at the caps in force, the app listening, the process in the services table (one row per
- * process: the port tells several on one machine apart). Stopping drains as api/server.ts
- * says (`[healthcheck] drain_delay`, then `[DEFAULT] graceful_shutdown_timeout`).
+ * An API process (the lifecycle does the rest): the RPC client to the conductors at the caps
+ * in force, the app listening (its port is part of its identity: `<[DEFAULT] host>:<port>`),
+ * then the identity claimed. It is not healthy while no conductor is online to act on nodes.
  */
 export async function startBaremetalApi(
   plan: BaremetalPlan,
-  options: StartApiOptions = {},
+  options: { readonly logSink?: LogSink } = {},
 ): Promise<BaremetalApiProcess> {
   const keystone = checkBaremetalApiAuth(plan.config);
-  const { createProcessOperations } = await import('../service/process-operations.ts');
-  const ops = createProcessOperations({
-    service: BAREMETAL_SERVICE,
-    binary: BAREMETAL_API_BINARY,
-    serviceVersion: BAREMETAL_SERVICE_VERSION,
-    caps: plan.caps,
-    config: plan.config.operations,
-  });
-  const warn = options.warn ?? ((message: string) => ops.log.logger.warn(message));
-  let database: Database<BaremetalTables> | undefined;
-  let transport: RpcTransport | undefined;
-  let listening: ListeningApi | undefined;
-  try {
-    // Keystone is first asked at the first request: while it is down, requests get 503s.
-    const auth =
-      keystone === undefined
-        ? undefined
-        : {
-            authenticator: await KeystoneAuthenticator.create(keystone),
-            policy: await createRuleSet(plan.config.api.policy, BAREMETAL_RULE_DEFAULTS),
-          };
-    database = await openBaremetalDatabase(plan.config.databaseUrl);
-    const shared = database as unknown as Database;
-    // Rows a newer release wrote, which this code cannot read: refuse before anything else.
-    await assertRowsReadable(shared, BAREMETAL_SERVICE);
-    await checkPeerVersions(
-      shared,
-      {
-        binary: BAREMETAL_API_BINARY,
-        version: BAREMETAL_SERVICE_VERSION,
-        supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+  const { api, conductor } = plan.config;
+  const wait =
+    plan.config.operations.drainDelaySeconds + plan.config.operations.gracefulShutdownTimeout + 10;
+  const proc = await startProcess<ListeningApi & { apiMax(): string | undefined }, DrainOutcome>(
+    {
+      service: BAREMETAL_SERVICE,
+      binary: BAREMETAL_API_BINARY,
+      supportedSpan: BAREMETAL_SUPPORTED_SPAN,
+      openDatabase: openShared,
+      async start(ctx) {
+        // Keystone is first asked at the first request: while it is down, requests get 503s.
+        const auth =
+          keystone === undefined
+            ? undefined
+            : {
+                authenticator: await KeystoneAuthenticator.create(keystone),
+                policy: await createRuleSet(api.policy, BAREMETAL_RULE_DEFAULTS),
+              };
+        const running = { ...plan, caps: ctx.caps };
+        const database = baremetalDb(ctx.database);
+        const transport = baremetalTransport(database, running, ctx.ops.rpc.logger);
+        ctx.onClose(() => transport.close());
+        const { store, conductors } = connectToConductors(
+          database,
+          transport,
+          running,
+          ctx.ops.rpc.observer,
+        );
+        // The pool's maximum: the lowest any live process of the service can serve.
+        const apiMax = await ctx.followApiMax();
+        const listening = await listenBaremetalApi({
+          services: {
+            store,
+            conductors,
+            settings: {
+              maxLimit: api.maxLimit,
+              publicEndpoint: api.publicEndpoint,
+              defaultResourceClass: api.defaultResourceClass,
+              heartbeatTimeout: conductor.heartbeatTimeout,
+              maxRequestBodySize: plan.config.operations.maxRequestBodySize,
+            },
+          },
+          apiMax,
+          ...(auth === undefined ? {} : { auth }),
+          host: api.hostIp,
+          port: api.port,
+          operations: ctx.ops.http,
+          dashboard: dashboardFeed(ctx.database, BAREMETAL_SERVICE, {
+            liveness: { liveWithinSeconds: conductor.heartbeatTimeout },
+            rehearsalStatusPath: process.env[REHEARSAL_STATUS_ENV],
+            // A stopping conductor leaves the hash ring at once, its services row after its drain.
+            offline: async () => {
+              const online = new Set(await store.conductors.active(conductor.heartbeatTimeout));
+              return (binary, host) => binary === BAREMETAL_CONDUCTOR_BINARY && !online.has(host);
+            },
+          }),
+        });
+        // The port names this process among the APIs of one host.
+        try {
+          await ctx.claim(`${conductor.host}:${listening.address.port}`, {
+            address: listening.url,
+          });
+        } catch (error) {
+          await listening.app.close();
+          throw error;
+        }
+        return {
+          running: { ...listening, apiMax },
+          stop: () => listening.drain(),
+          health: async () =>
+            (await store.conductors.active(conductor.heartbeatTimeout)).length === 0
+              ? 'no conductor is online: nodes cannot be acted on'
+              : undefined,
+        };
       },
-      warn,
-    );
-    const followed = await followBaremetalDeployment(shared, plan, ops);
-    const runningPlan = followed.plan;
-    const metrics = await ops.listenForMetrics();
-    transport = baremetalTransport(database, runningPlan, ops.rpc.logger);
-    const { store, conductors } = connectToConductors(
-      database,
-      transport,
-      runningPlan,
-      ops.rpc.observer,
-    );
-    const { api, conductor } = plan.config;
-    listening = await listenBaremetalApi({
-      services: {
-        store,
-        conductors,
-        settings: {
-          maxLimit: api.maxLimit,
-          publicEndpoint: api.publicEndpoint,
-          defaultResourceClass: api.defaultResourceClass,
-          heartbeatTimeout: conductor.heartbeatTimeout,
-          maxRequestBodySize: plan.config.operations.maxRequestBodySize,
-        },
-      },
-      apiMax: plan.caps.apiMax,
-      ...(auth === undefined ? {} : { auth }),
-      host: api.hostIp,
-      port: api.port,
-      operations: ops.http,
-      dashboard: dashboardFeed(shared, BAREMETAL_SERVICE, {
-        liveness: { liveWithinSeconds: conductor.heartbeatTimeout },
-        rehearsalStatusPath: process.env[REHEARSAL_STATUS_ENV],
-        // A stopping conductor leaves the hash ring at once, its services row after its drain.
-        offline: async () => {
-          const online = new Set(await store.conductors.active(conductor.heartbeatTimeout));
-          return (binary, host) => binary === BAREMETAL_CONDUCTOR_BINARY && !online.has(host);
-        },
-      }),
-    });
-    const registration = await registerProcess(
-      shared,
-      {
-        binary: BAREMETAL_API_BINARY,
-        // `[DEFAULT] host` names this machine for the API as for the conductor; the port tells
-        // apart the API processes of one host.
-        host: `${conductor.host}:${listening.address.port}`,
-        version: BAREMETAL_SERVICE_VERSION,
-      },
-      {
-        heartbeatSeconds: conductor.heartbeatInterval,
-        warn,
-        caps: () => ({ pin: pinOf(runningPlan.caps), release: runningPlan.caps.release }),
-      },
-    );
-    const watch = await ops.watchServices(shared);
-    const running = listening;
-    const used = { database, transport };
-    let stopping: Promise<DrainOutcome> | undefined;
-    return {
-      url: running.url,
-      address: running.address,
-      caps: runningPlan.caps,
-      metricsUrl: metrics?.url,
-      reload: (next) => reloadBaremetal(ops, followed.deployment, watch, runningPlan, next),
-      stop() {
-        stopping ??= (async () => {
-          try {
-            const outcome = await running.drain();
-            await registration.leave();
-            return outcome;
-          } finally {
-            await used.transport.close();
-            await ops.close();
-            await used.database.close();
-          }
-        })();
-        return stopping;
-      },
-    };
-  } catch (error) {
-    await listening?.app.close();
-    await transport?.close();
-    await ops.close();
-    await database?.close();
-    throw error;
-  }
+    },
+    lifecyclePlan(plan, wait),
+    options.logSink === undefined ? {} : { logSink: options.logSink },
+  );
+  const listening = proc.running;
+  return {
+    url: listening.url,
+    address: listening.address,
+    metricsUrl: proc.metricsUrl,
+    caps: proc.caps,
+    apiMax: listening.apiMax,
+    reload: (next) => proc.reload(reloadInput(plan, next)),
+    stop: () => proc.stop(),
+  };
 }
+
+export { checkBaremetalApiAuth } from './api/auth-settings.ts';
+export { type ConductorConnection, connectToConductors } from './api/conductor-connection.ts';

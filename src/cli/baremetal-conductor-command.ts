@@ -7,10 +7,10 @@
  * database that cannot serve, a peer too new, or an invalid release mapping exit 1.
  */
 
-import { ConductorDriversError } from '../baremetal/conductor/conductor-process.ts';
 import { BAREMETAL_OPTIONS } from '../baremetal/config-file.ts';
 import {
   BAREMETAL_SERVICE,
+  type BaremetalConductorProcess,
   type BaremetalPlan,
   planBaremetal,
   startBaremetalConductor,
@@ -19,25 +19,17 @@ import {
   BAREMETAL_CONDUCTOR_BINARY,
   BAREMETAL_SERVICE_VERSION,
 } from '../baremetal/service-version.ts';
-import { DatabaseConnectionError, DatabaseUrlError, SchemaNotCurrentError } from '../db/index.ts';
+import { DatabaseUrlError } from '../db/index.ts';
 import {
   describeCapsSource,
   InvalidReleaseMappingError,
   UnknownReleaseError,
 } from '../releases/index.ts';
 import { RpcConfigError } from '../rpc/index.ts';
-import {
-  ConfigFileError,
-  holdReloadSignals,
-  RowsUnreadableError,
-  type ServiceDefinition,
-  ServiceTooOldError,
-  waitForStopSignal,
-} from '../service/index.ts';
+import { ConfigFileError, type ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
-import type { ServeIo } from './placement-serve-command.ts';
-import { reloadOnSighup } from './reload-on-sighup.ts';
+import { runInForeground, type ServeIo } from './serve-foreground.ts';
 
 export interface BaremetalConductorOptions {
   readonly configFile?: string;
@@ -68,60 +60,39 @@ async function plan(
 }
 
 /** `service` is the bare metal definition; a test may hand a broken one to see start refuse it. */
-export async function baremetalConductor(
+export function baremetalConductor(
   options: BaremetalConductorOptions,
   io: ServeIo,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
-  // Both before anything else: a SIGHUP during the start waits for the process to serve
-  // instead of ending it, and a stop during the start (registration included) is a clean stop
-  // right after it, which takes the services row offline.
-  holdReloadSignals();
-  const stopping = (io.stopped ?? waitForStopSignal)();
-  const planned = await plan(options, service);
-  for (const warning of [
-    ...(planned.warnings ?? []),
-    ...deprecatedFlagsUsed(BAREMETAL_OPTIONS, options),
-  ]) {
-    io.err(`baton: warning: ${warning}\n`);
-  }
   const name = BAREMETAL_CONDUCTOR_BINARY;
-  let running: Awaited<ReturnType<typeof startBaremetalConductor>>;
-  try {
-    // The conductor's own lines go to the process's log ([DEFAULT] log options).
-    running = await startBaremetalConductor(planned);
-  } catch (error) {
-    // The rows' verdict, as the database tools give it: 2, with what to run.
-    if (error instanceof RowsUnreadableError) throw new CliExit(error.message, EXIT.incompatible);
-    // The real conductor exits 1 too when its hardware cannot be loaded.
-    if (
-      error instanceof SchemaNotCurrentError ||
-      error instanceof DatabaseConnectionError ||
-      error instanceof ServiceTooOldError ||
-      error instanceof ConductorDriversError
-    ) {
-      throw new CliExit(error.message, EXIT.failure);
-    }
-    throw error;
-  }
-  const { config } = planned;
-  const caps = running.caps;
-  io.out(
-    `${name} ${config.conductor.host} serving topic ironic.conductor_manager over ${config.rpc.rpc_transport ?? 'http'} ` +
-      `(service version ${BAREMETAL_SERVICE_VERSION}, caps in force: ${describeCapsSource(caps)}, RPC cap ${caps.rpcCap ?? 'none'})` +
-      (running.metricsUrl === undefined
-        ? ''
-        : `; metrics and health check on ${running.metricsUrl}`),
+  return runInForeground<BaremetalPlan, BaremetalConductorProcess>(
+    {
+      binary: name,
+      plan: () => plan(options, service),
+      warnings: (planned) => [
+        ...(planned.warnings ?? []),
+        ...deprecatedFlagsUsed(BAREMETAL_OPTIONS, options),
+      ],
+      // The conductor's own lines go to the process's log ([DEFAULT] log options).
+      start: (planned, logSink) =>
+        startBaremetalConductor(planned, logSink === undefined ? {} : { logSink }),
+      servingLine: (running, { config }) =>
+        `${name} ${config.conductor.host} serving topic ironic.conductor_manager over ${config.rpc.rpc_transport ?? 'http'} ` +
+        `(service version ${BAREMETAL_SERVICE_VERSION}, caps in force: ${describeCapsSource(running.caps)}, RPC cap ${running.caps.rpcCap ?? 'none'})` +
+        (running.metricsUrl === undefined
+          ? ''
+          : `; metrics and health check on ${running.metricsUrl}`),
+      reload: (running, next) => running.reload(next),
+      stoppingLine: (signal) =>
+        `${name} stopping (${signal}): offline now, finishing the work in flight`,
+      stop: async (running) => ({
+        line: (await running.stop())
+          ? `${name} stopped`
+          : `${name} stopped; work still running was left to the takeover`,
+        status: EXIT.ok,
+      }),
+    },
+    io,
   );
-  const stopReload = reloadOnSighup(name, io, async () =>
-    running.reload(await plan(options, service)),
-  );
-  const signal = await stopping;
-  stopReload();
-  io.out(`${name} stopping (${signal}): offline now, finishing the work in flight`);
-  const clean = await running.stop();
-  io.out(
-    clean ? `${name} stopped` : `${name} stopped; work still running was left to the takeover`,
-  );
-  return EXIT.ok;
 }

@@ -159,7 +159,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description(
       "going back a release: rewrite the rows written at object versions RELEASE does not know down to RELEASE's (every live process pinned to it first)",
     )
-    .requiredOption('--to <release>', 'the release to go back to')
+    .option(
+      '--to <release>',
+      'the release to go back to (default: none: it must be given, one of the releases this code knows)',
+    )
     .option(
       '--max-count <n>',
       'rewrite at most this many rows, then stop (exit 1 if more remain) (default: all)',

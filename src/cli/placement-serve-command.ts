@@ -8,47 +8,27 @@
  * invalid release mapping exits 1.
  */
 import { UnsafeListenError } from '../auth/errors.ts';
-import {
-  DatabaseConnectionError,
-  DatabaseUrlError,
-  redactUrl,
-  SchemaNotCurrentError,
-} from '../db/index.ts';
-import type { PlacementConfig } from '../placement/config.ts';
+import { DatabaseUrlError, redactUrl } from '../db/index.ts';
 import {
   ConfigFileError,
   PLACEMENT_OPTIONS,
   type PlacementConfigFile,
   splitFileValues,
 } from '../placement/config-file.ts';
-import { PolicyFileError } from '../placement/policy/index.ts';
-import type { PlacementServer } from '../placement/server.ts';
 import {
   PLACEMENT_SERVICE,
   type PlacementApiPlan,
+  type PlacementServer,
   planPlacementApi,
   startPlacementApi,
 } from '../placement/service.ts';
 import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from '../placement/service-version.ts';
 import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/index.ts';
 import type { DrainOutcome, DrainSettings } from '../service/http/http-drain.ts';
-import {
-  HealthState,
-  holdReloadSignals,
-  isWorkerProcess,
-  LogSettingsError,
-  leaveCluster,
-  type ServiceDefinition,
-  ServiceTooOldError,
-  superviseWorkers,
-  waitForStopSignal,
-} from '../service/index.ts';
-import type { LogSink } from '../service/logging/service-logger.ts';
-import { MetricsListenError } from '../service/metrics/metrics-listener.ts';
+import type { ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { configFlagValues } from './config-flags.ts';
-import { listenPoolMetrics } from './pool-metrics.ts';
-import { reloadOnSighup } from './reload-on-sighup.ts';
+import { runInForeground, type ServeIo } from './serve-foreground.ts';
 
 /**
  * Commander's values: `--config-file`, and one per option of PLACEMENT_OPTIONS under the
@@ -59,14 +39,7 @@ export interface PlacementServeOptions {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
-export interface ServeIo {
-  readonly out: (line: string) => void;
-  readonly err: (text: string) => void;
-  /** Resolves when the process is asked to stop (SIGTERM / SIGINT by default). */
-  readonly stopped?: () => Promise<string>;
-  /** Where the process's log lines go instead of stderr or the log file (tests). */
-  readonly logSink?: LogSink;
-}
+export type { ServeIo } from './serve-foreground.ts';
 
 /** What the flags set: Placement's settings, and the process's own (pin, data dir, workers). */
 function flagSettings(options: PlacementServeOptions): PlacementConfigFile {
@@ -105,94 +78,35 @@ export async function planServe(
   }
 }
 
-async function start(
-  planned: PlacementApiPlan,
-  service: ServiceDefinition,
-  logSink: LogSink | undefined,
-): Promise<PlacementServer> {
-  const { config } = planned;
-  try {
-    // Warnings (an older peer, a failed heartbeat) go to the process's log.
-    return await startPlacementApi(planned, logSink === undefined ? {} : { logSink }, service);
-  } catch (error) {
-    if (error instanceof PolicyFileError || error instanceof LogSettingsError) {
-      throw usageError(error.message);
-    }
-    if (error instanceof MetricsListenError) throw new CliExit(error.message, EXIT.failure);
-    if (
-      error instanceof SchemaNotCurrentError ||
-      error instanceof DatabaseConnectionError ||
-      error instanceof ServiceTooOldError
-    ) {
-      throw new CliExit(error.message, EXIT.failure);
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new CliExit(`cannot listen on ${config.host}:${config.port}: ${code}`, EXIT.failure);
-    }
-    throw error;
-  }
-}
-
-/**
- * The primary of a pool serves nothing itself; with `[metrics] bind_port` (`--metrics-port`)
- * it answers one scrape for all its workers, and its health check turns to DRAINING when it
- * is asked to stop.
- */
-async function superviseWithPoolMetrics(
-  config: PlacementConfig,
-  workers: number,
-  io: ServeIo,
-  stopped: () => Promise<string>,
-): Promise<number> {
-  const health = new HealthState(config);
-  const listener = await listenPoolMetrics(config, health, PLACEMENT_API_BINARY, io.out);
-  try {
-    const clean = await superviseWorkers(PLACEMENT_API_BINARY, workers, io, async () => {
-      const signal = await stopped();
-      health.startDraining();
-      return signal;
-    });
-    return clean ? EXIT.ok : EXIT.failure;
-  } finally {
-    await listener?.close();
-  }
-}
-
 /** `service` is Placement's definition; a test may hand a broken one to see start refuse it. */
-export async function placementServe(
+export function placementServe(
   options: PlacementServeOptions,
   io: ServeIo,
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<number> {
-  // Before anything else: a SIGHUP during the start waits for the process to serve instead
-  // of ending it.
-  holdReloadSignals();
-  // Listening for the stop signal before starting: a supervisor may signal as soon as it
-  // reads the line below (or during the start, registration included), and must get a clean
-  // stop, not a killed process or a row left live.
-  const stopping = (io.stopped ?? waitForStopSignal)();
-  const stopped = () => stopping;
-  // Checked once here (in the primary too), so a mistake is one message and not one per worker.
-  const planned = await planServe(options, service);
-  if (planned.workers > 1 && !isWorkerProcess()) {
-    return superviseWithPoolMetrics(planned.config, planned.workers, io, stopped);
-  }
-  const server = await start(planned, service, io.logSink);
-  const database = redactUrl(planned.config.databaseUrl);
-  io.out(
-    `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${database})`,
+  return runInForeground<PlacementApiPlan, PlacementServer>(
+    {
+      binary: PLACEMENT_API_BINARY,
+      plan: () => planServe(options, service),
+      warnings: () => [],
+      pool: (planned) => ({ workers: planned.workers, operations: planned.config }),
+      listensOn: ({ config }) => `${config.host}:${config.port}`,
+      start: (planned, logSink) =>
+        startPlacementApi(planned, logSink === undefined ? {} : { logSink }, service),
+      servingLine: (server, planned) =>
+        `placement-api listening on ${server.url} (service version ${PLACEMENT_SERVICE_VERSION}; database ${redactUrl(planned.config.databaseUrl)})`,
+      reload: (server, next) => server.reload(next),
+      stoppingLine: (signal, planned) => stoppingLine(PLACEMENT_API_BINARY, signal, planned.config),
+      stop: async (server) => {
+        const outcome = await server.close();
+        return {
+          line: stoppedLine(PLACEMENT_API_BINARY, outcome),
+          status: outcome.timedOut ? EXIT.failure : EXIT.ok,
+        };
+      },
+    },
+    io,
   );
-  const stopReload = reloadOnSighup(PLACEMENT_API_BINARY, io, async () =>
-    server.reload(await planServe(options, service)),
-  );
-  const signal = await stopping;
-  stopReload();
-  io.out(stoppingLine(PLACEMENT_API_BINARY, signal, planned.config));
-  const outcome = await server.close();
-  io.out(stoppedLine(PLACEMENT_API_BINARY, outcome));
-  leaveCluster();
-  return outcome.timedOut ? EXIT.failure : EXIT.ok;
 }
 
 /** What an API process says when it is asked to stop (both services). */

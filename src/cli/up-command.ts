@@ -10,11 +10,13 @@
  * naming it. Decisions: docs/operations.md, "baton up".
  */
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_PORT } from '../baremetal/config.ts';
 import { defaultDatabaseUrl, parseDatabaseUrl } from '../db/database-url.ts';
 import { type ChildSpec, exitSentence, runChildGroup } from '../service/child-processes.ts';
 import { resolveDataDir } from '../service/data-dir.ts';
+import { DataDirLockedError, lockDataDir } from '../service/data-dir-lock.ts';
 import { waitForStopSignal } from '../service/stop-signal.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 import type { CliIo } from './main.ts';
@@ -160,6 +162,23 @@ export async function up(
   stopped: Promise<string> = waitForStopSignal(),
 ): Promise<number> {
   const plan = planUp(options);
+  // One `baton up` per data directory: a second one exits naming the first, changing nothing.
+  await mkdir(plan.dataDir, { recursive: true });
+  let unlock: () => Promise<void>;
+  try {
+    unlock = await lockDataDir(plan.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw new CliExit(error.message, EXIT.failure);
+    throw error;
+  }
+  try {
+    return await runUp(plan, io, stopped);
+  } finally {
+    await unlock();
+  }
+}
+
+async function runUp(plan: UpPlan, io: CliIo, stopped: Promise<string>): Promise<number> {
   await upgradeSchemas(plan, io.out);
   // performance.now() counts from this process's start: the schemas' time is in the figure.
   const upgraded = performance.now();

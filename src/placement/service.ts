@@ -8,21 +8,33 @@
  * also builds the process's logs, health check and metrics (src/service/process-operations.ts)
  * and hands them to the server (docs/operations.md).
  */
+
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { KeystoneAuthenticator } from '../auth/keystone-authenticator.ts';
 import {
   createOnlineMigrationRegistry,
+  type Database,
+  DEFAULT_HEARTBEAT_SECONDS,
   defaultDatabaseUrl,
   parseDatabaseUrl,
 } from '../db/index.ts';
-import type { CapsInForce } from '../releases/index.ts';
+import { type CapsInForce, capsInForce } from '../releases/index.ts';
+import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
   codeVersionsOf,
   defineService,
+  loggingPaths,
   NO_CONFIG,
+  pinOf,
+  type ReloadReport,
   resolveCapsInForce,
   resolveDataDir,
   type ServiceDefinition,
 } from '../service/index.ts';
 import type { LogSink } from '../service/logging/service-logger.ts';
+import { startProcess } from '../service/process-lifecycle.ts';
+import { buildPlacementApp } from './api/app.ts';
 import { PLACEMENT_VERSIONS } from './api/versions.ts';
 import { checkPlacementAuth } from './auth-settings.ts';
 import {
@@ -39,9 +51,16 @@ import {
 } from './config-file.ts';
 import { PLACEMENT_MIGRATIONS } from './migrations/index.ts';
 import { createIncompleteConsumers } from './online-migrations/create-incomplete-consumers.ts';
+import { createPolicyEnforcer } from './policy/index.ts';
 import { PLACEMENT_RELEASE, PLACEMENT_RELEASES } from './releases.ts';
-import { type PlacementServer, type StartOptions, startPlacementServer } from './server.ts';
-import { PLACEMENT_API_BINARY, PLACEMENT_SERVICE_VERSION } from './service-version.ts';
+import {
+  PLACEMENT_API_BINARY,
+  PLACEMENT_SERVICE_VERSION,
+  PLACEMENT_SUPPORTED_SPAN,
+} from './service-version.ts';
+import { preparePlacementDatabase } from './store/prepare-database.ts';
+import { ResourceClassCache } from './store/resource-class-cache.ts';
+import type { PlacementTables } from './store/tables.ts';
 
 export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
   name: 'placement',
@@ -103,6 +122,8 @@ export interface PlacementApiPlan {
   readonly caps: CapsInForce;
   /** Server processes sharing the port (1: this process serves). */
   readonly workers: number;
+  /** The config files read (recorded in the services row). */
+  readonly configFiles?: readonly string[];
 }
 
 /**
@@ -133,41 +154,138 @@ export async function planPlacementApi(
     flag: settings.pinReleaseVersion,
     file: file.pinReleaseVersion,
   });
-  return { config, caps, workers: settings.workers ?? file.workers ?? 1 };
+  return {
+    config,
+    caps,
+    workers: settings.workers ?? file.workers ?? 1,
+    configFiles: settings.configFile === undefined ? [] : [settings.configFile],
+  };
 }
 
-/** How a placement-api process is started, besides its plan. */
-export interface PlacementApiStart extends Omit<StartOptions, 'operations'> {
+export interface PlacementApiStart {
   /** Where the log lines go instead of stderr or the log file (tests). */
   readonly logSink?: LogSink;
+  /** Seconds between heartbeats (default: the services table's). */
+  readonly heartbeatSeconds?: number;
+  readonly poolSize?: number;
+}
+
+/** A running placement-api process. */
+export interface PlacementServer {
+  /** `http://host:port` as listening (the real port when 0 was asked). */
+  readonly url: string;
+  readonly address: AddressInfo;
+  /** The caps in force now: the pin, else the oldest live placement-api's release. */
+  readonly caps: CapsInForce;
+  /** Where `/metrics` and `/healthcheck` answer on `[metrics] bind_port`, if opened. */
+  readonly metricsUrl: string | undefined;
+  /** SIGHUP: the log level from `next`, the rest reported if changed, the caps read again. */
+  reload(next: PlacementApiPlan): Promise<ReloadReport>;
+  /**
+   * The stop (service/http/http-drain.ts): health check DRAINING, `[healthcheck]
+   * drain_delay`, the listener closed, requests in flight finished within `[DEFAULT]
+   * graceful_shutdown_timeout` (else cut: the outcome counts them), then the lifecycle's own.
+   */
+  close(): Promise<DrainOutcome>;
+}
+
+/** The plan of a server started from settings alone, unpinned (tests and tools). */
+export function placementPlanOf(config: PlacementConfig): PlacementApiPlan {
+  return { config, caps: capsInForce(PLACEMENT_SERVICE.releases, undefined), workers: 1 };
 }
 
 /**
- * Starts a placement-api process as planned, with its logs, health check and metrics;
- * `close()` drains and stops it. The logger and the metrics (pino, prom-client) are loaded
- * here, when a process serves, not by every command that reads the service's definition.
- * Throws LogSettingsError for a log file that cannot be opened, MetricsListenError for a
- * metrics port that cannot be bound.
+ * Starts a placement-api process as planned (src/service/process-lifecycle.ts does the rest):
+ * the policy and Keystone settings, the app listening at the caps in force, then its identity
+ * claimed (`<machine>:<port>`). `service` is Placement's definition; a test may hand a broken
+ * one to see the start refuse it. Throws PolicyFileError, LogSettingsError,
+ * MetricsListenError, and the lifecycle's refusals.
  */
 export async function startPlacementApi(
   plan: PlacementApiPlan,
   options: PlacementApiStart = {},
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<PlacementServer> {
-  const { createProcessOperations } = await import('../service/process-operations.ts');
-  const { logSink, ...start } = options;
-  const operations = createProcessOperations({
-    service,
-    binary: PLACEMENT_API_BINARY,
-    serviceVersion: PLACEMENT_SERVICE_VERSION,
-    caps: plan.caps,
-    config: plan.config,
-    ...(logSink === undefined ? {} : { logSink }),
-  });
-  try {
-    return await startPlacementServer(plan.config, plan.caps, { ...start, operations, service });
-  } catch (error) {
-    await operations.close();
-    throw error;
-  }
+  const { config } = plan;
+  const keystone = checkPlacementAuth(config);
+  const proc = await startProcess<ListeningPlacement, DrainOutcome>(
+    {
+      service,
+      binary: PLACEMENT_API_BINARY,
+      supportedSpan: PLACEMENT_SUPPORTED_SPAN,
+      openDatabase: async (url) =>
+        (await preparePlacementDatabase(url, {
+          poolSize: options.poolSize,
+        })) as unknown as Database,
+      async start(ctx) {
+        const policy = await createPolicyEnforcer(config);
+        // Keystone is first asked at the first request: while it is down, requests get 503s.
+        const authenticator =
+          keystone === undefined ? undefined : await KeystoneAuthenticator.create(keystone);
+        const drain = ctx.ops.drain;
+        // The pool's maximum: the lowest any live placement-api can serve.
+        const apiMax = await ctx.followApiMax();
+        const app = await buildPlacementApp({
+          services: {
+            db: ctx.database as unknown as Database<PlacementTables>,
+            config,
+            policy,
+            resourceClasses: new ResourceClassCache(),
+          },
+          pinnedMax: apiMax,
+          operations: { ...ctx.ops.http, drain },
+          authenticator,
+        });
+        drain.attach(app.server);
+        await app.listen({
+          host: config.host,
+          port: config.port,
+          // Fastify logs this line with the process's logger.
+          listenTextResolver: (address) => `${PLACEMENT_API_BINARY} listening on ${address}`,
+        });
+        const address = app.server.address() as AddressInfo;
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        const url = `http://${host}:${address.port}`;
+        // One row per process: the port tells apart several on one machine.
+        try {
+          await ctx.claim(`${hostname()}:${address.port}`, { address: url });
+        } catch (error) {
+          await app.close();
+          throw error;
+        }
+        return { running: { url, address }, stop: () => drain.stop(() => app.close()) };
+      },
+    },
+    {
+      databaseUrl: config.databaseUrl,
+      caps: plan.caps,
+      operations: config,
+      liveness: {},
+      heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
+      configFiles: plan.configFiles ?? [],
+      predecessorWaitSeconds: config.drainDelaySeconds + config.gracefulShutdownTimeout + 10,
+    },
+    options.logSink === undefined ? {} : { logSink: options.logSink },
+  );
+  const { url, address } = proc.running;
+  return {
+    url,
+    address,
+    caps: proc.caps,
+    metricsUrl: proc.metricsUrl,
+    reload: (next) =>
+      proc.reload({
+        before: config,
+        after: next.config,
+        mutable: loggingPaths(),
+        logging: next.config,
+        pinAfter: pinOf(next.caps),
+      }),
+    close: () => proc.stop(),
+  };
+}
+
+interface ListeningPlacement {
+  readonly url: string;
+  readonly address: AddressInfo;
 }

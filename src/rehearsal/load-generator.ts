@@ -30,6 +30,11 @@ export interface LoadOptions {
   /** How long a node may take to reach the state it was sent to. */
   readonly stateTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /**
+   * Whether the version `latest` answers may go down (going back); by default a lower one
+   * than already seen is a failed outcome.
+   */
+  readonly latestMayGoDown?: boolean;
 }
 
 /** The mix, in weights: an operation is drawn for each turn of a worker. */
@@ -42,6 +47,8 @@ export const LOAD_MIX = {
   /** Only once an API of the new release serves its versions; a plain read before. */
   shardSet: 6,
   newRead: 6,
+  /** `latest` through the balancer: the version served must never go down. */
+  latest: 4,
 } as const;
 
 /** The microversions of what only the new release serves: shards, and the node inventory. */
@@ -100,6 +107,14 @@ class Pacer {
 interface Answer {
   readonly status: number;
   readonly body: Record<string, unknown>;
+  readonly headers: Headers;
+}
+
+/** Whether microversion `a` is above `b` (`1.82` above `1.80`). */
+function higher(a: string, b: string): boolean {
+  const [am = 0, an = 0] = a.split('.').map(Number);
+  const [bm = 0, bn = 0] = b.split('.').map(Number);
+  return am > bm || (am === bm && an > bn);
 }
 
 interface OwnNode {
@@ -114,6 +129,8 @@ export class LoadGenerator {
   readonly #pacer: Pacer;
   #stopping = false;
   #workers: Promise<void>[] = [];
+  /** The highest version `latest` was answered at so far, and when. */
+  #latest: { version: string; at: number } | undefined;
   /** The APIs serving the new release's own versions, asked directly (not through the balancer). */
   #newReleaseApis: readonly string[] = [];
   #names = 0;
@@ -170,6 +187,7 @@ export class LoadGenerator {
           await this.#setShard(node);
         else if (operation === 'newRead' && this.#newReleaseApis.length > 0)
           await this.#readNew(node);
+        else if (operation === 'latest') await this.#readLatest();
         else await this.#read(node);
       } catch (error) {
         // A bug of the generator itself must not pass for a quiet rehearsal.
@@ -196,6 +214,7 @@ export class LoadGenerator {
     let status = 0;
     let detail: string | undefined;
     let parsed: Record<string, unknown> = {};
+    let headers = new Headers();
     try {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -207,6 +226,7 @@ export class LoadGenerator {
         signal: AbortSignal.timeout(this.#options.requestTimeoutMs ?? 30_000),
       });
       status = response.status;
+      headers = response.headers;
       const text = await response.text();
       if (status !== expected) detail = text.slice(0, 500);
       else if (text !== '') parsed = JSON.parse(text) as Record<string, unknown>;
@@ -224,7 +244,7 @@ export class LoadGenerator {
       ok,
       ...(detail === undefined ? {} : { detail }),
     });
-    return ok ? { status, body: parsed } : undefined;
+    return ok ? { status, body: parsed, headers } : undefined;
   }
 
   async #createNode(worker: number, own: OwnNode[]): Promise<void> {
@@ -258,6 +278,24 @@ export class LoadGenerator {
       microversion: this.#options.microversion,
     });
     own.push({ uuid, state, broken: false });
+  }
+
+  /** `latest` through the balancer: the version answered never goes below one seen before. */
+  async #readLatest(): Promise<void> {
+    const answer = await this.#request('latest', 'GET', '/v1', 200, undefined, {
+      microversion: 'latest',
+    });
+    const version = answer?.headers.get('x-openstack-ironic-api-version');
+    if (version === undefined || version === null) return;
+    const seen = this.#latest;
+    if (seen !== undefined && higher(seen.version, version) && !this.#options.latestMayGoDown) {
+      this.#options.log.failOutcome(
+        `latest went down: ${version} now, ${seen.version} at ${new Date(seen.at).toISOString()}`,
+      );
+    }
+    if (seen === undefined || higher(version, seen.version)) {
+      this.#latest = { version, at: Date.now() };
+    }
   }
 
   /** One of the new release's APIs, at random; undefined when none serves now. */

@@ -28,7 +28,7 @@ import {
 } from './database-snapshot.ts';
 import { freePort } from './free-port.ts';
 import { Ledger } from './ledger.ts';
-import { LoadGenerator } from './load-generator.ts';
+import { LoadGenerator, SHARD_MICROVERSION } from './load-generator.ts';
 import { capsFromMetrics } from './metrics-caps.ts';
 import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
 import { type RunningProcess, runBaton, startBaton, stopProcess } from './processes.ts';
@@ -90,6 +90,27 @@ interface Member {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The highest microversion an API serves now (`latest` on `/v1`), or undefined. */
+async function servedMax(url: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${url}/v1`, {
+      headers: { 'X-OpenStack-Ironic-API-Version': 'latest' },
+      signal: AbortSignal.timeout(2_000),
+    });
+    await response.arrayBuffer();
+    return response.headers.get('x-openstack-ironic-api-version') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function higherOrEqual(version: string | undefined, than: string): boolean {
+  if (version === undefined) return false;
+  const [am = 0, an = 0] = version.split('.').map(Number);
+  const [bm = 0, bn = 0] = than.split('.').map(Number);
+  return am > bm || (am === bm && an >= bn);
+}
 
 async function scrapeCaps(port: number) {
   try {
@@ -192,6 +213,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   };
 
   let balancer: Balancer | undefined;
+  let stopFollowing = () => {};
   let generator: LoadGenerator | undefined;
   const log = new RequestLog();
   const ledger = new Ledger();
@@ -227,16 +249,25 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       runId,
       log,
       ledger,
+      // Going back lowers the pool's maximum on purpose; going forward never may.
+      latestMayGoDown: options.backFrom !== undefined,
     });
     const load = generator;
-    // What only the new release serves is asked of its unpinned APIs directly, from the
-    // moment one is up (step 3.3): through the balancer a pinned API would answer 406.
-    const newReleaseApis = (leaving?: Member) =>
-      load.setNewReleaseApis(
-        [...members.values()]
-          .filter((member) => member.tier === 'api' && member.build === 'new' && member !== leaving)
-          .map((member) => `http://127.0.0.1:${member.apiPort}`),
-      );
+    // What only the new release serves is asked of the APIs that serve it, directly (through
+    // the balancer a pinned API would answer 406): an unpinned API serves it only once no
+    // pinned one is left (one API version across the pool), that is from step 3.4.
+    let leaving: Member | undefined;
+    const newReleaseApis = async () => {
+      const serving: string[] = [];
+      for (const member of members.values()) {
+        if (member.tier !== 'api' || member.build !== 'new' || member === leaving) continue;
+        const url = `http://127.0.0.1:${member.apiPort}`;
+        if (higherOrEqual(await servedMax(url), SHARD_MICROVERSION)) serving.push(url);
+      }
+      load.setNewReleaseApis(serving);
+    };
+    const following = setInterval(() => void newReleaseApis().catch(() => undefined), 1000);
+    stopFollowing = () => clearInterval(following);
     const loadStarted = Date.now();
     generator.start();
 
@@ -257,12 +288,14 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
             // The load stops asking this API for the new release's features before it goes
             // (going back: a pinned or previous one takes its port), and asks the new one
             // only once it is up.
-            newReleaseApis(old);
+            leaving = old;
+            await newReleaseApis();
             await stopMember(old);
             await startMember(tier, index, to);
+            leaving = undefined;
             await balancer?.waitFor(`api${index + 1}`, 'UP');
           }
-          newReleaseApis();
+          await newReleaseApis();
         },
         baton: async (args) => {
           const result = await runBaton(repoRoot, [...args, ...dbArgs]);
@@ -323,6 +356,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     };
     return { ...report, ok: rehearsalPassed(report) };
   } finally {
+    stopFollowing();
     await status.stop();
     await generator?.stop();
     await balancer?.stop();

@@ -15,7 +15,8 @@ export type RequestKind =
   | 'provision'
   | 'shard-set'
   | 'show-new'
-  | 'inventory';
+  | 'inventory'
+  | 'latest';
 
 export interface RequestRecord {
   readonly kind: RequestKind;

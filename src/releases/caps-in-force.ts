@@ -50,8 +50,8 @@ export function capsInForce(mapping: ReleaseMapping, pin: string | undefined | n
 
 /**
  * The caps of one release of the mapping (undefined: `master`), recorded with their source.
- * Automatic caps (source `auto`) limit the RPC version and the objects but not the API: a
- * process's microversion range is the operator's choice (the pin), fixed for its lifetime.
+ * Automatic caps limit the API too: an API that writes and sends an older release's objects
+ * must not accept what only newer ones carry (it would acknowledge a field it then drops).
  */
 export function capsOfRelease(
   mapping: ReleaseMapping,
@@ -65,12 +65,7 @@ export function capsOfRelease(
   return Object.freeze({
     release: resolved.release,
     source,
-    apiMax:
-      master.api === undefined
-        ? undefined
-        : source.kind === 'auto'
-          ? master.api
-          : resolved.apiMaxVersion(master.api),
+    apiMax: master.api === undefined ? undefined : resolved.apiMaxVersion(master.api),
     rpcCap: master.rpc === undefined ? undefined : resolved.rpcVersionCap(master.rpc),
     objectTargets: resolved,
   });

@@ -20,6 +20,7 @@ export {
 } from './deployment-versions.ts';
 export { LiveCaps } from './live-caps.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';
+export { lowerVersion, type PoolMember, poolApiMax } from './pool-api-max.ts';
 export {
   InvalidReleaseMappingError,
   MASTER,

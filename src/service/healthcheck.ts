@@ -4,8 +4,9 @@
  * (`OK`), typed by the Accept header (text/plain by default, text/html or application/json
  * when preferred), and 204 without a body to HEAD. Unhealthy: 503 with the reason. A process
  * is unhealthy while it drains after SIGTERM (`DRAINING`: it still finishes its requests, but
- * a balancer should send new ones elsewhere) or while the operator's disable file exists
- * (oslo's `disable_by_file` backend: `DISABLED BY FILE`). Any method is answered, as the
+ * a balancer should send new ones elsewhere), while the operator's disable file exists
+ * (oslo's `disable_by_file` backend: `DISABLED BY FILE`), or while the service says it cannot
+ * do its work (Baton's: a conductor with no hardware registered, an API with no conductor). Any method is answered, as the
  * middleware answers any.
  */
 import { existsSync } from 'node:fs';
@@ -33,6 +34,7 @@ export interface HealthAnswer {
 export class HealthState {
   readonly #disableFile: string | undefined;
   #draining = false;
+  #work: string | undefined;
 
   constructor(config: HealthcheckConfig = {}) {
     this.#disableFile = config.healthcheckDisableByFilePath?.trim() || undefined;
@@ -47,9 +49,19 @@ export class HealthState {
     this.#draining = true;
   }
 
+  /**
+   * What the service says of its own work, refreshed with each heartbeat: a reason it cannot
+   * do it (a conductor with no hardware registered, an API with no conductor to act on nodes),
+   * or undefined when it can.
+   */
+  noteWork(problem: string | undefined): void {
+    this.#work = problem;
+  }
+
   /** The failing reason, or undefined when healthy. */
   problem(): string | undefined {
     if (this.#draining) return DRAINING_REASON;
+    if (this.#work !== undefined) return this.#work;
     if (this.#disableFile !== undefined && existsSync(this.#disableFile)) {
       return DISABLED_BY_FILE_REASON;
     }

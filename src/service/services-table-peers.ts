@@ -34,11 +34,14 @@ export function servicesTablePeers(
       return peers;
     },
     async registerSelf(self: RpcPeer): Promise<RpcPeerRegistration> {
+      // Claimed, not taken over: a second server of the same name must not steal the
+      // address of a live one (it is refused, naming it).
       const registration = await registerService(db, {
         binary: self.topic,
         host: self.server,
         version: options.serviceVersion ?? 1,
         rpcAddress: self.address,
+        claim: liveness,
       });
       const stopHeartbeats = registration.startHeartbeats({
         ...(options.heartbeatSeconds === undefined

@@ -67,7 +67,7 @@ describe('caps in force in the commands', () => {
       lines.at(-1),
       // Automatic caps leave the API maximum alone (the pin's); NodeInventory, unknown to zed, at
       // its only version.
-      'caps in force: auto from baremetal-conductor@1 (zed, host c1); RPC cap 1.0; API max 1.82; objects Node 1.36, Port 1.10, Portgroup 1.4, Chassis 1.3, Conductor 1.3, Trait 1.0, TraitList 1.0, NodeInventory 1.0',
+      'caps in force: auto from baremetal-conductor@1 (zed, host c1); RPC cap 1.0; API max 1.80; objects Node 1.36, Port 1.10, Portgroup 1.4, Chassis 1.3, Conductor 1.3, Trait 1.0, TraitList 1.0, NodeInventory 1.0',
     );
     const json: string[] = [];
     await dbServices({ ...options, json: true }, (line) => json.push(line), ANTELOPE);
@@ -87,7 +87,7 @@ describe('caps in force in the commands', () => {
     assert.equal(real.status, 0, real.err);
     assert.match(
       real.out,
-      /\ncaps in force: auto from baremetal-conductor@1 \(zed, host c1\); RPC cap 1\.0; API max 1\.82; /,
+      /\ncaps in force: auto from baremetal-conductor@1 \(zed, host c1\); RPC cap 1\.0; API max 1\.80; /,
     );
     const pinned = await baton(
       ...['db', 'services', '--service', 'baremetal', '--db', baremetalUrl],

@@ -131,6 +131,67 @@ describe('baton up', () => {
     }
   });
 
+  it('a second baton up on the same data directory exits 1 naming the first, which goes on unharmed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-up-'));
+    const up = spawn(
+      process.execPath,
+      [BIN, 'up', '--data-dir', dataDir, '--placement-port', '0', '--baremetal-port', '0'],
+      { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    up.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    up.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    const pid = up.pid ?? 0;
+    try {
+      for (let i = 0; i < 1200 && !/^baton up: ready/m.test(output); i++) {
+        assert.equal(up.exitCode, null, output);
+        await sleep(100);
+      }
+      const api = /Bare metal API +(\S+)/.exec(output)?.[1] as string;
+      const second = spawnSync(
+        process.execPath,
+        [BIN, 'up', '--data-dir', dataDir, '--placement-port', '0', '--baremetal-port', '0'],
+        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+      );
+      assert.equal(second.status, 1, second.stdout + second.stderr);
+      assert.match(
+        second.stderr,
+        new RegExp(
+          `^baton: error: another baton up \\(pid ${pid}, since \\S+\\) is running on ${dataDir}; stop it first, or give this one another --data-dir$`,
+          'm',
+        ),
+      );
+      // The first one is unharmed: its conductor is still registered with its hardware.
+      const driver = await (
+        await fetch(`${api}/v1/drivers/fake-hardware`, {
+          headers: { 'X-OpenStack-Ironic-API-Version': '1.82' },
+        })
+      ).json();
+      assert.equal((driver as { hosts: string[] }).hosts.length, 1, JSON.stringify(driver));
+      const node = await fetch(`${api}/v1/nodes`, {
+        method: 'POST',
+        headers: { 'X-OpenStack-Ironic-API-Version': '1.82', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ driver: 'fake-hardware', name: 'after-the-second-up' }),
+      });
+      assert.equal(node.status, 201, await node.text());
+      process.kill(pid, 'SIGTERM');
+      assert.equal(await exited, 0, output);
+      assert.equal(existsSync(join(dataDir, 'baton-up.lock')), false, 'the lock is released');
+    } finally {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('plans the three commands on one data directory, the API without a drain delay', () => {
     const plan = planUp(
       { dataDir: 'rel/dir', host: '127.0.0.2', placementPort: '0', baremetalPort: '16385' },

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { defaultPlacementConfig } from '../../src/placement/config.ts';
-import { type PlacementServer, startPlacementServer } from '../../src/placement/server.ts';
+import {
+  type PlacementServer,
+  placementPlanOf,
+  startPlacementApi,
+} from '../../src/placement/service.ts';
 import { placementClientCases } from './fixtures/placement-client-cases.ts';
 
 describe("negotiating client against Baton's Placement", () => {
@@ -17,7 +21,7 @@ describe("negotiating client against Baton's Placement", () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'client-placement-'));
     const config = defaultPlacementConfig(`sqlite:${join(dir, 'placement.sqlite')}`);
-    server = await startPlacementServer({ ...config, port: 0 });
+    server = await startPlacementApi(placementPlanOf({ ...config, port: 0 }));
   });
   after(async () => {
     await server?.close();

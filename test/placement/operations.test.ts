@@ -14,8 +14,11 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { runCli } from '../../src/cli/main.ts';
 import { configFromIni } from '../../src/placement/config-file.ts';
-import type { PlacementServer } from '../../src/placement/server.ts';
-import { planPlacementApi, startPlacementApi } from '../../src/placement/service.ts';
+import {
+  type PlacementServer,
+  planPlacementApi,
+  startPlacementApi,
+} from '../../src/placement/service.ts';
 import { logSettingsOf } from '../../src/service/index.ts';
 import {
   parsePrometheusText,

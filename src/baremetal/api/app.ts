@@ -14,7 +14,7 @@ import {
   registerAuthHook,
 } from '../../auth/index.ts';
 import { isDatabaseUnavailable } from '../../db/index.ts';
-import type { ResolvedVersion } from '../../microversion/index.ts';
+import type { ResolvedVersion, VersionNegotiator } from '../../microversion/index.ts';
 import type { RuleSet } from '../../policy/index.ts';
 import { NoRpcServerError, RpcConnectionLostError, RpcTimeoutError } from '../../rpc/index.ts';
 import {
@@ -42,8 +42,11 @@ const REQUEST_ID_HEADER = 'openstack-request-id';
 
 export interface BaremetalAppOptions {
   readonly services: BaremetalApiServices;
-  /** The API maximum of the caps in force (the served maximum when not pinned). */
-  readonly apiMax?: string | undefined;
+  /**
+   * The highest microversion to serve: a value, or a function read at each request (the pool's
+   * maximum, which follows the live processes: src/service/pool-api-max.ts).
+   */
+  readonly apiMax?: string | undefined | (() => string | undefined);
   /**
    * The process's request log, metrics and health check (the toolkit's operations); absent, a
    * health check of its own, since the API always answers `/healthcheck` (its drain uses it).
@@ -167,9 +170,27 @@ declare module 'fastify' {
   }
 }
 
+/** The negotiator for the maximum in force now (one per maximum, built when first needed). */
+function negotiatorsFor(apiMax: BaremetalAppOptions['apiMax']): () => VersionNegotiator {
+  if (typeof apiMax !== 'function') {
+    const fixed = ironicNegotiator(apiMax);
+    return () => fixed;
+  }
+  const built = new Map<string | undefined, VersionNegotiator>();
+  return () => {
+    const max = apiMax();
+    let negotiator = built.get(max);
+    if (negotiator === undefined) {
+      negotiator = ironicNegotiator(max);
+      built.set(max, negotiator);
+    }
+    return negotiator;
+  };
+}
+
 export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.services.settings.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const negotiator = ironicNegotiator(options.apiMax);
+  const negotiatorNow = negotiatorsFor(options.apiMax);
   const operations: HttpOperations =
     options.operations?.health === undefined
       ? { ...options.operations, health: new HealthState() }
@@ -202,7 +223,7 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
   // sits in front of the real pipeline), and every request logged and counted.
   registerOperations(app, operations);
   app.decorate('baremetal', options.services);
-  app.decorate('baremetalVersions', negotiator);
+  app.decorate('baremetalVersions', { getter: negotiatorNow });
   app.decorateRequest('microversion', null as unknown as ResolvedVersion);
 
   // Bodies are read as bytes and decoded by the handlers as the real service decodes them
@@ -233,6 +254,7 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
 
   app.addHook('onRequest', (request, reply, done) => {
     const path = pathOf(request.raw).routed;
+    const negotiator = negotiatorNow();
     if (path === '/') {
       request.microversion = negotiator.defaultVersion;
       done();

@@ -23,8 +23,8 @@ import type { DashboardFeed } from './dashboard.ts';
 
 export interface ApiListenOptions {
   readonly services: BaremetalApiServices;
-  /** The API maximum of the caps in force. */
-  readonly apiMax?: string | undefined;
+  /** The highest microversion to serve: a value, or read at each request (app.ts). */
+  readonly apiMax?: BaremetalAppOptions['apiMax'];
   /** `auth_strategy = keystone`'s token validation and policy (app.ts); absent: noauth. */
   readonly auth?: BaremetalAppOptions['auth'];
   readonly host: string;

@@ -1,8 +1,9 @@
 /**
  * A conductor process from start to stop (Ironic's RPCService and BaseConductorManager).
  *
- * Start: its own stale reservations and power targets are cleared (it may have died), the
- * RPC server listens on the conductor topic as server `[DEFAULT] host`, the conductor
+ * Start: its identity claimed (a live conductor of the same host refuses it before anything is
+ * written), the RPC server listens on the conductor topic as server `[DEFAULT] host`, its own
+ * stale reservations and power targets are cleared (it may have died), the conductor
  * registers in the conductors table (online, its hardware types and group; a row left online
  * by a crash is taken over) with its hardware interfaces, and in the services table; nodes
  * mapped here that a dead conductor left in a state nobody can resume are failed; the
@@ -23,7 +24,8 @@
  *      signal; the reservations of finished work are released by the work itself, and any
  *      work still running keeps its node reserved, so that the conductor taking the node
  *      over fails it properly (a clean stop never leaves a node reserved otherwise);
- *   6. it leaves the services table and closes the database.
+ *   6. it leaves the services table and closes the database (the process lifecycle,
+ *      src/service/process-lifecycle.ts).
  */
 
 import type { Database } from '../../db/index.ts';
@@ -35,7 +37,6 @@ import {
   RpcServer,
   type RpcTransport,
 } from '../../rpc/index.ts';
-import { type ProcessRegistration, pinOf, registerProcess } from '../../service/index.ts';
 import { ConductorAlreadyRegisteredError, NotFoundError } from '../common/errors.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
 import { BUILTIN_DRIVERS, type DriverCatalog } from '../drivers/driver-catalog.ts';
@@ -44,7 +45,6 @@ import type { HardwareInterfaceRow } from '../drivers/enabled-interfaces.ts';
 import { BAREMETAL_OBJECTS, type ConductorObject } from '../objects/index.ts';
 import { ConductorRingCache, liveConductorsFrom } from '../rpcapi/ring-cache.ts';
 import { CONDUCTOR_TOPIC } from '../rpcapi/versions.ts';
-import { BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_SERVICE_VERSION } from '../service-version.ts';
 import { type ConductorContext, type ConductorLog, SILENT_LOG } from './conductor-context.ts';
 import { conductorEndpoint } from './conductor-endpoint.ts';
 import type { ConductorSettings } from './conductor-settings.ts';
@@ -60,8 +60,11 @@ export interface StartConductorOptions {
   readonly caps: CapsInForce;
   readonly transport: RpcTransport;
   readonly log?: ConductorLog;
-  /** Skip the services table (tests of the manager alone). */
-  readonly registerService?: boolean;
+  /**
+   * Claims the process's identity (the lifecycle's `ctx.claim`), called before the RPC server
+   * binds and anything is written; left out, nothing is claimed (tests of the manager alone).
+   */
+  readonly claim?: () => Promise<void>;
   /** RPC metrics and logs (the process's operations). */
   readonly rpcObserver?: RpcObserver;
   readonly rpcLogger?: RpcLogger;
@@ -112,10 +115,9 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
     stopping: false,
   };
   const host = settings.host;
-
-  // prepare_host: what a previous life of this conductor left.
-  await store.reservations.clearTargetPowerState(host);
-  await store.reservations.clearForHosts([host]);
+  // The identity first: a second conductor of the same host stops here, having changed
+  // nothing (it used to clear the first one's reservations on its way to EADDRINUSE).
+  await options.claim?.();
 
   const server = new RpcServer({
     transport,
@@ -130,8 +132,10 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
   });
   await server.start();
 
-  let registration: ProcessRegistration | undefined;
   try {
+    // prepare_host: what a previous life of this conductor left, now that it is ours.
+    await store.reservations.clearTargetPowerState(host);
+    await store.reservations.clearForHosts([host]);
     const registered = {
       hostname: host,
       drivers: drivers.hardwareTypes.map((type) => type.name),
@@ -159,21 +163,9 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
         default: row.default,
       })),
     );
-    if (options.registerService !== false) {
-      registration = await registerProcess(
-        database as unknown as Database,
-        { binary: BAREMETAL_CONDUCTOR_BINARY, host, version: BAREMETAL_SERVICE_VERSION },
-        {
-          heartbeatSeconds: settings.heartbeatInterval,
-          warn: (m) => log.warn(m),
-          caps: () => ({ pin: pinOf(caps), release: caps.release }),
-        },
-      );
-    }
     await failTransientStates(ctx);
   } catch (error) {
     await server.stop();
-    await registration?.leave();
     throw error;
   }
 
@@ -220,7 +212,6 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
       }
       // What a cut connection left in our name is cleared by the live conductors from now on.
       ctx.reservations.stop();
-      await registration?.leave();
       return drained;
     })();
     return stopping;

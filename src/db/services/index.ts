@@ -4,6 +4,14 @@ export {
   InvalidServiceIdentityError,
   InvalidServiceVersionError,
 } from './errors.ts';
+export {
+  type Claimant,
+  type ClaimOptions,
+  claimIdentity,
+  type HolderView,
+  IdentityInUseError,
+  THIS_MACHINE,
+} from './identity-claim.ts';
 export { listServices, type ServiceRecord } from './list-services.ts';
 export {
   type Clock,
@@ -14,6 +22,8 @@ export {
 export { allAtLeast, minimumVersion } from './minimum-version.ts';
 export {
   type HeartbeatLoopOptions,
+  type ProcessFacts,
+  type ProcessState,
   type RegisterOptions,
   registerService,
   type ServiceCaps,

@@ -24,6 +24,14 @@ export interface ServiceRecord {
   readonly pinRelease?: string;
   /** The release its caps in force are at, when below its own code's. */
   readonly capsRelease?: string;
+  /** The process holding the row, the machine it runs on, its state and where it serves. */
+  readonly pid?: number;
+  readonly machine?: string;
+  readonly state?: string;
+  readonly address?: string;
+  readonly configFiles?: readonly string[];
+  /** Why it cannot do its work, as its last heartbeat said; absent when healthy. */
+  readonly health?: string;
 }
 
 export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
@@ -39,6 +47,12 @@ export function serviceRecord(row: ServiceRow, since: number): ServiceRecord {
     ...(row.rpc_address ? { rpcAddress: row.rpc_address } : {}),
     ...(row.pin_release ? { pinRelease: row.pin_release } : {}),
     ...(row.caps_release ? { capsRelease: row.caps_release } : {}),
+    ...(row.pid === null || row.pid === undefined ? {} : { pid: Number(row.pid) }),
+    ...(row.machine ? { machine: row.machine } : {}),
+    ...(row.state ? { state: row.state } : {}),
+    ...(row.address ? { address: row.address } : {}),
+    ...(row.config_files ? { configFiles: row.config_files.split('\n') } : {}),
+    ...(row.health ? { health: row.health } : {}),
   };
 }
 

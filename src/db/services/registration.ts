@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../connect.ts';
 import { inTransaction } from '../transaction.ts';
 import { InvalidServiceIdentityError } from './errors.ts';
+import { type ClaimOptions, claimIdentity, THIS_MACHINE } from './identity-claim.ts';
 import { type Clock, checkServiceVersion, DEFAULT_HEARTBEAT_SECONDS } from './liveness.ts';
 import {
   ensureServicesTable,
@@ -37,7 +38,29 @@ export interface RegisterOptions extends ServiceIdentity {
    * deployment on SIGHUP). Left out, the row's are not touched.
    */
   readonly caps?: () => ServiceCaps;
+  /**
+   * Claim the identity instead of taking the row over (identity-claim.ts): a live process
+   * holding it refuses the registration, a stopping one is waited for. Left out, the row is
+   * replaced whoever holds it (tools and tests that play processes).
+   */
+  readonly claim?: ClaimOptions;
+  /** The process's own facts, written with the row: its pid and machine, where it serves, its config files. */
+  readonly process?: ProcessFacts;
+  /** What the row's `health` column says at each heartbeat: undefined when healthy. */
+  readonly health?: () => Promise<string | undefined> | string | undefined;
 }
+
+/** What a row says of the process that holds it. */
+export interface ProcessFacts {
+  readonly pid?: number;
+  readonly machine?: string;
+  /** Where it serves (an API's URL). */
+  readonly address?: string;
+  readonly configFiles?: readonly string[];
+}
+
+/** A process's state, as the row says it: claimed and starting, serving, stopping. */
+export type ProcessState = 'starting' | 'serving' | 'stopping';
 
 /** What a process's versions are capped at, as the services table records it. */
 export interface ServiceCaps {
@@ -65,11 +88,25 @@ export interface ServiceRegistration extends ServiceIdentity {
   heartbeat(): Promise<void>;
   /** Heartbeats every `intervalSeconds` (default 10) until the returned function is called. */
   startHeartbeats(options?: HeartbeatLoopOptions): () => void;
+  /** Writes the process's state (a claimed process starts `starting`). */
+  setState(state: ProcessState): Promise<void>;
+  /** Writes where it serves, once it knows (an API listening on a port chosen at start). */
+  setAddress(address: string): Promise<void>;
   /**
    * Removes the row (clean shutdown), so it no longer counts anywhere. It waits for a
    * heartbeat in flight, and heartbeats after it do nothing: none re-creates the row.
    */
   deregister(): Promise<void>;
+}
+
+function factsColumns(facts: ProcessFacts | undefined) {
+  if (facts === undefined) return {};
+  return {
+    ...(facts.pid === undefined ? {} : { pid: facts.pid }),
+    ...(facts.machine === undefined ? {} : { machine: facts.machine }),
+    ...(facts.address === undefined ? {} : { address: facts.address }),
+    ...(facts.configFiles === undefined ? {} : { config_files: facts.configFiles.join('\n') }),
+  };
 }
 
 function checkIdentity(identity: ServiceIdentity): void {
@@ -84,6 +121,7 @@ function checkIdentity(identity: ServiceIdentity): void {
 type RowIdentity = ServiceIdentity & {
   readonly rpcAddress?: string | undefined;
   readonly caps?: (() => ServiceCaps) | undefined;
+  readonly process?: ProcessFacts | undefined;
 };
 
 /** Inserts or replaces the (binary, host) row in one transaction; returns its id. */
@@ -101,6 +139,7 @@ async function writeRow(
       last_seen: now,
       ...(identity.rpcAddress === undefined ? {} : { rpc_address: identity.rpcAddress }),
       ...capsColumns(identity.caps),
+      ...factsColumns(identity.process),
     };
     const existing = await trx
       .selectFrom(SERVICES_TABLE)
@@ -150,23 +189,61 @@ export async function registerService(
     (options.rpcAddress === '' || options.rpcAddress.length > 255)
   )
     throw new InvalidServiceIdentityError('rpcAddress', options.rpcAddress);
-  const row = { ...identity, rpcAddress: options.rpcAddress, caps: options.caps };
+  const row = {
+    ...identity,
+    rpcAddress: options.rpcAddress,
+    caps: options.caps,
+    process: options.process,
+  };
   const clock = options.clock ?? Date.now;
   await ensureServicesTable(db);
-  let id = await upsert(db, row, clock(), randomUUID());
+  const claim = options.claim;
+  const pid = options.process?.pid ?? process.pid;
+  let id =
+    claim === undefined
+      ? await upsert(db, row, clock(), randomUUID())
+      : await claimIdentity(
+          db,
+          { ...identity, pid, machine: options.process?.machine ?? THIS_MACHINE },
+          {
+            ...(options.rpcAddress === undefined ? {} : { rpc_address: options.rpcAddress }),
+            ...capsColumns(options.caps),
+            ...factsColumns(options.process),
+            state: 'starting',
+          },
+          randomUUID(),
+          { clock, ...claim },
+        );
   const kysely = servicesKysely(db);
   let deregistered = false;
+  // A claimed identity another process took over is not ours to refresh any more.
+  let lost = false;
   const inFlight = new Set<Promise<void>>();
 
   const beat = async (): Promise<void> => {
-    if (deregistered) return;
+    if (deregistered || lost) return;
     const now = clock();
-    const result = await kysely
+    const health =
+      options.health === undefined ? undefined : { health: (await options.health()) ?? null };
+    let update = kysely
       .updateTable(SERVICES_TABLE)
-      .set({ last_seen: now, ...capsColumns(options.caps) })
+      .set({ last_seen: now, ...capsColumns(options.caps), ...health })
+      .where('id', '=', id);
+    if (claim !== undefined) update = update.where('pid', '=', pid);
+    const result = await update.executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0 || deregistered) return;
+    if (claim === undefined) {
+      id = await upsert(db, row, now, id);
+      return;
+    }
+    const current = await kysely
+      .selectFrom(SERVICES_TABLE)
+      .select('pid')
       .where('id', '=', id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0 && !deregistered) id = await upsert(db, row, now, id);
+    // Removed by an operator: written again as ours. Taken over: ours no more.
+    if (current === undefined) id = await upsert(db, row, now, id);
+    else lost = true;
   };
   const heartbeat = (): Promise<void> => {
     const beating = beat();
@@ -191,10 +268,23 @@ export async function registerService(
       timer.unref();
       return () => clearInterval(timer);
     },
+    async setState(state) {
+      let update = kysely.updateTable(SERVICES_TABLE).set({ state }).where('id', '=', id);
+      if (claim !== undefined) update = update.where('pid', '=', pid);
+      await update.execute();
+    },
+    async setAddress(address) {
+      let update = kysely.updateTable(SERVICES_TABLE).set({ address }).where('id', '=', id);
+      if (claim !== undefined) update = update.where('pid', '=', pid);
+      await update.execute();
+    },
     async deregister() {
       deregistered = true;
       await Promise.allSettled(inFlight);
-      await kysely.deleteFrom(SERVICES_TABLE).where('id', '=', id).execute();
+      // A claimed row another process took over is its row now: left alone.
+      let remove = kysely.deleteFrom(SERVICES_TABLE).where('id', '=', id);
+      if (claim !== undefined) remove = remove.where('pid', '=', pid);
+      await remove.execute();
     },
   };
 }

@@ -42,5 +42,31 @@ export const SERVICES_SCHEMA: MigrationSet = {
         },
       ],
     },
+    {
+      id: '0003_process',
+      release: '2026.1',
+      description:
+        'Who a row is: the process id and machine that claimed its identity, its state (starting, serving, stopping), where it serves, its config files, and why it is not healthy when it is not',
+      operations: [
+        { op: 'addColumn', table: 'baton_services', column: { name: 'pid', type: 'integer' } },
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'machine', type: 'string(255)' },
+        },
+        { op: 'addColumn', table: 'baton_services', column: { name: 'state', type: 'string(16)' } },
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'address', type: 'string(255)' },
+        },
+        {
+          op: 'addColumn',
+          table: 'baton_services',
+          column: { name: 'config_files', type: 'text' },
+        },
+        { op: 'addColumn', table: 'baton_services', column: { name: 'health', type: 'text' } },
+      ],
+    },
   ],
 };

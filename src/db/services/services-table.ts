@@ -28,6 +28,17 @@ export interface ServiceRow {
   pin_release: string | null;
   /** The release its caps in force are at; NULL for its own (latest) or unknown. */
   caps_release: string | null;
+  /** The process that claimed the identity, and the machine it runs on (NULL: older code). */
+  pid: number | null;
+  machine: string | null;
+  /** `starting`, `serving` or `stopping`; NULL for older code. */
+  state: string | null;
+  /** Where it serves (an API's URL), when it serves HTTP. */
+  address: string | null;
+  /** The config files it read, newline-separated. */
+  config_files: string | null;
+  /** Why it cannot do its work, as its last heartbeat said; NULL when healthy. */
+  health: string | null;
 }
 
 export interface ServicesTables {

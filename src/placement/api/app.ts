@@ -53,7 +53,7 @@ const DATABASE_UNAVAILABLE = 'The database is unavailable. Please retry the requ
 export interface PlacementAppOptions {
   readonly services: PlacementServices;
   /** Max microversion lowered by a release pin during a rolling upgrade. */
-  readonly pinnedMax?: string;
+  readonly pinnedMax?: string | (() => string | undefined);
   /**
    * The process's request log, metrics and health check (service.ts builds them); absent,
    * nothing is logged or counted and `/healthcheck` and `/metrics` are unknown URLs.

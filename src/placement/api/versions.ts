@@ -101,7 +101,8 @@ export class VersionRefusedError extends PlacementHttpError {
  * Decorates the app with the negotiator and every request with the version it is answered
  * at; register it after authentication (a request without a token is refused first).
  */
-export function registerVersionNegotiation(app: FastifyInstance, pinnedMax?: string): void {
+/** How the versions are read at one maximum: the negotiator and its memo of headers. */
+function versioningAt(pinnedMax: string | undefined) {
   const negotiator = placementNegotiator(pinnedMax);
   const supported = PLACEMENT_VERSIONS.filter(
     (v) => compareVersions(parseVersion(v), negotiator.max) <= 0,
@@ -123,10 +124,32 @@ export function registerVersionNegotiation(app: FastifyInstance, pinnedMax?: str
     }
     return answer;
   };
-  app.decorate('microversion', negotiator);
+  return { negotiator, resolve };
+}
+
+/**
+ * `pinnedMax`: the highest version to serve, or a function read at each request (the pool's
+ * maximum, which follows the live processes: src/service/pool-api-max.ts).
+ */
+export function registerVersionNegotiation(
+  app: FastifyInstance,
+  pinnedMax?: string | (() => string | undefined),
+): void {
+  const built = new Map<string | undefined, ReturnType<typeof versioningAt>>();
+  const now = () => {
+    const max = typeof pinnedMax === 'function' ? pinnedMax() : pinnedMax;
+    let versioning = built.get(max);
+    if (versioning === undefined) {
+      versioning = versioningAt(max);
+      built.set(max, versioning);
+    }
+    return versioning;
+  };
+  app.decorate('microversion', { getter: () => now().negotiator });
   app.decorateRequest('microversion', null, []);
   const vary = VERSION_HEADER;
   app.addHook('onRequest', (request, reply, done) => {
+    const { negotiator, resolve } = now();
     const raw = request.headers[VERSION_HEADER];
     const answer = resolve(Array.isArray(raw) ? raw.join(',') : raw);
     if (!(answer instanceof ResolvedVersion)) {

@@ -169,7 +169,6 @@ async function batonConductorRefusal(settings: Partial<ConductorSettings>): Prom
       database,
       caps: UNPINNED,
       transport: new LocalTransport(new LocalBus()),
-      registerService: false,
     });
   } catch (error) {
     return (error as Error).message;

@@ -150,7 +150,6 @@ describe('conductor registration', () => {
           database,
           caps: UNPINNED,
           transport: new LocalTransport(new LocalBus()),
-          registerService: false,
           log: { info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
         }),
         (error: Error) =>

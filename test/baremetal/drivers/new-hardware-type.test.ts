@@ -205,7 +205,6 @@ describe('a hardware type declared outside Baton', () => {
           database,
           caps: UNPINNED,
           transport: new LocalTransport(new LocalBus()),
-          registerService: false,
           drivers: CATALOG,
         }),
         (error: Error) => {

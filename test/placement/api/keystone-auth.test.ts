@@ -18,7 +18,11 @@ import {
 import { Pair, type PairRequest } from '../../../conformance/pair.ts';
 import { defaultPlacementConfig, type PlacementConfig } from '../../../src/placement/config.ts';
 import { configFromIni } from '../../../src/placement/config-file.ts';
-import { type PlacementServer, startPlacementServer } from '../../../src/placement/server.ts';
+import {
+  type PlacementServer,
+  placementPlanOf,
+  startPlacementApi,
+} from '../../../src/placement/service.ts';
 import { authtokenOptions, iniSection } from '../../auth/support/keystone-settings.ts';
 import { createScratchDatabase } from '../../db/support/backends.ts';
 import {
@@ -65,7 +69,7 @@ describe('Placement behind Keystone, beside the real Placement 8.0.0', {
       ...file.settings,
       port: 0,
     };
-    baton = await startPlacementServer(config);
+    baton = await startPlacementApi(placementPlanOf(config));
     const database = await createScratchDatabase('postgresql');
     drop = database.drop;
     real = await startRealPlacement(database.url, await freePort(), {

@@ -120,7 +120,6 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
         database: db,
         caps,
         transport: new LocalTransport(bus),
-        registerService: false,
         ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
       }),
     );

@@ -31,7 +31,17 @@ import {
   liveConductorsFrom,
 } from '../../../../src/baremetal/rpcapi/index.ts';
 import { BAREMETAL_SERVICE } from '../../../../src/baremetal/service.ts';
-import { type Backend, type Database, openDatabase } from '../../../../src/db/index.ts';
+import {
+  BAREMETAL_CONDUCTOR_BINARY,
+  BAREMETAL_SERVICE_VERSION,
+} from '../../../../src/baremetal/service-version.ts';
+import {
+  type Backend,
+  type Database,
+  openDatabase,
+  registerService,
+  type ServiceRegistration,
+} from '../../../../src/db/index.ts';
 import type { CapsInForce } from '../../../../src/releases/index.ts';
 import {
   createTransport,
@@ -87,12 +97,25 @@ export async function startTestConductor(options: {
 }): Promise<TestConductor> {
   const host = options.host ?? `cond-${randomUUID().slice(0, 8)}`;
   const database = await openTestDatabase(options.url);
+  // The services row as the process lifecycle claims it (src/service/process-lifecycle.ts).
+  let registration: ServiceRegistration | undefined;
   const conductor = await startConductor({
     settings: testSettings(host, options.settings),
     database,
     caps: options.caps ?? UNPINNED,
     transport: options.transport,
-    registerService: options.registerService ?? false,
+    ...(options.registerService
+      ? {
+          claim: async () => {
+            registration = await registerService(database as unknown as Database, {
+              binary: BAREMETAL_CONDUCTOR_BINARY,
+              host,
+              version: BAREMETAL_SERVICE_VERSION,
+              claim: {},
+            });
+          },
+        }
+      : {}),
   });
   let stopped: Promise<boolean> | undefined;
   return {
@@ -101,7 +124,10 @@ export async function startTestConductor(options: {
     database,
     store: conductor.store,
     stop() {
-      stopped ??= conductor.stop().finally(() => database.close());
+      stopped ??= conductor.stop().finally(async () => {
+        await registration?.deregister();
+        await database.close();
+      });
       return stopped;
     },
   };

@@ -1,4 +1,4 @@
-/** startPlacementServer in-process: heartbeats, refusals, an idempotent close. */
+/** startPlacementApi in-process: heartbeats, refusals, an idempotent close. */
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,21 +7,16 @@ import { describe, it } from 'node:test';
 import { listServices, openDatabase } from '../../src/db/index.ts';
 import { defaultPlacementConfig } from '../../src/placement/config.ts';
 import { PolicyFileError } from '../../src/placement/policy/index.ts';
-import { startPlacementServer } from '../../src/placement/server.ts';
-import { PLACEMENT_SERVICE } from '../../src/placement/service.ts';
-import { capsInForce } from '../../src/releases/index.ts';
-
-const UNPINNED = capsInForce(PLACEMENT_SERVICE.releases, undefined);
+import { placementPlanOf, startPlacementApi } from '../../src/placement/service.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describe('startPlacementServer', () => {
+describe('startPlacementApi', () => {
   it('keeps its services row fresh with heartbeats and removes it on close', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'placement-server-'));
     const url = `sqlite:${join(dir, 'p.sqlite')}`;
-    const server = await startPlacementServer(
-      { ...defaultPlacementConfig(url), port: 0 },
-      UNPINNED,
+    const server = await startPlacementApi(
+      placementPlanOf({ ...defaultPlacementConfig(url), port: 0 }),
       { heartbeatSeconds: 0.1 },
     );
     const db = await openDatabase(url);
@@ -47,6 +42,6 @@ describe('startPlacementServer', () => {
       port: 0,
       policyFile,
     };
-    await assert.rejects(startPlacementServer(config, UNPINNED), PolicyFileError);
+    await assert.rejects(startPlacementApi(placementPlanOf(config)), PolicyFileError);
   });
 });
