@@ -28,6 +28,8 @@ export {
   NotFoundError,
   type ResourceKind,
 } from '../db/errors.ts';
+export { AllocationFailedError } from './allocation-errors.ts';
+export { InvalidDeployTemplateError } from './deploy-template-errors.ts';
 export {
   DriverNotFoundInEntrypointError,
   IncompatibleInterfaceError,
