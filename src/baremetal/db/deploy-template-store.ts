@@ -109,10 +109,6 @@ export async function listDeployTemplatesByNames(
   return templatesFromRows(db, rows as Row[]);
 }
 
-function stepsOf(template: DeployTemplateObject): TemplateStep[] {
-  return template.get('steps') as unknown as TemplateStep[];
-}
-
 async function insertSteps(
   ctx: StoreContext,
   db: Db,
