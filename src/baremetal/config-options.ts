@@ -359,6 +359,12 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     seconds(),
   ),
   conductor(
+    'check_allocations_interval',
+    'checkAllocationsInterval',
+    'Seconds between take-overs of allocations left by a dead conductor (0: off).',
+    seconds(),
+  ),
+  conductor(
     'workers_pool_size',
     'workersPoolSize',
     'Background operations at once.',
@@ -467,6 +473,7 @@ function defaultValues(): Record<string, unknown> {
     'checkProvisionStateInterval',
     'syncPowerStateInterval',
     'syncLocalStateInterval',
+    'checkAllocationsInterval',
     'workersPoolSize',
     'periodicMaxWorkers',
     'nodeLockedRetryAttempts',
@@ -600,6 +607,7 @@ export function baremetalConfigOf(
       ),
       syncPowerStateInterval: pick('syncPowerStateInterval', c.syncPowerStateInterval),
       syncLocalStateInterval: pick('syncLocalStateInterval', c.syncLocalStateInterval),
+      checkAllocationsInterval: pick('checkAllocationsInterval', c.checkAllocationsInterval),
       workersPoolSize: pick('workersPoolSize', c.workersPoolSize),
       periodicMaxWorkers: pick('periodicMaxWorkers', c.periodicMaxWorkers),
       nodeLockedRetryAttempts: pick('nodeLockedRetryAttempts', c.nodeLockedRetryAttempts),

@@ -4,7 +4,7 @@
  * versions it speaks. A release has its semver key and its name as separate keys holding the
  * same entry, as in Ironic.
  *
- * `api` and `objects` are Ironic's, for the object types Baton implements. `rpc` is Baton's own
+ * `api` and `objects` are Ironic's, for the object types Baton implements in that release. `rpc` is Baton's own
  * conductor RPC API version, not Ironic's (1.55 for both releases): Baton's RPC API starts at
  * 1.0 with its first release (zed), and yoga gets the same, since no Baton release spoke an
  * older one.
@@ -49,12 +49,13 @@ const ZED: Release = {
 
 /**
  * Ironic 21.4's entry (2023.1): API 1.82 (1.81 node inventory, 1.82 shards), Node 1.37 (shard),
- * Port 1.11 and Portgroup 1.5 (node_uuid), NodeInventory 1.0 (new). RPC 1.1 is Baton's
- * `get_node_inventory` (rpcapi/versions.ts).
+ * Port 1.11 and Portgroup 1.5 (node_uuid), NodeInventory 1.0 (new), Allocation 1.1 and
+ * DeployTemplate 1.1 (new to Baton). RPC 1.1 is Baton's `get_node_inventory`, 1.2 its
+ * `create_allocation` and `destroy_allocation` (rpcapi/versions.ts).
  */
 const ANTELOPE: Release = {
   api: '1.82',
-  rpc: '1.1',
+  rpc: '1.2',
   // Its processes report service version 2 (service-version.ts).
   serviceVersion: 2,
   objects: {
@@ -66,6 +67,11 @@ const ANTELOPE: Release = {
     Portgroup: ['1.5'],
     Trait: ['1.0'],
     TraitList: ['1.0'],
+    // New to Baton in this release (migration 0004), at Ironic's versions. Ironic's yoga and
+    // zed name them too; Baton's did not have them, so its entries leave them out, as for a
+    // type new in this release (docs/releases.md).
+    Allocation: ['1.1'],
+    DeployTemplate: ['1.1'],
   },
 };
 

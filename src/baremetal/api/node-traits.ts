@@ -22,7 +22,7 @@ import { readJsonBody } from './request-body.ts';
 import { declareRoute } from './routing.ts';
 import { schemaArg } from './schema-args.ts';
 
-const TRAIT_SCHEMA: JsonSchema = {
+export const TRAIT_SCHEMA: JsonSchema = {
   type: 'string',
   minLength: 1,
   maxLength: 255,

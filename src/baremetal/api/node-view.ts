@@ -1,15 +1,20 @@
 /**
  * A node as the real API shows it (node_convert_with_links and node_sanitize): its fields in
  * the real order, `traits` as names, `conductor` from the hash ring (1.49; null when no
- * conductor serves it), `allocation_uuid` (1.52; always null: allocations are not in this
- * release), `chassis_uuid`, the sub-resource links when no `fields` were asked for; then
+ * conductor serves it), `allocation_uuid` (1.52; its allocation's, null when it has none or
+ * the allocation is gone), `chassis_uuid`, the sub-resource links when no `fields` were asked for; then
  * secrets masked, the states older versions name differently renamed, and the fields of later
  * versions left out.
  */
 import type { FastifyRequest } from 'fastify';
 import type { FieldSpec } from '../../objects/index.ts';
 import { type RecordBuilder, recordBuilder } from '../../objects/record-builder.ts';
-import { InvalidError, InvalidParameterError, IronicError } from '../common/errors.ts';
+import {
+  InvalidError,
+  InvalidParameterError,
+  IronicError,
+  NotFoundError,
+} from '../common/errors.ts';
 import type { NodeObject } from '../objects/index.ts';
 import { servicesOf } from './context.ts';
 import { FEATURES, gatesAt } from './features.ts';
@@ -114,6 +119,18 @@ export class NodeViewContext {
       this.#chassis.set(chassisId, known);
     }
     return known;
+  }
+
+  /** The uuid of the node's allocation; null when it has none or it is gone (AllocationNotFound). */
+  allocationUuid(allocationId: number | null): Promise<string | null> {
+    if (!allocationId) return Promise.resolve(null);
+    return servicesOf(this.request)
+      .store.allocations.get(allocationId)
+      .then((allocation) => allocation.get('uuid'))
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
   }
 
   /** The host the node maps to; null when none serves it (NoValidHost, TemporaryFailure). */
@@ -264,7 +281,7 @@ function tailValue(
     case 'conductor':
       return view.conductor(node);
     case 'allocation_uuid':
-      return null;
+      return view.allocationUuid(node.get('allocation_id'));
     case 'chassis_uuid':
       return view.chassisUuid(node.get('chassis_id'));
     default:

@@ -9,6 +9,7 @@ import { isUuidLike } from '../../python-compat/index.ts';
 import { InvalidError, NotFoundError, NoValidHostError } from '../common/errors.ts';
 import { ProvisionState, STATE_GROUPS } from '../common/provision-states.ts';
 import { Node, type NodeObject } from '../objects/index.ts';
+import { refuseOwnerOfOwnedAllocation } from './allocation-owner.ts';
 import { servicesOf } from './context.ts';
 import { ClientSideError, NotAcceptableError, withStatus } from './errors.ts';
 import { FEATURES, gatesAt } from './features.ts';
@@ -220,6 +221,7 @@ export async function patchNode(
       409,
     );
   }
+  if (patchValues(patch, '/owner').length > 0) await refuseOwnerOfOwnedAllocation(request, node);
   const names = patchValues(patch, '/name');
   if (names.length > 0) {
     checkNamesAcceptable(

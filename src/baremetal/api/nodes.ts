@@ -50,7 +50,6 @@ const show: Handler = async (request) => showNode(request);
 const UNIMPLEMENTED = [
   'bios',
   'history',
-  'allocation',
   'volume',
   'vendor_passthru',
   // The real one reads the node segment as a chassis UUID here; not reproduced (docs).

@@ -31,6 +31,12 @@ import { nodeStatesFields } from './node-states.ts';
 import { TRAITS_BODY_SCHEMA } from './node-traits.ts';
 import { NODE_QUERY_FIELDS } from './node-view.ts';
 import { VIF_SCHEMA } from './node-vifs.ts';
+import {
+  ALLOCATION_OPERATIONS,
+  allocationSchema,
+  DEPLOY_TEMPLATE_BODY,
+  DEPLOY_TEMPLATE_OPERATIONS,
+} from './openapi-allocations.ts';
 import { PORTGROUP_SCHEMA } from './portgroups.ts';
 import { PORT_SCHEMA } from './ports.ts';
 import { PATCH_SCHEMA } from './schema-args.ts';
@@ -328,6 +334,8 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
           'version',
           ...(atLeast(v, FEATURES.portgroups) ? ['portgroups'] : []),
           ...(atLeast(v, FEATURES.conductors) ? ['conductors'] : []),
+          ...(atLeast(v, FEATURES.allocations) ? ['allocations'] : []),
+          ...(atLeast(v, FEATURES.deployTemplates) ? ['deploy_templates'] : []),
           ...(atLeast(v, FEATURES.nodeShard) ? ['shards'] : []),
         ]),
       ),
@@ -967,6 +975,8 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
       }),
     ],
   },
+  ...ALLOCATION_OPERATIONS,
+  ...DEPLOY_TEMPLATE_OPERATIONS,
 ];
 
 const ERROR_SCHEMA: JsonSchemaObject = {
@@ -989,7 +999,7 @@ export const BAREMETAL_OPENAPI: OpenApiService = {
   description:
     'OpenStack-Ironic-compatible bare metal API served by Baton. Generated from its route ' +
     'table, request schemas and features table (`baton openapi --service baremetal`). Paths ' +
-    'Baton does not implement (allocations, deploy templates, volumes, BIOS…) are absent.',
+    'Baton does not implement (volumes, BIOS…) are absent.',
   versions: BAREMETAL_VERSIONS,
   versionHeader: { name: 'X-OpenStack-Ironic-API-Version', example: (v) => v },
   responseHeaders: {
@@ -1006,6 +1016,8 @@ export const BAREMETAL_OPENAPI: OpenApiService = {
     Chassis: chassis,
     Conductor: conductor,
     Driver: driver,
+    Allocation: allocationSchema,
+    DeployTemplate: DEPLOY_TEMPLATE_BODY,
     JsonPatch: PATCH_SCHEMA,
   },
   errorDescription: 'An error as Ironic answers it: `{"error_message": "<JSON string>"}`.',

@@ -1,8 +1,8 @@
 /**
  * Version discovery: `/` (outside versioning: any method, any version header, no version
  * headers in the answer) and `/v1` (GET only; its links per version). Links to resources this
- * release does not implement (volume, lookup/heartbeat, allocations, events, deploy
- * templates) are left out: their routes answer 404 here (docs/baremetal.md, "API tier").
+ * release does not implement (volume, lookup/heartbeat, events) are left out: their routes
+ * answer 404 here (docs/baremetal.md, "API tier").
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Handler } from './context.ts';
@@ -75,6 +75,12 @@ const v1: Handler = async (request) => {
   }
   if (request.microversion.atLeast(FEATURES.conductors)) {
     body.conductors = resourceLinks(base, 'conductors');
+  }
+  if (request.microversion.atLeast(FEATURES.allocations)) {
+    body.allocations = resourceLinks(base, 'allocations');
+  }
+  if (request.microversion.atLeast(FEATURES.deployTemplates)) {
+    body.deploy_templates = resourceLinks(base, 'deploy_templates');
   }
   if (request.microversion.atLeast(FEATURES.nodeShard)) {
     body.shards = resourceLinks(base, 'shards');

@@ -1,12 +1,14 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (allocations, deploy templates, volume connectors and
- * targets, BIOS settings, node history, events, ramdisk lookup/heartbeat, vendor passthru,
- * console, RAID, indicators, inject NMI, boot mode changes) has no route: WebOb's 404.
+ * What this release does not implement (volume connectors and targets, BIOS settings, node
+ * history, events, ramdisk lookup/heartbeat, vendor passthru, console, RAID, indicators, inject
+ * NMI, boot mode changes) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
+import { registerAllocationRoutes } from './allocations.ts';
 import { registerChassisRoutes } from './chassis.ts';
 import { registerConductorRoutes } from './conductors.ts';
+import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
@@ -35,4 +37,6 @@ export function registerRoutes(app: FastifyInstance): void {
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
   registerShardRoutes(app);
+  registerAllocationRoutes(app);
+  registerDeployTemplateRoutes(app);
 }

@@ -28,6 +28,8 @@ export {
   NotFoundError,
   type ResourceKind,
 } from '../db/errors.ts';
+export { AllocationFailedError } from './allocation-errors.ts';
+export { InvalidDeployTemplateError } from './deploy-template-errors.ts';
 export {
   DriverNotFoundInEntrypointError,
   IncompatibleInterfaceError,
@@ -289,13 +291,21 @@ export class DatabaseUnavailableError extends IronicError {
 
 // ---- failures of background work (500; recorded in last_error, never answered) ----
 
-/** InstanceDeployFailure. */
+/**
+ * InstanceDeployFailure. Raised with a message of its own and the status of the error it
+ * wraps (`InstanceDeployFailure(msg, code=e.code)`), it answers with those.
+ */
 export class InstanceDeployFailureError extends IronicError {
   override name = 'InstanceDeployFailureError';
   readonly reason: string;
-  constructor(reason: string) {
-    super(`Failed to deploy instance: ${reason}`);
+  readonly status: number | undefined;
+  constructor(reason: string, options: { message?: string; code?: number } = {}) {
+    super(options.message ?? `Failed to deploy instance: ${reason}`);
     this.reason = reason;
+    this.status = options.code;
+  }
+  override get code() {
+    return this.status ?? 500;
   }
 }
 

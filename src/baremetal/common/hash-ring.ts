@@ -174,6 +174,13 @@ export class ConductorRings {
     return ring.hostsFor(node.uuid)[0] as string;
   }
 
+  /** Every host on some ring, sorted: the live conductors. */
+  hosts(): string[] {
+    const all = new Set<string>();
+    for (const ring of this.#rings.values()) for (const host of ring.hosts) all.add(host);
+    return [...all].sort();
+  }
+
   /** Whether `host` serves `node` now (a conductor's check before taking a node over). */
   isMappedTo(node: RingNode, host: string): boolean {
     const ring = this.#rings.get(ringName(node.conductorGroup ?? '', node.driver));

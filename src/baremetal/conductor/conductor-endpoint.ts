@@ -6,9 +6,15 @@
 import { isDatabaseUnavailable } from '../../db/index.ts';
 import { InvalidArgumentsError, type RpcEndpoint, type RpcMethod } from '../../rpc/index.ts';
 import { DatabaseUnavailableError } from '../common/errors.ts';
-import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
+import type {
+  AllocationObject,
+  NodeObject,
+  PortgroupObject,
+  PortObject,
+} from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import * as allocations from './manager-allocations.ts';
 import * as inventory from './manager-inventory.ts';
 import * as management from './manager-management.ts';
 import * as nodes from './manager-nodes.ts';
@@ -183,6 +189,13 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
     // 1.1
     get_node_inventory: m({ node_id: 'required' }, (a) =>
       inventory.getNodeInventory(ctx, text('get_node_inventory', a, 'node_id')),
+    ),
+    // 1.2
+    create_allocation: m({ allocation: 'required' }, (a) =>
+      allocations.createAllocation(ctx, a.allocation as AllocationObject),
+    ),
+    destroy_allocation: m({ allocation: 'required' }, (a) =>
+      allocations.destroyAllocation(ctx, a.allocation as AllocationObject),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

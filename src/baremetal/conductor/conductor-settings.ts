@@ -40,6 +40,8 @@ export interface ConductorSettings {
   readonly syncPowerStateInterval: number;
   /** `[conductor] sync_local_state_interval` (s; 0: off): active nodes newly mapped here. */
   readonly syncLocalStateInterval: number;
+  /** `[conductor] check_allocations_interval` (s; 0: off): allocations of dead conductors. */
+  readonly checkAllocationsInterval: number;
   /** `[conductor] workers_pool_size`: background operations at once. */
   readonly workersPoolSize: number;
   /** `[conductor] periodic_max_workers`: nodes a periodic task starts work on per run. */
@@ -79,6 +81,7 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     checkProvisionStateInterval: 60,
     syncPowerStateInterval: 60,
     syncLocalStateInterval: 180,
+    checkAllocationsInterval: 60,
     workersPoolSize: 100,
     periodicMaxWorkers: 8,
     nodeLockedRetryAttempts: 3,

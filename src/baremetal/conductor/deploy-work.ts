@@ -1,20 +1,31 @@
 /**
  * Deploying and tearing down, as the real `conductor/deployments.py` and the manager's
- * `_do_node_tear_down` do them: a deploy prepares, gathers the deploy steps of the node's
- * interfaces (fake hardware's one: the fake deploy interface's `deploy`), runs them, records the
- * conductor as the node's affinity and ends `active`; a tear-down cleans up, forgets the
- * instance (instance_info, instance_uuid, the image bookkeeping) and goes on to cleaning.
+ * `_do_node_tear_down` do them: a deploy checks the node's instance traits and the steps of the
+ * user and of the matching deploy templates, prepares, gathers the deploy steps (the node's
+ * interfaces' enabled ones, fake hardware's being the fake deploy interface's `deploy`, with
+ * the user's and the templates', deploy-steps.ts), runs them, records the conductor as the
+ * node's affinity and ends `active`; a tear-down cleans up, forgets the instance
+ * (instance_info, instance_uuid, the image bookkeeping), deletes the node's allocation and goes
+ * on to cleaning.
  */
 import {
   InstanceDeployFailureError,
   InvalidParameterError,
   InvalidStateRequestedError,
+  IronicError,
   NodeInMaintenanceError,
   NodeProtectedError,
 } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
 import { deployStepsOf, executeStep } from '../drivers/node-driver.ts';
+import { deleteNodeAllocation } from './allocation-cleanup.ts';
 import { doNodeClean } from './clean-work.ts';
+import { allDeploymentSteps, validatedUserDeploySteps } from './deploy-steps.ts';
+import {
+  templateDeploySteps,
+  validateDeployStepsAndTemplates,
+  validateInstanceInfoTraits,
+} from './deploy-templates.ts';
 import { deployingErrorHandler } from './error-handlers.ts';
 import {
   deleteInstanceInfo,
@@ -59,10 +70,15 @@ export async function startDeploy(task: NodeTask, request: DeployRequest): Promi
   try {
     await task.driver.power.validate(task);
     await task.driver.deploy.validate(task);
+    validateInstanceInfoTraits(node);
+    await validateDeployStepsAndTemplates(task.ctx, node, task.driver, request.deploySteps);
   } catch (error) {
-    throw new InstanceDeployFailureError(
-      `Failed to validate deploy or power info for node ${task.uuid}: ${(error as Error).message}`,
-    );
+    // The real one wraps InvalidParameterValue only, keeping its status.
+    if (!(error instanceof InvalidParameterError)) throw error;
+    throw new InstanceDeployFailureError(error.message, {
+      message: `Failed to validate deploy or power info for node ${task.uuid}: ${error.message}`,
+      code: error.code,
+    });
   }
   await task.requestEvent(request.event, request.event, {
     revertOnNoWorker: true,
@@ -70,17 +86,12 @@ export async function startDeploy(task: NodeTask, request: DeployRequest): Promi
   });
 }
 
-/** The deploy steps to run: the driver's enabled ones, highest priority first. */
-function deploymentSteps(task: NodeTask): Record<string, unknown>[] {
-  return deployStepsOf(task.driver)
-    .filter((step) => step.priority > 0)
-    .sort((a, b) => b.priority - a.priority)
-    .map((step) => ({
-      step: step.step,
-      priority: step.priority,
-      argsinfo: null,
-      interface: step.interface,
-    }));
+/** set_node_deployment_steps' list: the driver's, the user's and the templates' steps. */
+async function deploymentSteps(task: NodeTask): Promise<Record<string, unknown>[]> {
+  const kept = internalInfo(task.node).user_deploy_steps as Record<string, unknown>[] | undefined;
+  const user = validatedUserDeploySteps(task.driver, kept);
+  const templates = await templateDeploySteps(task.ctx, task.node, task.driver);
+  return allDeploymentSteps(task.driver, user, templates);
 }
 
 /** deployments.do_node_deploy. */
@@ -103,7 +114,18 @@ export async function doNodeDeploy(task: NodeTask, request: DeployRequest): Prom
     setInternalInfo(node, 'user_deploy_steps', request.deploySteps);
     await task.save();
   }
-  const steps = deploymentSteps(task);
+  let steps: Record<string, unknown>[];
+  try {
+    steps = await deploymentSteps(task);
+  } catch (error) {
+    // Checked when the deploy started; a template changed since fails it here.
+    if (!(error instanceof IronicError)) throw error;
+    await deployingErrorHandler(
+      task,
+      `Cannot get deploy steps; failed to deploy: ${error.message}`,
+    );
+    return;
+  }
   setInternalInfo(task.node, 'deploy_steps', steps);
   task.node.set('deploy_step', {});
   setInternalInfo(task.node, 'deploy_step_index', null);
@@ -184,6 +206,8 @@ export async function doNodeTearDown(task: NodeTask, initialState: string): Prom
     deleteInternalInfo(node, 'automatic_lessee');
   }
   await task.save();
+  // Its allocation goes with the instance (and takes instance_uuid and allocation_id along).
+  await deleteNodeAllocation(task);
   if (failure !== undefined) throw failure;
   await task.processEvent('clean');
   await doNodeClean(task);

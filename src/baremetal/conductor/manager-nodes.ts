@@ -17,7 +17,9 @@ import { ProvisionState as S, STATE_GROUPS } from '../common/provision-states.ts
 import { INTERFACE_KINDS, interfaceField } from '../drivers/interface-kinds.ts';
 import { type ValidationResults, validateInterfaces } from '../drivers/node-validation.ts';
 import type { NodeObject } from '../objects/index.ts';
+import { releaseAllocationOnInstanceRemoval } from './allocation-cleanup.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-templates.ts';
 import { pythonRepr } from './node-info.ts';
 import { withNodeTask } from './node-task.ts';
 
@@ -109,6 +111,9 @@ export async function updateNode(
         `Node ${uuid} can not have resource_class updated unless it is in one of allowed (${allowed.join(', ')}) states.`,
       );
     }
+    if (delta.has('instance_uuid')) {
+      await releaseAllocationOnInstanceRemoval(ctx, current, node, allowed);
+    }
     return ctx.store.nodes.save(node);
   });
 }
@@ -142,7 +147,10 @@ export async function validateDriverInterfaces(
 ): Promise<ValidationResults> {
   const purpose = 'driver interface validation';
   return withNodeTask(ctx, nodeId, { shared: true, purpose }, (task) =>
-    validateInterfaces(task.driver, task, ctx.settings.host),
+    validateInterfaces(task.driver, task, ctx.settings.host, async () => {
+      validateInstanceInfoTraits(task.node);
+      await validateDeployStepsAndTemplates(ctx, task.node, task.driver);
+    }),
   );
 }
 

@@ -3,13 +3,15 @@
  * the heartbeat (`[conductor] heartbeat_interval`: touch the conductors row), the power state
  * sync (`sync_power_state_interval`), the provision state checks
  * (`check_provision_state_interval`: nodes of dead conductors, deploy and clean callbacks
- * timed out), and the takeover of active nodes newly mapped here
- * (`sync_local_state_interval`). An interval of 0 turns a task off, as in Ironic.
+ * timed out), the takeover of active nodes newly mapped here (`sync_local_state_interval`)
+ * and of allocations a dead conductor left (`check_allocations_interval`). An interval of 0
+ * turns a task off, as in Ironic.
  */
 
 import { ProvisionState as S } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts';
+import { checkOrphanAllocations } from './manager-allocations.ts';
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
@@ -175,6 +177,11 @@ export function conductorPeriodicTasks(
       name: '_sync_local_state',
       intervalSeconds: s.syncLocalStateInterval,
       run: () => syncLocalState(ctx),
+    },
+    {
+      name: '_check_orphan_allocations',
+      intervalSeconds: s.checkAllocationsInterval,
+      run: () => checkOrphanAllocations(ctx),
     },
   ];
 }

@@ -18,7 +18,9 @@ export type ResourceKind =
   | 'portgroup'
   | 'conductor'
   | 'instance'
-  | 'node_inventory';
+  | 'node_inventory'
+  | 'allocation'
+  | 'deploy_template';
 
 const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   node: 'Node',
@@ -28,12 +30,14 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   conductor: 'Conductor',
   instance: 'Instance',
   node_inventory: 'Node inventory record for node',
+  allocation: 'Allocation',
+  deploy_template: 'Deploy template',
 };
 
 /**
  * NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound,
  * InstanceNotFound, NodeInventoryNotFound (its identifier is the node's database id, as
- * Ironic's words it).
+ * Ironic's words it), AllocationNotFound, DeployTemplateNotFound.
  */
 export class NotFoundError extends BaremetalStoreError {
   override name = 'NotFoundError';
@@ -95,11 +99,16 @@ const ARTICLE: Record<string, string> = {
   chassis: 'A chassis',
   port: 'A port',
   portgroup: 'A portgroup',
+  allocation: 'An allocation',
+  deploy_template: 'A deploy template',
 };
 
-/** The duplicate error Ironic raises for a unique column of a resource. */
+/**
+ * The duplicate error Ironic raises for a unique column of a resource (AllocationDuplicateName,
+ * DeployTemplateAlreadyExists … for the newer ones).
+ */
 export function duplicateOf(
-  kind: 'node' | 'chassis' | 'port' | 'portgroup',
+  kind: 'node' | 'chassis' | 'port' | 'portgroup' | 'allocation' | 'deploy_template',
   field: 'uuid' | 'name' | 'address',
   value: string,
 ): DuplicateError {

@@ -2,7 +2,7 @@
  * Writing nodes as Ironic's `create_node`, `update_node` and `destroy_node` do: a new node gets
  * a UUID and the `enroll` provision state unless given; an update never changes the UUID, and
  * one that sets `provision_state` stamps `provision_updated_at` (and the inspection times);
- * destroying a node removes its ports, portgroups, traits, tags and inventory with it. Values are written
+ * destroying a node removes its ports, portgroups, traits, tags, inventory and allocations with it. Values are written
  * at the object versions of the caller's caps (object-rows.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -163,7 +163,7 @@ function whereIdentity(identity: Identity): ['id' | 'uuid', number | string] {
   return 'id' in identity ? ['id', identity.id] : ['uuid', identity.uuid];
 }
 
-/** Removes a node (by id or uuid) with its ports, portgroups, traits and tags. */
+/** Removes a node (by id or uuid) with its ports, portgroups, traits, tags and allocations. */
 export async function destroyNode(ctx: StoreContext, ident: string | number): Promise<void> {
   const [column, value] = whereIdentity(identityOf(ident));
   await inRetriedTransaction(ctx.database, async (trx) => {
@@ -180,6 +180,8 @@ export async function destroyNode(ctx: StoreContext, ident: string | number): Pr
     await trx.deleteFrom('node_tags').where('node_id', '=', id).execute();
     await trx.deleteFrom('node_traits').where('node_id', '=', id).execute();
     await trx.deleteFrom('node_inventory').where('node_id', '=', id).execute();
+    // Its allocations go with it (the API allows this only in maintenance, as Ironic's).
+    await trx.deleteFrom('allocations').where('node_id', '=', id).execute();
     await trx.deleteFrom('nodes').where('id', '=', id).execute();
   });
 }

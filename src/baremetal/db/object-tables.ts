@@ -5,22 +5,28 @@
  * - `VERSIONED_TABLES` for `update_to_latest_versions` (rows brought to the latest version,
  *   read and written through the same codec as the store);
  * - `NEW_MODELS`, the object types new in this release, which the check leaves out (Ironic's
- *   `NEW_MODELS`): NodeInventory, new in antelope (the previous release's mapping does not
- *   name it, so its rows could not pass). Empty it in the release after.
+ *   `NEW_MODELS`): the check runs before the schema upgrade, when their tables may not exist.
+ *   NodeInventory is new in antelope (the previous release's mapping does not name it, so its
+ *   rows could not pass); Allocation and DeployTemplate are new to Baton in antelope (Baton's
+ *   zed had no tables for them, though Ironic's mapping names them from stein on). Empty it
+ *   in the release after.
  *
  * Ironic checks and updates tables by model class name, so its `node_traits` (model NodeTrait,
  * object Trait) is in neither; Baton writes Trait versions there and includes it.
  */
 import type { ObjectTable, VersionedTable } from '../../db/index.ts';
 import {
+  Allocation,
   Chassis,
   Conductor,
+  DeployTemplate,
   Node,
   NodeInventory,
   Port,
   Portgroup,
   Trait,
 } from '../objects/index.ts';
+import { ALLOCATION_LIST_COLUMNS } from './allocation-rows.ts';
 import { parseJsonColumns, toColumns } from './codec.ts';
 import { nodeValuesToWrite } from './node-rules.ts';
 import { NODE_UUID_FIELD } from './object-rows.ts';
@@ -34,9 +40,11 @@ export const OBJECT_TABLES: readonly ObjectTable[] = [
   { table: 'conductors', objectName: 'Conductor' },
   { table: 'node_traits', objectName: 'Trait' },
   { table: 'node_inventory', objectName: 'NodeInventory' },
+  { table: 'allocations', objectName: 'Allocation' },
+  { table: 'deploy_templates', objectName: 'DeployTemplate' },
 ];
 
-export const NEW_MODELS: readonly string[] = ['NodeInventory'];
+export const NEW_MODELS: readonly string[] = ['NodeInventory', 'Allocation', 'DeployTemplate'];
 
 const plain = (changes: Readonly<Row>) => toColumns(changes);
 const withoutNodeUuid = (changes: Readonly<Row>) => toColumns(changes, new Set([NODE_UUID_FIELD]));
@@ -68,4 +76,16 @@ export const VERSIONED_TABLES: readonly VersionedTable[] = [
     toColumns: (changes) => ({ version: changes.version }),
   },
   { table: 'node_inventory', type: NodeInventory, toColumns: plain },
+  {
+    table: 'allocations',
+    type: Allocation,
+    fromRow: (row) => parseJsonColumns(row, ALLOCATION_LIST_COLUMNS),
+    toColumns: plain,
+  },
+  // The steps are rows of deploy_template_steps, not a column: only the template row moves.
+  {
+    table: 'deploy_templates',
+    type: DeployTemplate,
+    toColumns: (changes) => toColumns(changes, new Set(['steps'])),
+  },
 ];

@@ -4,9 +4,11 @@
  * tier and the conductor each build one in their composition root.
  */
 import type { Database } from '../../db/index.ts';
+import * as allocations from './allocation-store.ts';
 import * as chassis from './chassis-store.ts';
 import * as conductors from './conductor-store.ts';
 import { type StoreContext, type StoreOptions, storeContext } from './context.ts';
+import * as templates from './deploy-template-store.ts';
 import * as hardware from './hardware-interfaces.ts';
 import * as inventories from './inventory-store.ts';
 import * as nodeReads from './node-reads.ts';
@@ -84,6 +86,26 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       list: bind(ctx, portgroups.listPortgroups),
       save: bind(ctx, portgroups.savePortgroup),
       destroy: bind(ctx, portgroups.destroyPortgroup),
+    },
+    allocations: {
+      /** By integer id or UUID. */
+      get: bind(ctx, allocations.getAllocation),
+      getByName: bind(ctx, allocations.getAllocationByName),
+      list: bind(ctx, allocations.listAllocations),
+      create: bind(ctx, allocations.createAllocation),
+      save: bind(ctx, allocations.saveAllocation),
+      destroy: bind(ctx, allocations.destroyAllocation),
+      takeOver: bind(ctx, allocations.takeOverAllocation),
+    },
+    deployTemplates: {
+      getById: bind(ctx, templates.getDeployTemplateById),
+      getByUuid: bind(ctx, templates.getDeployTemplateByUuid),
+      getByName: bind(ctx, templates.getDeployTemplateByName),
+      list: bind(ctx, templates.listDeployTemplates),
+      listByNames: bind(ctx, templates.listDeployTemplatesByNames),
+      create: bind(ctx, templates.createDeployTemplate),
+      save: bind(ctx, templates.saveDeployTemplate),
+      destroy: bind(ctx, templates.destroyDeployTemplate),
     },
     conductors: {
       register: bind(ctx, conductors.registerConductor),

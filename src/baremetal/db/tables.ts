@@ -143,7 +143,41 @@ export interface PortsTable extends BaseColumns {
   name: string | null;
 }
 
+export interface AllocationsTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string;
+  name: string | null;
+  node_id: number | null;
+  state: string;
+  owner: string | null;
+  last_error: string | null;
+  resource_class: string | null;
+  traits: Json;
+  candidate_nodes: Json;
+  extra: Json;
+  conductor_affinity: number | null;
+}
+
+export interface DeployTemplatesTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  name: string;
+  extra: Json;
+}
+
+export interface DeployTemplateStepsTable extends BaseColumns {
+  id: Generated<number>;
+  deploy_template_id: number;
+  interface: string;
+  step: string;
+  args: string;
+  priority: number;
+}
+
 export interface BaremetalTables {
+  allocations: AllocationsTable;
+  deploy_templates: DeployTemplatesTable;
+  deploy_template_steps: DeployTemplateStepsTable;
   chassis: ChassisTable;
   conductors: ConductorsTable;
   conductor_hardware_interfaces: ConductorHardwareInterfacesTable;

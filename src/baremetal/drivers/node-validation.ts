@@ -4,7 +4,9 @@
  * `validate`, reported in the real order (core kinds, then optional ones) as `{"result":
  * true}` or `{"result": false, "reason": ...}`. A refusal the real service expects
  * (InvalidParameterValue, UnsupportedDriverExtension) is its message; anything else is
- * reported as the unexpected failure the real one words.
+ * reported as the unexpected failure the real one words. The conductor's own checks of a
+ * deployment (instance traits, user and template deploy steps) count as the deploy
+ * interface's (`deployChecks`), as in the real one.
  */
 import { InvalidParameterError, UnsupportedDriverExtensionError } from '../common/errors.ts';
 import type { DriverTask } from './base-interface.ts';
@@ -18,11 +20,13 @@ export async function validateInterfaces(
   driver: NodeDriver,
   task: DriverTask,
   host: string,
+  deployChecks?: () => Promise<void>,
 ): Promise<ValidationResults> {
   const results = {} as ValidationResults;
   for (const kind of VALIDATED_INTERFACES) {
     try {
       await driver[kind].validate(task);
+      if (kind === 'deploy') await deployChecks?.();
       results[kind] = { result: true };
     } catch (error) {
       const expected =

@@ -10,8 +10,8 @@
  * - Defaults Ironic applies in SQLAlchemy (maintenance, console_enabled, online, pxe_enabled,
  *   is_smartnic, standalone_ports_supported, "default") are column defaults here, so every
  *   writer gets them; Ironic's server defaults (conductor_group, protected, retired) are kept.
- * - `nodes.allocation_id` has no foreign key: allocations are not in this release (the key
- *   comes with the allocations table).
+ * - `nodes.allocation_id` has no foreign key: allocations were not in this release, and the
+ *   migration that brought them (0004) leaves it out too (its comment says why).
  */
 import type { Column, Migration } from '../../db/migrations/index.ts';
 

@@ -3,10 +3,16 @@ import type { MigrationSet } from '../../db/migrations/index.ts';
 import { initialSchema } from './0001-initial.ts';
 import { inventoryAndShards } from './0002-inventory-and-shards.ts';
 import { exactNameCollation } from './0003-exact-name-collation.ts';
+import { allocationsAndDeployTemplates } from './0004-allocations-and-deploy-templates.ts';
 
 export const BAREMETAL_MIGRATIONS: MigrationSet = {
   service: 'baremetal',
   releases: ['zed', 'antelope'],
   deprecations: [],
-  migrations: [initialSchema, inventoryAndShards, exactNameCollation],
+  migrations: [
+    initialSchema,
+    inventoryAndShards,
+    exactNameCollation,
+    allocationsAndDeployTemplates,
+  ],
 };

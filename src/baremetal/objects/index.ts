@@ -1,6 +1,8 @@
 /** The bare metal service's versioned objects (Ironic's, at the versions of Ironic 21.4). */
+export { Allocation, type AllocationObject, AllocationState } from './allocation.ts';
 export { Chassis, type ChassisObject } from './chassis.ts';
 export { Conductor, type ConductorObject } from './conductor.ts';
+export { DeployTemplate, type DeployTemplateObject } from './deploy-template.ts';
 export { IRONIC_NAMESPACE } from './namespace.ts';
 export { Node, type NodeObject } from './node.ts';
 export { NodeInventory, type NodeInventoryObject } from './node-inventory.ts';

@@ -4,8 +4,10 @@
  * release's types.
  */
 import { ObjectRegistry, type ObjectType } from '../../objects/index.ts';
+import { Allocation } from './allocation.ts';
 import { Chassis } from './chassis.ts';
 import { Conductor } from './conductor.ts';
+import { DeployTemplate } from './deploy-template.ts';
 import { IRONIC_NAMESPACE } from './namespace.ts';
 import { Node } from './node.ts';
 import { NodeInventory } from './node-inventory.ts';
@@ -22,6 +24,8 @@ export const BAREMETAL_OBJECT_TYPES: readonly ObjectType[] = [
   Trait,
   TraitList,
   NodeInventory,
+  Allocation,
+  DeployTemplate,
 ];
 
 export const BAREMETAL_OBJECTS = new ObjectRegistry(IRONIC_NAMESPACE, BAREMETAL_OBJECT_TYPES);

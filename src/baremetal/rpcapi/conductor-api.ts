@@ -14,7 +14,12 @@
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../common/hash-ring.ts';
 import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
-import type { NodeObject, PortgroupObject, PortObject } from '../objects/index.ts';
+import type {
+  AllocationObject,
+  NodeObject,
+  PortgroupObject,
+  PortObject,
+} from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';
 
@@ -215,6 +220,39 @@ export class ConductorApi {
     return this.#call(node, V.nodeInventory, 'get_node_inventory', {
       node_id: routeOf(node).uuid,
     }) as Promise<NodeInventoryBody>;
+  }
+
+  /**
+   * RPC 1.2, checked by the caller with `canSend(CONDUCTOR_RPC.named.allocations)`. A backfill
+   * (`node` given, its id in the allocation) goes to the node's conductor; any other to a
+   * conductor chosen at random, as Ironic's API sends them.
+   */
+  createAllocation(allocation: AllocationObject, node?: NodeObject): Promise<AllocationObject> {
+    const args = { allocation };
+    const version = V.allocations;
+    return (
+      node === undefined
+        ? this.#callAny(version, 'create_allocation', args)
+        : this.#call(node, version, 'create_allocation', args)
+    ) as Promise<AllocationObject>;
+  }
+
+  /** RPC 1.2, to a conductor chosen at random (it takes the allocation's node itself). */
+  async destroyAllocation(allocation: AllocationObject): Promise<void> {
+    await this.#callAny(V.allocations, 'destroy_allocation', { allocation });
+  }
+
+  /** Sends to a live conductor chosen at random; not delivered: sent once more to another. */
+  async #callAny(version: string, method: string, args: Record<string, unknown>) {
+    const server = await this.rings.anyConductor();
+    try {
+      return await this.client.prepare({ server, version }).call(method, args);
+    } catch (error) {
+      if (!(error instanceof NoRpcServerError)) throw error;
+      this.rings.reset();
+      const next = await this.rings.anyConductor();
+      return this.client.prepare({ server: next, version }).call(method, args);
+    }
   }
 
   /** Sends to the node's conductor; not delivered: rings rebuilt, sent once more. */

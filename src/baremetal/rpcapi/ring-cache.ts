@@ -60,6 +60,20 @@ export class ConductorRingCache {
     }
   }
 
+  /**
+   * A live conductor chosen at random, for a call any conductor serves (Ironic's
+   * get_random_topic); TemporaryFailure (503) when there is none.
+   */
+  async anyConductor(): Promise<string> {
+    let hosts = (await this.rings()).hosts();
+    if (hosts.length === 0) {
+      this.reset();
+      hosts = (await this.rings()).hosts();
+    }
+    if (hosts.length === 0) throw new NoConductorsError();
+    return hosts[Math.floor(Math.random() * hosts.length)] as string;
+  }
+
   /** Forget the rings: the next lookup reads the conductors again. */
   reset(): void {
     this.#rings = undefined;

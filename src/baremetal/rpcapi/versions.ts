@@ -26,6 +26,11 @@ export const CONDUCTOR_RPC = defineRpcVersions([
     note: 'Added get_node_inventory (antelope: API 1.81, GET /v1/nodes/{node}/inventory)',
     name: 'nodeInventory',
   },
+  {
+    version: '1.2',
+    note: 'Added create_allocation and destroy_allocation (API 1.52, /v1/allocations)',
+    name: 'allocations',
+  },
 ]);
 
 /** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */

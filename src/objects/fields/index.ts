@@ -32,6 +32,7 @@ const awareDateTime = dateTimeType(true);
 const naiveDateTime = dateTimeType(false);
 const listOfStrings = listOfType(stringType);
 const listOfIntegers = listOfType(integerType);
+const listOfFlexibleDicts = listOfType(flexibleDictType);
 const dictOfStrings = dictOfType(stringType);
 const dictOfNullableStrings = dictOfType(stringType, true);
 const setOfIntegers = setOfType(integerType);
@@ -59,6 +60,8 @@ export const f = {
     makeField(dictOfNullableStrings, o),
   listOfStrings: <const O extends FieldOptions<string[]>>(o?: O) => makeField(listOfStrings, o),
   listOfIntegers: <const O extends FieldOptions<number[]>>(o?: O) => makeField(listOfIntegers, o),
+  listOfFlexibleDicts: <const O extends FieldOptions<JsonDict[]>>(o?: O) =>
+    makeField(listOfFlexibleDicts, o),
   setOfIntegers: <const O extends FieldOptions<Set<number>>>(o?: O) => makeField(setOfIntegers, o),
   object: <F extends FieldMap, const O extends FieldOptions<VersionedObject<F>>>(
     target: () => ObjectType<F>,

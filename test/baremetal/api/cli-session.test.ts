@@ -10,36 +10,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
-import { BaremetalBatch } from '../../support/baremetal-batch.ts';
 import {
   type CliResult,
-  pythonEnv,
   type RealIronic,
   realIronicMissing,
   startRealIronic,
 } from '../../support/real-ironic.ts';
 import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
+import { type Command, cmd, CliSide as Side, UUID } from './support/cli-side.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing();
 if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
-
-interface Command {
-  readonly args: readonly string[];
-  /** Remembers a value of the output under a name `{name}` later commands use. */
-  readonly capture?: { readonly name: string; readonly pattern: RegExp };
-  /**
-   * The node whose power action ran in the background (202): the session waits until its
-   * target power state is cleared, as a user looking again a moment later would find it.
-   */
-  readonly settles?: string;
-}
-
-const cmd = (line: string, capture?: Command['capture']): Command => ({
-  args: line.split(' '),
-  ...(capture === undefined ? {} : { capture }),
-});
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
 
 const SESSION: readonly Command[] = [
   cmd('driver list'),
@@ -101,81 +83,6 @@ const SESSION: readonly Command[] = [
   cmd('node delete s2'),
   cmd('chassis delete {chassis}'),
 ];
-
-const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:\+00:00|Z)?/g;
-const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-
-/** One side's session: its endpoint, its client process, captured values, and UUID names. */
-class Side {
-  readonly #url: string;
-  readonly #client: BaremetalBatch;
-  readonly #captured = new Map<string, string>();
-  readonly #uuids = new Map<string, string>();
-
-  constructor(url: string) {
-    this.#url = url;
-    this.#client = new BaremetalBatch(url, pythonEnv());
-  }
-
-  close(): void {
-    this.#client.close();
-  }
-
-  async run(command: Command): Promise<CliResult> {
-    const args = command.args.map((arg) =>
-      arg.replace(/\{(\w+)\}/g, (all, name: string) => this.#captured.get(name) ?? all),
-    );
-    const result = await this.#client.run(args, 120_000);
-    if (command.capture !== undefined) {
-      const found = command.capture.pattern.exec(result.stdout);
-      if (found?.[1] !== undefined) this.#captured.set(command.capture.name, found[1]);
-    }
-    if (command.settles !== undefined) await this.#settle(command.settles);
-    return result;
-  }
-
-  async #settle(node: string): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    const show = ['node', 'show', node, '-f', 'value', '-c', 'target_power_state'];
-    for (;;) {
-      const shown = await this.#client.run(show, 60_000);
-      if (shown.code !== 0 || shown.stdout.trim() === 'None') return;
-      if (Date.now() > deadline)
-        throw new Error(`${node} kept a target power state: ${shown.stdout}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  /** The output without what differs between runs (and between table widths). */
-  normalize(text: string): string[] {
-    const out = text
-      .replaceAll(this.#url, '{base}')
-      .replace(UUIDS, (uuid) => {
-        let name = this.#uuids.get(uuid);
-        if (name === undefined) {
-          name = `{uuid-${this.#uuids.size + 1}}`;
-          this.#uuids.set(uuid, name);
-        }
-        return name;
-      })
-      .replace(TIMESTAMP, '{time}');
-    return (
-      out
-        .split('\n')
-        .filter((line) => !/^\+[-+]+\+$/.test(line.trim()))
-        .map((line) => line.replace(/[ ]+/g, ' ').trim())
-        // The real service lists these in Python set order, which changes between runs.
-        .map((line) =>
-          line.replace(
-            /^\| (enabled_\w+_interfaces|hosts) \| (.*) \|$/,
-            (_, key: string, items: string) =>
-              `| ${key} | ${items.split(', ').sort().join(', ')} |`,
-          ),
-        )
-        .filter((line) => line !== '')
-    );
-  }
-}
 
 describe('a baremetal client session against Baton and the real Ironic', { skip: missing }, () => {
   let real: RealIronic;

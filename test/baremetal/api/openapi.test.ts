@@ -16,6 +16,7 @@ import {
 } from '../../../src/baremetal/api/openapi-operations.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_VERSIONS } from '../../../src/baremetal/api/versions.ts';
+import { Allocation } from '../../../src/baremetal/objects/index.ts';
 import { bodyProblem, errorBodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 
@@ -33,6 +34,12 @@ const ERROR_ONLY = [
   'delete /v1/portgroups',
   'patch /v1/portgroups',
   'get /v1/shards/{shard}', // always 404, as the real get_one
+  'delete /v1/allocations',
+  'patch /v1/allocations',
+  'post /v1/allocations/{allocation}',
+  'delete /v1/deploy_templates',
+  'patch /v1/deploy_templates',
+  'post /v1/deploy_templates/{template}',
 ];
 
 const EVERY_METHOD = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
@@ -103,6 +110,16 @@ describe('bare metal OpenAPI documents', () => {
     assert.ok(!paths('1.80').includes('/v1/nodes/{node}/inventory'));
     assert.ok(paths('1.81').includes('/v1/nodes/{node}/inventory'));
     assert.ok(!paths('1.81').includes('/v1/shards') && paths('1.82').includes('/v1/shards'));
+    assert.ok(
+      !paths('1.51').includes('/v1/allocations') && paths('1.52').includes('/v1/allocations'),
+    );
+    const patchable = (v: string) =>
+      Object.keys(baremetalOpenApi(v).paths['/v1/allocations/{allocation}'] ?? {});
+    assert.ok(!patchable('1.56').includes('patch') && patchable('1.57').includes('patch'));
+    assert.ok(
+      !paths('1.54').includes('/v1/deploy_templates') &&
+        paths('1.55').includes('/v1/deploy_templates'),
+    );
   });
 
   test('query parameters appear at the version whose gate the handlers check', () => {
@@ -262,6 +279,35 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
         );
       }
       if (at >= 82) {
+        const template = await checked(
+          version,
+          'POST',
+          '/v1/deploy_templates',
+          '/v1/deploy_templates',
+          {
+            name: 'CUSTOM_CHECKED',
+            steps: [{ interface: 'raid', step: 'create_configuration', args: {}, priority: 1 }],
+          },
+        );
+        await checked(version, 'GET', '/v1/deploy_templates', '/v1/deploy_templates?detail=true');
+        await checked(
+          version,
+          'PATCH',
+          '/v1/deploy_templates/{template}',
+          `/v1/deploy_templates/${template.body.uuid}`,
+          [{ op: 'add', path: '/extra/x', value: 1 }],
+        );
+        const allocation = await checked(version, 'POST', '/v1/allocations', '/v1/allocations', {
+          resource_class: 'rc-none',
+          name: 'checked',
+        });
+        await checked(version, 'GET', '/v1/allocations', '/v1/allocations');
+        await checked(
+          version,
+          'GET',
+          '/v1/allocations/{allocation}',
+          `/v1/allocations/${allocation.body.uuid}?fields=uuid,owner`,
+        );
         await checked(version, 'GET', '/v1/conductors', '/v1/conductors?detail=true');
         await checked(version, 'GET', '/v1/shards', '/v1/shards');
         await checked(version, 'GET', '/v1/drivers', '/v1/drivers?detail=true');
@@ -279,6 +325,17 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
     });
     assert.equal(group.status, 201, group.text);
     const host = (await call('1.82', 'GET', '/v1/conductors')).body.conductors[0].hostname;
+    // An allocation of the node, written as the conductor would (no conductor process needed).
+    const allocation = await api.store.allocations.create(
+      Allocation.create({ name: 'documented', resource_class: 'rc', node_id: null }),
+    );
+    allocation.set('node_id', Number((await api.store.nodes.get(node.uuid)).get('id')));
+    await api.store.allocations.save(allocation);
+    const template = await call('1.82', 'POST', '/v1/deploy_templates', {
+      name: 'CUSTOM_DOCUMENTED',
+      steps: [{ interface: 'bios', step: 'apply_configuration', args: {}, priority: 1 }],
+    });
+    assert.equal(template.status, 201, template.text);
     // A URL per gated GET, naming things that exist; a new gated GET needs its line here.
     const urls: Record<string, string> = {
       '/v1/drivers/{driver_name}/raid/logical_disk_properties':
@@ -296,6 +353,11 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       '/v1/portgroups/{portgroup}/ports': `/v1/portgroups/${group.body.uuid}/ports`,
       '/v1/portgroups/{portgroup}/ports/detail': `/v1/portgroups/${group.body.uuid}/ports/detail`,
       '/v1/shards': '/v1/shards',
+      '/v1/allocations': '/v1/allocations',
+      '/v1/allocations/{allocation}': '/v1/allocations/documented',
+      '/v1/nodes/{node}/allocation': `/v1/nodes/${node.uuid}/allocation`,
+      '/v1/deploy_templates': '/v1/deploy_templates',
+      '/v1/deploy_templates/{template}': '/v1/deploy_templates/CUSTOM_DOCUMENTED',
     };
     const gated = BAREMETAL_OPENAPI.operations.filter(
       (op) => op.method === 'get' && op.since !== undefined,

@@ -33,6 +33,9 @@ const TABLES = [
   'portgroups',
   'ports',
   'node_inventory',
+  'allocations',
+  'deploy_templates',
+  'deploy_template_steps',
 ];
 
 /** Column defaults Ironic sets in SQLAlchemy that Baton sets in the table. */
@@ -70,11 +73,19 @@ describe('bare metal migrations', () => {
     const catalog = columnCatalog(BAREMETAL_MIGRATIONS);
     /** Columns that are not object fields: the version stamp, and a conductor's online flag. */
     const own: Record<string, string[]> = { conductors: ['online'] };
-    /** Fields read from another table (Port and Portgroup's node_uuid, from nodes). */
-    const joined = ['traits', 'node_uuid'];
+    /**
+     * Fields read from another table (a node's traits; Port and Portgroup's node_uuid, from
+     * nodes; a deploy template's steps, rows of deploy_template_steps).
+     */
+    const joined: Record<string, string[]> = {
+      nodes: ['traits'],
+      ports: ['node_uuid'],
+      portgroups: ['node_uuid'],
+      deploy_templates: ['steps'],
+    };
     for (const { table, type } of VERSIONED_TABLES) {
       const columns = [...(catalog.get(table)?.keys() ?? [])].sort();
-      const fields = type.fieldNames.filter((f) => !joined.includes(f));
+      const fields = type.fieldNames.filter((f) => !(joined[table] ?? []).includes(f));
       assert.deepEqual(columns, [...fields, 'version', ...(own[table] ?? [])].sort(), table);
     }
   });
@@ -128,7 +139,12 @@ forEachBackend('bare metal migrations', (ctx) => {
     assert.equal(result.error, undefined);
     assert.deepEqual(
       result.applied.map((m) => m.id),
-      ['0001_initial', '0002_node_inventory_and_shard', '0003_exact_name_collation'],
+      [
+        '0001_initial',
+        '0002_node_inventory_and_shard',
+        '0003_exact_name_collation',
+        '0004_allocations_and_deploy_templates',
+      ],
     );
     assert.equal((await checkSchema(db, BAREMETAL_MIGRATIONS)).state, 'current');
     const tables = await db.kysely.introspection.getTables();
@@ -160,6 +176,6 @@ forEachBackend('bare metal migrations', (ctx) => {
     const result = await migrateToLatest(ctx.db(), BAREMETAL_MIGRATIONS);
     assert.equal(result.error, undefined);
     assert.deepEqual(result.applied, []);
-    assert.equal(result.alreadyApplied, 3);
+    assert.equal(result.alreadyApplied, 4);
   });
 });

@@ -2,10 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  Allocation,
   BAREMETAL_OBJECT_TYPES,
   BAREMETAL_OBJECTS,
   Chassis,
   Conductor,
+  DeployTemplate,
   IRONIC_NAMESPACE,
   latestObjectVersions,
   Node,
@@ -40,6 +42,8 @@ const FINGERPRINTS = {
   Trait: '1.0-ee09d0eebcf1105ed7153d64fe3adca30fa5f2a22a66ef030168db0e7ccafd7e',
   TraitList: '1.0-9a16d766e22c39f41aa17dda8c7f22cc1770ab1898384ad0f1d0c49c5e1f0da8',
   NodeInventory: '1.0-bdb1274c884876a159a3f9d11bae7110ada2fbdc43544afb430119571e178597',
+  Allocation: '1.1-981a4339d0676cc384a59f9c266b6b6c7b9323d9616b099a582a6a5ea2b2e2e2',
+  DeployTemplate: '1.1-b171fa165d22589f3c3431fee8cca76018f486c259ac0bc1da77c911a4125034',
 };
 
 describe('bare metal object types', () => {
@@ -47,7 +51,7 @@ describe('bare metal object types', () => {
     assertFingerprints(BAREMETAL_OBJECT_TYPES, FINGERPRINTS);
   });
 
-  test('the service registry holds the eight types of antelope, in the ironic namespace', () => {
+  test('the service registry holds the ten types of antelope, in the ironic namespace', () => {
     assert.deepEqual(latestObjectVersions(), {
       Node: '1.37',
       Port: '1.11',
@@ -57,6 +61,8 @@ describe('bare metal object types', () => {
       Trait: '1.0',
       TraitList: '1.0',
       NodeInventory: '1.0',
+      Allocation: '1.1',
+      DeployTemplate: '1.1',
     });
     for (const type of BAREMETAL_OBJECT_TYPES) {
       assert.equal(BAREMETAL_OBJECTS.get(type.name), type);
@@ -270,5 +276,30 @@ describe('conversions of bare metal objects', () => {
   test('chassis and conductors have no fields to convert below their current version', () => {
     const chassis = sampleObject(Chassis);
     assert.deepEqual(convertForWire(chassis, '1.0').asDict(), chassis.asDict());
+  });
+
+  test('Allocation 1.0 has no owner: removed on the wire, not written to the database, null when brought up', () => {
+    const allocation = sampleObject(Allocation);
+    const wire = convertForWire(allocation, '1.0');
+    assert.equal(wire.version, '1.0');
+    assert.equal(Object.hasOwn(wire.asDict(), 'owner'), false);
+    assert.equal(convertForDb(allocation, '1.0').isSet('owner' as never), false);
+    const up = new ObjectSerializer(BAREMETAL_OBJECTS).deserializeEntity(
+      JSON.parse(JSON.stringify(toPrimitive(wire))),
+    ) as VersionedObject;
+    assert.equal(up.version, '1.1');
+    assert.equal(up.get('owner' as never), null);
+    assert.deepEqual(up.get('traits' as never), ['CUSTOM_GPU', 'HW_CPU_X86_VMX']);
+  });
+
+  test('DeployTemplate 1.0 has no extra; its steps are a list of free-form dicts', () => {
+    const template = sampleObject(DeployTemplate);
+    assert.equal(Object.hasOwn(convertForWire(template, '1.0').asDict(), 'extra'), false);
+    assert.equal(convertForDb(template, '1.0').isSet('extra' as never), false);
+    assert.throws(() => DeployTemplate.create({ steps: ['not a dict'] as never }));
+    const steps = [{ interface: 'deploy', step: 'deploy', args: {}, priority: 0 }];
+    const copy = DeployTemplate.create({ steps });
+    steps[0] = { interface: 'raid', step: 'x', args: {}, priority: 1 };
+    assert.equal((copy.get('steps') as { step: string }[])[0]?.step, 'deploy');
   });
 });

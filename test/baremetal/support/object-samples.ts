@@ -133,6 +133,38 @@ export const SAMPLE_FIELDS: Readonly<Record<string, Readonly<Record<string, unkn
     created_at: stamp(4),
     updated_at: stamp(5),
   },
+  Allocation: {
+    id: 9,
+    uuid: '5344a3e2-978a-444e-990a-cbf47c62ef88',
+    name: 'alloc-9',
+    node_id: 7,
+    state: 'active',
+    last_error: 'an earlier failure',
+    resource_class: 'baremetal-large',
+    traits: ['CUSTOM_GPU', 'HW_CPU_X86_VMX'],
+    candidate_nodes: ['1be26c0b-03f2-4d2e-ae87-c02d7f33c123'],
+    extra: { flavor: 'large' },
+    conductor_affinity: 2,
+    owner: 'project-a',
+    created_at: stamp(4),
+    updated_at: stamp(5),
+  },
+  DeployTemplate: {
+    id: 6,
+    uuid: 'bbb45f41-d4bc-4307-8d1d-32f95ce1e920',
+    name: 'CUSTOM_HYPERTHREADING_ON',
+    steps: [
+      {
+        interface: 'bios',
+        step: 'apply_configuration',
+        args: { settings: [{ name: 'LogicalProc', value: 'Enabled' }] },
+        priority: 150,
+      },
+    ],
+    extra: { owner: 'ops' },
+    created_at: stamp(4),
+    updated_at: stamp(5),
+  },
 };
 
 function traitList(items: readonly Record<string, unknown>[]): VersionedObject {

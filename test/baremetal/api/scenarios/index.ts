@@ -9,6 +9,7 @@ import { CONDUCTOR_SCENARIOS, DRIVER_SCENARIOS } from './drivers.ts';
 import { NODE_STATE_SCENARIOS } from './node-states.ts';
 import { NODE_SCENARIOS } from './nodes.ts';
 import { PIN_SCENARIOS } from './pin.ts';
+import { PIN_ALLOCATION_SCENARIOS } from './pin-allocations.ts';
 import { PORT_SCENARIOS } from './ports.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
@@ -26,4 +27,5 @@ export const SCENARIOS: readonly Scenario[] = [
   ...NODE_STATE_SCENARIOS,
   ...PORT_SCENARIOS,
   ...PIN_SCENARIOS,
+  ...PIN_ALLOCATION_SCENARIOS,
 ];

@@ -28,6 +28,11 @@ export interface Exchange {
    */
   readonly settle?: string;
   /**
+   * An allocation (`{uuid-N}` or its name) this request started: polled until it is no longer
+   * `allocating` (the conductor's background work done) before the next step.
+   */
+  readonly settleAllocation?: string;
+  /**
    * The real service answers this request with a 500 (a bug of its own, named here); Baton
    * must answer it without one (docs/baremetal.md lists these).
    */
@@ -232,6 +237,23 @@ export async function settle(target: Target, node: string, timeoutMs = 60_000): 
     const moving = (STATE_GROUPS.unstable as readonly unknown[]).includes(states.provision_state);
     if (!moving && states.target_power_state === null && states.reservation === null) return;
     if (Date.now() > deadline) throw new Error(`node ${node} did not settle: ${answer.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Polls an allocation until the conductor has processed it (no longer `allocating`). */
+export async function settleAllocation(
+  target: Target,
+  allocation: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const path = `/v1/allocations/${allocation}?fields=state`;
+  for (;;) {
+    const answer = await send(target, { path, version: '1.52' });
+    if (answer.status !== 200) throw new Error(`${allocation}: ${answer.status} ${answer.text}`);
+    if ((answer.body as { state?: unknown }).state !== 'allocating') return;
+    if (Date.now() > deadline) throw new Error(`allocation ${allocation} stayed allocating`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { RealIronic } from '../../../support/real-ironic.ts';
 import type { Scenario } from '../scenarios/index.ts';
 import type { BatonApi } from './baton-api.ts';
-import { differences, Normalizer, send, settle, type Target } from './compare.ts';
+import { differences, Normalizer, send, settle, settleAllocation, type Target } from './compare.ts';
 
 const BATON_BASE = 'http://127.0.0.1:6385';
 
@@ -40,6 +40,11 @@ export async function assertSameAnswers(
     if (exchange.settle !== undefined) {
       await settle(targets.real, normalizers.real.resolve({ path: exchange.settle }).path);
       await settle(targets.baton, normalizers.baton.resolve({ path: exchange.settle }).path);
+    }
+    if (exchange.settleAllocation !== undefined) {
+      const { settleAllocation: named } = exchange;
+      await settleAllocation(targets.real, normalizers.real.resolve({ path: named }).path);
+      await settleAllocation(targets.baton, normalizers.baton.resolve({ path: named }).path);
     }
     if (exchange.realBug !== undefined) {
       assert.equal(theirs.status, 500, `the real service no longer fails: ${exchange.realBug}`);

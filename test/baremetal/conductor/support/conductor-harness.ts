@@ -64,6 +64,7 @@ export function testSettings(host: string, overrides: Partial<ConductorSettings>
     checkProvisionStateInterval: 0,
     syncPowerStateInterval: 0,
     syncLocalStateInterval: 0,
+    checkAllocationsInterval: 0,
     nodeLockedRetryAttempts: 1,
     nodeLockedRetryInterval: 0,
     hashRingResetInterval: 0,
