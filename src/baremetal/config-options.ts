@@ -13,6 +13,7 @@ import {
   type KeystoneAuthtokenSettings,
 } from '../auth/keystone-options.ts';
 import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
+import type { ConfigProject } from '../service/config-files.ts';
 import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
   BOOLEAN,
@@ -480,6 +481,21 @@ function defaultValues(): Record<string, unknown> {
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
   return { ...values, ...base.operations };
 }
+
+/**
+ * The real Ironic's project and programs: the files are found where oslo.config finds
+ * `ironic.conf` (src/service/config-files.ts), and each command also reads a file named after
+ * the real program it stands for (`ironic-dbsync.conf` for `baton db`…), as those do.
+ */
+export const BAREMETAL_CONFIG_PROJECT: ConfigProject = {
+  project: 'ironic',
+  programs: {
+    db: 'ironic-dbsync',
+    status: 'ironic-status',
+    'baremetal-api': 'ironic-api',
+    'baremetal-conductor': 'ironic-conductor',
+  },
+};
 
 export const BAREMETAL_CONFIG: ConfigSchema = {
   options: BAREMETAL_OPTIONS,

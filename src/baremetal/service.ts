@@ -20,6 +20,7 @@ import {
   codeVersionsOf,
   defineService,
   loggingPaths,
+  NO_CONFIG,
   pinOf,
   type ReloadReport,
   resolveCapsInForce,
@@ -39,9 +40,10 @@ import { type RunningConductor, startConductor } from './conductor/conductor-pro
 import type { BaremetalConfig } from './config.ts';
 import {
   BAREMETAL_CONFIG,
+  BAREMETAL_CONFIG_PROJECT,
   type BaremetalValues,
   baremetalConfigOf,
-  loadBaremetalConfigFile,
+  loadBaremetalConfigFiles,
 } from './config-file.ts';
 import {
   type BaremetalTables,
@@ -78,8 +80,9 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   // The rolling-upgrade doc: conductors first (step 1), then the APIs (step 2).
   upgradeOrder: [BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_API_BINARY],
   migrations: BAREMETAL_MIGRATIONS,
-  readConfigFile: async (path) => {
-    const file = await loadBaremetalConfigFile(path);
+  readConfigFiles: async (paths) => {
+    if (paths.length === 0) return NO_CONFIG;
+    const file = await loadBaremetalConfigFiles(paths);
     return {
       databaseUrl: file.databaseUrl,
       dataDir: file.dataDir,
@@ -88,6 +91,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
     };
   },
   config: BAREMETAL_CONFIG,
+  configProject: BAREMETAL_CONFIG_PROJECT,
   onlineMigrations: () => baremetalOnlineMigrations(),
   objectTables: OBJECT_TABLES,
   versionedTables: VERSIONED_TABLES,
@@ -106,6 +110,8 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
 export interface BaremetalSettings {
   /** The oslo.config-style file, if any. */
   readonly configFile?: string | undefined;
+  /** The files to read, in order (a later one wins); `configFile` when absent. */
+  readonly configFiles?: readonly string[] | undefined;
   /** Settings from the command line, by field (config-options.ts): they win over the file's. */
   readonly flags?: BaremetalValues;
 }
@@ -131,10 +137,9 @@ export async function planBaremetal(
   settings: BaremetalSettings,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<BaremetalPlan> {
-  const file =
-    settings.configFile === undefined
-      ? undefined
-      : await loadBaremetalConfigFile(settings.configFile);
+  const files =
+    settings.configFiles ?? (settings.configFile === undefined ? [] : [settings.configFile]);
+  const file = files.length === 0 ? undefined : await loadBaremetalConfigFiles(files);
   const flags = settings.flags ?? {};
   const dataDir = resolveDataDir({
     flag: flags.dataDir as string | undefined,
@@ -151,7 +156,7 @@ export async function planBaremetal(
     config,
     caps,
     warnings: file?.deprecations ?? [],
-    configFiles: settings.configFile === undefined ? [] : [settings.configFile],
+    configFiles: files,
   };
 }
 

@@ -11,6 +11,7 @@ import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-opti
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
 import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
+import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
 import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
@@ -39,6 +40,9 @@ const processIo: CliIo = {
   },
 };
 
+/** Where `/etc` is for the config file search (BATON_SYSCONFDIR moves it). */
+const SYSCONFDIR = process.env[SYSCONFDIR_ENV] || '/etc';
+
 /** `--version` seen: runCli prints the version line instead of running anything. */
 class VersionRequested extends Error {}
 
@@ -55,18 +59,47 @@ function serviceOption(): Option {
     .makeOptionMandatory();
 }
 
-function databaseOptions(command: Command): Command {
+function collect(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * `--config-file`, `--config-dir` and `--strict-config`, as every command reading a service's
+ * config file takes them; `what` says what the files give the command.
+ */
+export function configFileOptions(command: Command, what: string, project?: string): Command {
+  const p = project ?? 'PROJECT';
+  const where = `~/.${p}/${p}.conf, ~/${p}.conf, ${SYSCONFDIR}/${p}/${p}.conf or ${SYSCONFDIR}/${p}.conf, the first that exists${project === undefined ? ' (PROJECT: ironic for baremetal, placement for placement)' : ''}`;
   return command
-    .addOption(serviceOption())
-    .option(
-      '--db <url>',
-      `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
+    .addOption(
+      new Option(
+        '--config-file <path>',
+        `a config file (repeatable; a later file wins): ${what} (default: the first of ${where}, as oslo.config looks for the real service's)`,
+      ).argParser(collect),
     )
-    .addOption(dataDirOption())
+    .addOption(
+      new Option(
+        '--config-dir <dir>',
+        `read every *.conf in this directory after the files, sorted (repeatable) (default: ${p}.conf.d in the same places, if any)`,
+      ).argParser(collect),
+    )
     .option(
-      '--config-file <path>',
-      "the service's config file: its database when --db is absent, and its settings (default: none)",
+      '--strict-config',
+      'refuse (exit 64) a config file with a section or option no service knows (default: a warning each)',
     );
+}
+
+function databaseOptions(command: Command): Command {
+  return configFileOptions(
+    command
+      .addOption(serviceOption())
+      .option(
+        '--db <url>',
+        `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
+      )
+      .addOption(dataDirOption()),
+    "the service's database when --db is absent, and its settings",
+  );
 }
 
 /** The pin values of each service, for `--help`. */
@@ -78,6 +111,11 @@ function pinValues(): string {
 
 export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
   const out = io.out;
+  // Which config files and database a command works on, and warnings about the files: stderr.
+  const noticed = <T extends object>(options: T) => ({
+    ...options,
+    notice: (line: string) => io.err(`${line}\n`),
+  });
   const program = new Command('baton')
     .description('Rolling upgrades for services sharing one SQL database')
     .exitOverride()
@@ -127,7 +165,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('check object versions, then apply the pending schema migrations')
     .action(async (options) => {
       const { dbUpgrade } = await import('./db-upgrade-command.ts');
-      setStatus(await dbUpgrade(options, out, io.progress));
+      setStatus(await dbUpgrade(noticed(options), out, io.progress));
     });
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')
@@ -153,7 +191,9 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
-      setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
+      setStatus(
+        await dbOnlineMigrations(noticed(options), out, io.progress, (line) => io.err(`${line}\n`)),
+      );
     });
   databaseOptions(db.command('downgrade-rows'))
     .description(
@@ -166,14 +206,14 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { dbDowngradeRows } = await import('./db-downgrade-rows-command.ts');
-      setStatus(await dbDowngradeRows(options, out));
+      setStatus(await dbDowngradeRows(noticed(options), out));
     });
   databaseOptions(db.command('version'))
     .description('print the schema version: the last migration applied, or None')
     .option('--verbose', 'list every migration of the service with its state (default: off)')
     .action(async (options) => {
       const { dbVersion } = await import('./db-version-command.ts');
-      setStatus(await dbVersion(options, out));
+      setStatus(await dbVersion(noticed(options), out));
     });
   databaseOptions(db.command('services'))
     .description('list the registered services and their versions')
@@ -191,7 +231,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .option('--json', 'print the services and the caps in force as JSON (default: a table)')
     .action(async (options) => {
       const { dbServices } = await import('./db-services-command.ts');
-      setStatus(await dbServices(options, out));
+      setStatus(await dbServices(noticed(options), out));
     });
 
   databaseOptions(program.command('upgrade-check'))
@@ -204,11 +244,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { upgradeCheck } = await import('./upgrade-check-command.ts');
-      setStatus(await upgradeCheck(options, out));
+      setStatus(await upgradeCheck(noticed(options), out));
     });
 
   const upgrade = program.command('upgrade').description('rolling upgrades');
-  upgrade
+  const plan = upgrade
     .command('plan')
     .description(
       "where the deployment stands in the rolling-upgrade procedure (docs/design.md) and the next step's commands; reads only",
@@ -220,16 +260,13 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       ).choices(SERVICE_NAMES),
     )
     .option('--db <url>', `database URL (default: the config file's, else ${defaultDbHelp()})`)
-    .addOption(dataDirOption())
-    .option(
-      '--config-file <path>',
-      "the service's config file: its database when --db is absent (default: none)",
-    )
+    .addOption(dataDirOption());
+  configFileOptions(plan, "the service's database when --db is absent")
     .option('--json', 'print the plan as one JSON document (default: text)')
     .action(async (options) => {
       const { upgradePlan } = await import('./upgrade-plan-command.ts');
       // The default is said in the description, as every other one is (commander would repeat it).
-      setStatus(await upgradePlan({ service: 'baremetal', ...options }, out));
+      setStatus(await upgradePlan(noticed({ service: 'baremetal', ...options }), out));
     });
 
   program
@@ -266,11 +303,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .command('placement')
     .description('the Placement service')
     .command('serve')
-    .description('run the Placement API in the foreground until SIGTERM/SIGINT')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file; each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run the Placement API in the foreground until SIGTERM/SIGINT');
+  configFileOptions(
+    serve,
+    'oslo.config-style INI file; each option below sets one of its options, and wins',
+    'placement',
+  );
   // --help shows where the database and the data directory are on this machine.
   const here = {
     ...PLACEMENT_CONFIG.defaults,
@@ -285,11 +323,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   const baremetal = program.command('baremetal').description('the bare metal (Ironic) service');
   const conductor = baremetal
     .command('conductor')
-    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT');
+  configFileOptions(
+    conductor,
+    'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins',
+    'ironic',
+  );
   const conductorHere = {
     ...BAREMETAL_CONFIG.defaults,
     databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
@@ -303,11 +342,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   );
   const api = baremetal
     .command('api')
-    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain');
+  configFileOptions(
+    api,
+    'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins',
+    'ironic',
+  );
   addConfigFlags(api, { ...BAREMETAL_API_CONFIG, defaults: conductorHere }).action(
     async (options) => {
       const { baremetalApi } = await import('./baremetal-api-command.ts');
