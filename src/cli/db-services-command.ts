@@ -1,9 +1,16 @@
 /**
- * `baton db services`: who runs which service version, and the caps in force they call for
- * (the pin, else the oldest live process's release: the service-version spec); `--remove-dead` forgets dead
- * ones; `--json` prints the same as one JSON document.
+ * `baton db services`: the processes of the service (every service's with `--all`): which
+ * service version each runs, its pid, state, config files and health as its services row
+ * records them, and the caps in force they call for (the pin, else the oldest live process's
+ * release: the service-version spec); `--remove-dead` forgets dead ones; `--json` prints the
+ * same as one JSON document.
  */
-import { DEFAULT_LIVE_WITHIN_SECONDS, listServices, removeDeadServices } from '../db/index.ts';
+import {
+  DEFAULT_LIVE_WITHIN_SECONDS,
+  listServices,
+  removeDeadServices,
+  type ServiceRecord,
+} from '../db/index.ts';
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
 import { UnknownReleaseError } from '../releases/index.ts';
 import {
@@ -22,6 +29,23 @@ export interface ServicesOptions extends DatabaseOptions {
   /** The pin the caps are shown for (default: the config file's). */
   readonly pinReleaseVersion?: string;
   readonly json?: boolean;
+  /** Every service's processes, not only the one `--service` names. */
+  readonly all?: boolean;
+}
+
+/** `live`, `dead`, or `live (stopping)` while the process says it starts or stops. */
+function stateOf(row: ServiceRecord): string {
+  if (!row.live) return 'dead';
+  return row.state === undefined || row.state === 'serving' ? 'live' : `live (${row.state})`;
+}
+
+/** `1234`, or `1234 on m2` when the row names a machine other than its host's. */
+function pidOf(row: ServiceRecord): string {
+  if (row.pid === undefined) return '?';
+  const host = row.host.split(':')[0];
+  return row.machine === undefined || row.machine === host
+    ? String(row.pid)
+    : `${row.pid} on ${row.machine}`;
 }
 
 export async function dbServices(
@@ -52,7 +76,9 @@ export async function dbServices(
           );
         if (removed.length === 0) removedLines.push('no dead services to remove');
       }
-      const services = await listServices(db, liveness);
+      const services = (await listServices(db, liveness)).filter(
+        (row) => options.all === true || service.binaries.includes(row.binary),
+      );
       let deployment: Awaited<ReturnType<typeof readDeployment>>;
       try {
         deployment = await readDeployment(
@@ -78,6 +104,12 @@ export async function dbServices(
                 startedAt: s.startedAt.toISOString(),
                 lastSeen: s.lastSeen.toISOString(),
                 state: s.live ? 'live' : 'dead',
+                pid: s.pid ?? null,
+                machine: s.machine ?? null,
+                processState: s.state ?? null,
+                address: s.address ?? null,
+                configFiles: s.configFiles ?? [],
+                health: s.health ?? null,
               })),
               capsInForce: capsAsJson(deployment.caps, service),
               tooOld: deployment.tooOld,
@@ -89,18 +121,25 @@ export async function dbServices(
         return EXIT.ok;
       }
       for (const line of removedLines) out(line);
-      if (services.length === 0) out('no services registered');
+      if (services.length === 0)
+        out(
+          options.all === true
+            ? 'no services registered'
+            : `no ${service.name} processes registered (${service.binaries.join(', ')}; --all lists every service's)`,
+        );
       else
         out(
           renderBoxTable(
-            ['binary', 'host', 'version', 'started', 'last seen', 'state'],
+            ['binary', 'host', 'version', 'pid', 'state', 'last seen', 'config files', 'health'],
             services.map((s) => [
               s.binary,
               s.host,
               String(s.version),
-              s.startedAt.toISOString(),
+              pidOf(s),
+              stateOf(s),
               s.lastSeen.toISOString(),
-              s.live ? 'live' : 'dead',
+              (s.configFiles ?? []).join(', ') || 'none',
+              s.health ?? (s.live ? 'ok' : ''),
             ]),
           ),
         );

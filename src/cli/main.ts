@@ -216,7 +216,9 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       setStatus(await dbVersion(noticed(options), out));
     });
   databaseOptions(db.command('services'))
-    .description('list the registered services and their versions')
+    .description(
+      "list the service's processes: version, pid, state, config files and health, and the caps in force",
+    )
     .option('--remove-dead', 'remove services not seen for --dead-after seconds (default: off)')
     .option(
       '--dead-after <seconds>',
@@ -227,6 +229,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
         '--pin-release-version <release>',
         `the pin the caps in force are shown for; one of ${pinValues()}; empty: not pinned (default: the config file's [DEFAULT] pin_release_version, else none)`,
       ).env('BATON_PIN_RELEASE_VERSION'),
+    )
+    .option(
+      '--all',
+      "list every service's processes, not only those of the --service named (default: off)",
     )
     .option('--json', 'print the services and the caps in force as JSON (default: a table)')
     .action(async (options) => {

@@ -27,6 +27,7 @@ interface PlanJson {
   current: string | null;
   next: { id: string; what: string; commands: string[] } | null;
   complete: boolean;
+  fresh: boolean;
   problems: string[];
   schema: { state: string };
   processes: { binary: string; host: string; runs: string; pin: string | null; state: string }[];
@@ -218,6 +219,8 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       assert.equal(migrated.status, 0, migrated.err + migrated.out);
       const now = await plan();
       assert.equal(now.complete, true);
+      // zed's code built the schema's first part: an upgrade, finished, not a fresh install.
+      assert.equal(now.fresh, false);
       assert.equal(now.current, 'done');
       assert.equal(now.next, null);
       assert.ok(now.steps.every((s) => s.state === 'done'));

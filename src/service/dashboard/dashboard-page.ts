@@ -32,7 +32,7 @@ function bar(done, total) {
 function render(s) {
   document.getElementById('title').textContent = s.service + ': ' + (s.previousRelease ? s.previousRelease + ' to ' : '') + s.release;
   const up = s.upgrade;
-  document.getElementById('step').textContent = up.complete ? 'upgrade complete' :
+  document.getElementById('step').textContent = up.fresh ? 'a fresh install of ' + s.release + ': nothing to upgrade' : up.complete ? 'upgrade complete' :
     (up.current ? 'at step ' + up.current : 'before step 0') + (up.next ? '; next: step ' + up.next.id + ', ' + up.next.what : '');
   const problems = document.getElementById('problems'); problems.replaceChildren(...up.problems.map((p) => el('div', p, 'problem')));
   const now = Date.parse(s.generatedAt);

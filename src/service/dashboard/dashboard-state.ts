@@ -54,6 +54,8 @@ export interface DashboardState {
     readonly current: string | null;
     readonly next: { readonly id: string; readonly what: string } | null;
     readonly complete: boolean;
+    /** A fresh install: nothing to upgrade (not a finished upgrade). */
+    readonly fresh: boolean;
     readonly problems: readonly string[];
   };
   readonly rehearsal: RehearsalStatus | null;
@@ -116,6 +118,7 @@ export function dashboardState(
       current: plan.current ?? null,
       next: plan.next === undefined ? null : { id: plan.next.id, what: plan.next.what },
       complete: plan.complete,
+      fresh: plan.fresh,
       problems: plan.problems,
     },
     rehearsal: options.rehearsal ?? null,
