@@ -29,6 +29,11 @@ export interface DatabaseOptions extends ConfigFlags {
    * the files (stderr, so that stdout stays the command's answer); silent when absent.
    */
   readonly notice?: (line: string) => void;
+  /**
+   * The files to read, found already (`baton up` hands the servers' files to its schema
+   * upgrade): no search, none checked again.
+   */
+  readonly foundConfig?: FoundConfig;
 }
 
 /**
@@ -123,9 +128,11 @@ export async function commandConfig(
   role: CommandRole,
 ): Promise<{ readonly found: FoundConfig; readonly config: ServiceConfig }> {
   const notice = options.notice ?? (() => {});
-  const found = await commandConfigFiles(service.configProject, role, options, (message) =>
-    notice(`baton: warning: ${message}`),
-  );
+  const found =
+    options.foundConfig ??
+    (await commandConfigFiles(service.configProject, role, options, (message) =>
+      notice(`baton: warning: ${message}`),
+    ));
   return { found, config: await readServiceConfig(service, found.files) };
 }
 

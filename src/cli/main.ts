@@ -11,6 +11,7 @@ import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-opti
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
 import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
+import { LINE_PREFIX_ENV } from '../service/child-processes.ts';
 import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
 import { readBuildInfo, versionLine } from './build-info.ts';
@@ -31,12 +32,16 @@ export interface CliIo {
   readonly progress?: ProgressEnv;
 }
 
+// Under `baton up`, the command's own stderr lines (warnings, errors) name the process that
+// wrote them, as up's prefix does for its stdout lines (src/service/child-processes.ts).
+const LINE_PREFIX = process.env[LINE_PREFIX_ENV] ?? '';
+
 const processIo: CliIo = {
   out: (line) => {
     process.stdout.write(`${line}\n`);
   },
   err: (text) => {
-    process.stderr.write(text);
+    process.stderr.write(LINE_PREFIX === '' ? text : text.replace(/^(?=.)/gm, LINE_PREFIX));
   },
 };
 
@@ -126,7 +131,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       throw new VersionRequested();
     });
 
-  program
+  const upCommand = program
     .command('up')
     .description(
       'run the whole control plane on embedded defaults: Placement, the bare metal API and a conductor, until SIGTERM/SIGINT',
@@ -146,10 +151,18 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--host <address>',
       'the address both APIs and the conductor listen on; the APIs check no token, so loopback only (default: 127.0.0.1)',
     )
-    .action(async (options) => {
-      const { up } = await import('./up-command.ts');
-      setStatus(await up(options, io));
-    });
+    .option(
+      '--log-file <path>',
+      "the three processes' log, appended to, each line naming its binary ([DEFAULT] log_file) (default: stderr, each line prefixed with its process)",
+    )
+    .option('--debug', 'the three processes log at debug level ([DEFAULT] debug) (default: off)');
+  configFileOptions(
+    upCommand,
+    "each child's, as it would find its own (Placement's placement.conf, the bare metal processes' ironic.conf); one file may hold both services' sections",
+  ).action(async (options) => {
+    const { up } = await import('./up-command.ts');
+    setStatus(await up(options, io));
+  });
 
   program
     .command('demo')

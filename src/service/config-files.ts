@@ -123,6 +123,7 @@ export function findConfigFiles(search: ConfigSearch, env: Environment = process
 /** `config: /etc/ironic/ironic.conf`, or where none was found. */
 export function describeConfigFiles(found: FoundConfig): string {
   if (found.files.length > 0) return found.files.join(', ');
+  if (found.searched.length === 0) return 'none';
   return `none (no ${found.names.join(' or ')} in ${found.searched.join(', ')})`;
 }
 
