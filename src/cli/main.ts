@@ -6,7 +6,7 @@
  * status; bad input exits 64.
  */
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
@@ -74,12 +74,12 @@ function collect(value: string, previous: readonly string[] | undefined): string
  */
 export function configFileOptions(command: Command, what: string, project?: string): Command {
   const p = project ?? 'PROJECT';
-  const where = `~/.${p}/${p}.conf, ~/${p}.conf, ${SYSCONFDIR}/${p}/${p}.conf or ${SYSCONFDIR}/${p}.conf, the first that exists${project === undefined ? ' (PROJECT: ironic for baremetal, placement for placement)' : ''}`;
+  const where = `~/.${p}/${p}.conf, ~/${p}.conf, ${SYSCONFDIR}/${p}/${p}.conf, ${SYSCONFDIR}/${p}.conf${project === undefined ? ' (PROJECT: ironic for baremetal, placement for placement)' : ''}`;
   return command
     .addOption(
       new Option(
         '--config-file <path>',
-        `a config file (repeatable; a later file wins): ${what} (default: the first of ${where}, as oslo.config looks for the real service's)`,
+        `a config file (repeatable; a later file wins): ${what} (default: the first that exists of ${where}, where oslo.config looks for the real service's)`,
       ).argParser(collect),
     )
     .addOption(
@@ -114,6 +114,30 @@ function pinValues(): string {
     .join('; ');
 }
 
+/**
+ * How every command's `--help` lays out its options. Commander pads every option to the longest
+ * one and stops wrapping the descriptions when that leaves them fewer than 40 columns, so the
+ * servers' long config flags (`--keystone-service-token-roles-required`) made `baremetal api
+ * --help` print each description on one line of hundreds of columns. Here the option column is
+ * at most as wide as still leaves 40 for the descriptions; a longer option gets a line of its
+ * own, its description below it in the column, wrapped like the others.
+ */
+const HELP_LAYOUT = {
+  padWidth(this: Help, command: Command, helper: Help): number {
+    const widest = Help.prototype.padWidth.call(this, command, helper);
+    const width = helper.helpWidth ?? 80;
+    return Math.min(widest, Math.max(10, width - 4 - helper.minWidthToWrap));
+  },
+  formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help) {
+    if (description === '' || helper.displayWidth(term) <= termWidth) {
+      return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+    }
+    const column = 2 + termWidth + 2;
+    const wrapped = helper.boxWrap(description, (helper.helpWidth ?? 80) - column);
+    return `  ${term}\n${' '.repeat(column)}${wrapped.replace(/\n/g, `\n${' '.repeat(column)}`)}`;
+  },
+};
+
 export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
   const out = io.out;
   // Which config files and database a command works on, and warnings about the files: stderr.
@@ -125,6 +149,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('Rolling upgrades for services sharing one SQL database')
     .exitOverride()
     .configureOutput({ writeErr: io.err, writeOut: (text) => io.out(text.trimEnd()) })
+    .configureHelp(HELP_LAYOUT)
     .showHelpAfterError(false)
     .option('-V, --version', "print the release, the services' releases and the commit")
     .on('option:version', () => {
@@ -325,7 +350,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('run the Placement API in the foreground until SIGTERM/SIGINT');
   configFileOptions(
     serve,
-    'oslo.config-style INI file; each option below sets one of its options, and wins',
+    "its options, in oslo.config's INI format; each flag below sets one of them and wins",
     'placement',
   );
   // --help shows where the database and the data directory are on this machine.
@@ -345,7 +370,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT');
   configFileOptions(
     conductor,
-    'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins',
+    "its options (ironic.conf), in oslo.config's INI format; each flag below sets one of them and wins",
     'ironic',
   );
   const conductorHere = {
@@ -364,7 +389,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain');
   configFileOptions(
     api,
-    'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins',
+    "its options (ironic.conf), in oslo.config's INI format; each flag below sets one of them and wins",
     'ironic',
   );
   addConfigFlags(api, { ...BAREMETAL_API_CONFIG, defaults: conductorHere }).action(

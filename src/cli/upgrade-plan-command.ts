@@ -6,7 +6,7 @@
  */
 import { redactUrl } from '../db/index.ts';
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
-import { UnknownReleaseError } from '../releases/index.ts';
+import { releaseLabel, UnknownReleaseError } from '../releases/index.ts';
 import {
   capsSummary,
   type DeploymentState,
@@ -81,12 +81,13 @@ function planText(
   now: number,
 ): string[] {
   const lines: string[] = [];
+  const to = releaseLabel(plan.toRelease);
   lines.push(
     plan.fresh
-      ? `${plan.service}: a fresh install of ${plan.toRelease} (service version ${state.codeVersion}): nothing to upgrade; no process of an older release is registered, and every row is at this release's versions`
+      ? `${plan.service}: a fresh install of ${to} (service version ${state.codeVersion}): nothing to upgrade; no process of an older release is registered, and every row is at this release's versions`
       : plan.fromRelease === undefined
-        ? `${plan.service}: ${plan.toRelease} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
-        : `${plan.service}: rolling upgrade from ${plan.fromRelease} ("old" below) to ${plan.toRelease} ("new", service version ${state.codeVersion}; "new pinned": the new code capped at the old release's versions)`,
+        ? `${plan.service}: ${to} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
+        : `${plan.service}: rolling upgrade from ${releaseLabel(plan.fromRelease)} ("old" below) to ${to} ("new", service version ${state.codeVersion}; "new pinned": the new code capped at the old release's versions)`,
   );
   const pending = state.onlineMigrations.filter((m) => m.pending !== 0);
   lines.push(

@@ -20,6 +20,7 @@ export {
 } from './deployment-versions.ts';
 export { LiveCaps } from './live-caps.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';
+export { releaseLabel } from './release-label.ts';
 export {
   InvalidReleaseMappingError,
   MASTER,

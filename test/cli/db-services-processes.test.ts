@@ -34,7 +34,7 @@ describe('db services and upgrade plan: the processes as their rows record them'
     assert.equal(text.status, 0, text.err);
     assert.match(
       text.out,
-      /^baremetal: a fresh install of antelope \(service version 2\): nothing to upgrade/,
+      /^baremetal: a fresh install of 2023\.1 \(antelope\) \(service version 2\): nothing to upgrade/,
     );
     assert.doesNotMatch(text.out, /complete|\| done/);
     const json = JSON.parse((await baton('upgrade', 'plan', '--db', url, '--json')).out);

@@ -200,7 +200,7 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       assert.equal(text.status, 0, text.err);
       assert.match(
         text.out,
-        /^baremetal: rolling upgrade from zed \("old" below\) to antelope \("new", service version/,
+        /^baremetal: rolling upgrade from zed \("old" below\) to 2023\.1 \(antelope\) \("new", service version/,
       );
       assert.match(text.out, /rows of Node by version: 1\.36: 1/);
       assert.match(text.out, /\| 3\.4 +\| all new +\| all new +\| .*\| done \(now here\)/);

@@ -30,9 +30,10 @@ function bar(done, total) {
   fill.style.width = (total === 0 ? 100 : Math.round(100 * done / total)) + '%'; b.append(fill); return b;
 }
 function render(s) {
-  document.getElementById('title').textContent = s.service + ': ' + (s.previousRelease ? s.previousRelease + ' to ' : '') + s.release;
   const up = s.upgrade;
-  document.getElementById('step').textContent = up.fresh ? 'a fresh install of ' + s.release + ': nothing to upgrade' : up.complete ? 'upgrade complete' :
+  // A fresh install is no upgrade from the previous release: its release alone.
+  document.getElementById('title').textContent = s.service + ': ' + (s.previousReleaseLabel && !up.fresh ? s.previousReleaseLabel + ' to ' : '') + s.releaseLabel;
+  document.getElementById('step').textContent = up.fresh ? 'a fresh install of ' + s.releaseLabel + ': nothing to upgrade' : up.complete ? 'upgrade complete' :
     (up.current ? 'at step ' + up.current : 'before step 0') + (up.next ? '; next: step ' + up.next.id + ', ' + up.next.what : '');
   const problems = document.getElementById('problems'); problems.replaceChildren(...up.problems.map((p) => el('div', p, 'problem')));
   const now = Date.parse(s.generatedAt);

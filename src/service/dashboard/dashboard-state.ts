@@ -6,6 +6,7 @@
  * version, and where the upgrade stands. Pure.
  */
 
+import { releaseLabel } from '../../releases/index.ts';
 import { capsAsJson } from '../deployment-caps.ts';
 import type { DeploymentState } from '../deployment-state.ts';
 import type { ServiceDefinition } from '../service-definition.ts';
@@ -36,6 +37,9 @@ export interface DashboardState {
   readonly service: string;
   readonly release: string;
   readonly previousRelease: string | null;
+  /** The releases as people read them (`2023.1 (antelope)`: src/releases/release-label.ts). */
+  readonly releaseLabel: string;
+  readonly previousReleaseLabel: string | null;
   readonly generatedAt: string;
   readonly services: readonly DashboardService[];
   readonly caps: ReturnType<typeof capsAsJson>;
@@ -77,6 +81,9 @@ export function dashboardState(
     service: state.service,
     release: state.release,
     previousRelease: state.previousRelease ?? null,
+    releaseLabel: releaseLabel(state.release),
+    previousReleaseLabel:
+      state.previousRelease === undefined ? null : releaseLabel(state.previousRelease),
     generatedAt: new Date(options.now).toISOString(),
     services: state.services.map((row) => {
       const planned = plan.processes.find((p) => p.binary === row.binary && p.host === row.host);

@@ -135,8 +135,10 @@ describe('the dashboard of a running cluster', () => {
       'objectTables',
       'onlineMigrations',
       'previousRelease',
+      'previousReleaseLabel',
       'rehearsal',
       'release',
+      'releaseLabel',
       'schema',
       'service',
       'services',
@@ -144,6 +146,7 @@ describe('the dashboard of a running cluster', () => {
     ]);
     assert.equal(state.service, 'baremetal');
     assert.equal(state.release, 'antelope');
+    assert.equal(state.releaseLabel, '2023.1 (antelope)');
     assert.deepEqual(
       { ...(state.rehearsal as Record<string, unknown>), updatedAt: 'when' },
       {
@@ -213,10 +216,10 @@ describe('the dashboard of a running cluster', () => {
           timeout: 30_000,
         });
       }
-      assert.match((await page.textContent('#title')) ?? '', /^baremetal: zed to antelope$/);
+      assert.match((await page.textContent('#title')) ?? '', /^baremetal: 2023\.1 \(antelope\)$/);
       assert.match(
         (await page.textContent('#step')) ?? '',
-        /a fresh install of antelope: nothing to upgrade/,
+        /a fresh install of 2023\.1 \(antelope\): nothing to upgrade/,
       );
       assert.match(
         (await page.textContent('#rehearsal-step')) ?? '',
