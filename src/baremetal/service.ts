@@ -14,6 +14,7 @@ import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import { createTransport, type RpcLogger, type RpcTransport, readRpcConfig } from '../rpc/index.ts';
 import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
+import type { OtherService } from '../service/dashboard/dashboard-state.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
@@ -305,7 +306,11 @@ export interface BaremetalApiProcess {
  */
 export async function startBaremetalApi(
   plan: BaremetalPlan,
-  options: { readonly logSink?: LogSink } = {},
+  options: {
+    readonly logSink?: LogSink;
+    /** The other services whose processes the dashboard shows beside, if they share the database. */
+    readonly dashboardOthers?: readonly OtherService[];
+  } = {},
 ): Promise<BaremetalApiProcess> {
   const keystone = checkBaremetalApiAuth(plan.config);
   const { api, conductor } = plan.config;
@@ -361,6 +366,8 @@ export async function startBaremetalApi(
               const online = new Set(await store.conductors.active(conductor.heartbeatTimeout));
               return (binary, host) => binary === BAREMETAL_CONDUCTOR_BINARY && !online.has(host);
             },
+            inventory: { title: 'Nodes', read: () => store.nodes.countForDashboard() },
+            ...(options.dashboardOthers === undefined ? {} : { others: options.dashboardOthers }),
           }),
         });
         // The port names this process among the APIs of one host.

@@ -35,6 +35,7 @@ import { type ConfigFlags, commandConfigFiles } from './config-files.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { stoppedLine, stoppingLine } from './placement-serve-command.ts';
 import { runInForeground, type ServeIo } from './serve-foreground.ts';
+import { SERVICE_SUMMARIES } from './service-catalog.ts';
 
 export interface BaremetalApiOptions extends ConfigFlags {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
@@ -99,7 +100,13 @@ export function baremetalApi(
       }),
       listensOn: ({ config }) => `${config.api.hostIp}:${config.api.port}`,
       start: (planned, logSink) =>
-        startBaremetalApi(planned, logSink === undefined ? {} : { logSink }),
+        startBaremetalApi(planned, {
+          ...(logSink === undefined ? {} : { logSink }),
+          // Placement's processes beside, when they share the database (`baton up`).
+          dashboardOthers: Object.values(SERVICE_SUMMARIES).filter(
+            (other) => other.name !== service.name,
+          ),
+        }),
       servingLine: (server) =>
         `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${server.caps.apiMax}, caps in force: ${describeCapsSource(server.caps)})` +
         (server.metricsUrl === undefined
