@@ -69,14 +69,12 @@ describe('the dashboard of a running cluster', () => {
   let conductor2: Running;
   let rehearsal: StatusPublisher | undefined;
   let placement: ServiceRegistration | undefined;
-  let dbUrl: string;
   let apiUrl: string;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dashboard-'));
     conf = join(dir, 'ironic.conf');
     const db = `sqlite:${join(dir, 'baremetal.sqlite')}`;
-    dbUrl = db;
     await writeFile(
       conf,
       [
