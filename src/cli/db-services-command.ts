@@ -6,6 +6,7 @@
  * same as one JSON document.
  */
 import {
+  type Database,
   DEFAULT_LIVE_WITHIN_SECONDS,
   listServices,
   removeDeadServices,
@@ -20,7 +21,7 @@ import {
   type ServiceDefinition,
   tooOldMessage,
 } from '../service/index.ts';
-import { EXIT, usageError } from './cli-error.ts';
+import { CliExit, EXIT, usageError } from './cli-error.ts';
 import { type DatabaseOptions, withServiceDatabase } from './command-context.ts';
 
 export interface ServicesOptions extends DatabaseOptions {
@@ -31,6 +32,45 @@ export interface ServicesOptions extends DatabaseOptions {
   readonly json?: boolean;
   /** Every service's processes, not only the one `--service` names. */
   readonly all?: boolean;
+  /** `BINARY@HOST`: list once that process serves (a start in a script waits for it). */
+  readonly waitFor?: string;
+  /** Seconds `--wait-for` waits before it gives up (exit 1). */
+  readonly waitTimeout?: string;
+}
+
+/** The identity `--wait-for` names, checked before anything is opened. */
+function waitTarget(text: string | undefined): { binary: string; host: string } | undefined {
+  if (text === undefined) return undefined;
+  const at = text.indexOf('@');
+  if (at <= 0 || at === text.length - 1) {
+    throw usageError(`--wait-for takes BINARY@HOST (baremetal-conductor@c1), not '${text}'`);
+  }
+  return { binary: text.slice(0, at), host: text.slice(at + 1) };
+}
+
+/**
+ * Until a live row of that identity says it serves (its claim done, its start finished), or
+ * the timeout. A row of older code, which records no state, serves once it is live.
+ */
+async function waitUntilServing(
+  db: Database,
+  target: { binary: string; host: string },
+  timeoutSeconds: number,
+  liveness: { liveWithinSeconds?: number },
+): Promise<void> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  for (;;) {
+    const rows = await listServices(db, liveness);
+    const row = rows.find((r) => r.binary === target.binary && r.host === target.host);
+    if (row?.live && (row.state === undefined || row.state === 'serving')) return;
+    if (Date.now() >= deadline) {
+      throw new CliExit(
+        `${target.binary}@${target.host} does not serve after ${timeoutSeconds} s (${row === undefined ? 'no row' : row.live ? `its row says ${row.state}` : 'its row is dead'})`,
+        EXIT.failure,
+      );
+    }
+    await new Promise<void>((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** `live`, `dead`, or `live (stopping)` while the process says it starts or stops. */
@@ -54,6 +94,13 @@ export async function dbServices(
   /** The service, when a test brings its own definition; else the one `options.service` names. */
   definition?: ServiceDefinition,
 ): Promise<number> {
+  const target = waitTarget(options.waitFor);
+  const waitTimeout = options.waitTimeout === undefined ? 120 : Number(options.waitTimeout);
+  if (!(Number.isFinite(waitTimeout) && waitTimeout > 0)) {
+    throw usageError(
+      `--wait-timeout must be a positive number of seconds, not '${options.waitTimeout}'`,
+    );
+  }
   const deadAfter = options.deadAfter === undefined ? undefined : Number(options.deadAfter);
   if (deadAfter !== undefined && !(Number.isSafeInteger(deadAfter) && deadAfter > 0)) {
     throw usageError(
@@ -65,6 +112,7 @@ export async function dbServices(
     'existing',
     async (service, db, config) => {
       const liveness = deadAfter === undefined ? {} : { liveWithinSeconds: deadAfter };
+      if (target !== undefined) await waitUntilServing(db, target, waitTimeout, liveness);
       const removedLines: string[] = [];
       if (options.removeDead) {
         const removed = await removeDeadServices(db, {

@@ -272,6 +272,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--all',
       "list every service's processes, not only those of the --service named (default: off)",
     )
+    .option(
+      '--wait-for <binary@host>',
+      'list once that process serves, as a script starting it waits for it; exit 1 after --wait-timeout (default: list at once)',
+    )
+    .option('--wait-timeout <seconds>', 'how long --wait-for waits (default: 120)')
     .option('--json', 'print the services and the caps in force as JSON (default: a table)')
     .action(async (options) => {
       const { dbServices } = await import('./db-services-command.ts');

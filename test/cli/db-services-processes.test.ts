@@ -110,4 +110,40 @@ describe('db services and upgrade plan: the processes as their rows record them'
       /\| baremetal-conductor \| c1 +\| 2 +\| antelope \| 4242 on c1 \| \/etc\/ironic\/ironic\.conf, \/etc\/ironic\/conductor-1\.conf \|/,
     );
   });
+
+  test('--wait-for BINARY@HOST lists once that process serves, or exits 1 after --wait-timeout', async () => {
+    const starting = await registerService(db, {
+      binary: 'baremetal-conductor',
+      host: 'c9',
+      version: 2,
+      process: { pid: 7777 },
+    });
+    await starting.setState('starting');
+    let done = false;
+    const waiting = baton(
+      ...['db', 'services', '--service', 'baremetal', '--db', url],
+      ...['--wait-for', 'baremetal-conductor@c9', '--wait-timeout', '30'],
+    ).then((result) => {
+      done = true;
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(done, false, 'still starting: it waits');
+    await starting.setState('serving');
+    const listed = await waiting;
+    assert.equal(listed.status, 0, listed.err);
+    assert.match(listed.out, /\| baremetal-conductor \| c9 /);
+    const never = await baton(
+      ...['db', 'services', '--service', 'baremetal', '--db', url],
+      ...['--wait-for', 'baremetal-conductor@nowhere', '--wait-timeout', '1'],
+    );
+    assert.equal(never.status, 1);
+    assert.equal(
+      never.err,
+      'baton: error: baremetal-conductor@nowhere does not serve after 1 s (no row)\n',
+    );
+    const bad = await baton('db', 'services', '--service', 'baremetal', '--wait-for', 'c9');
+    assert.equal(bad.status, 64);
+    await starting.deregister();
+  });
 });
