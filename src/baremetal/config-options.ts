@@ -3,7 +3,8 @@
  * the toolkit's option data (src/service/config-options.ts): one flat list of settings by field,
  * from which the file is read, `baton baremetal conductor` gets a flag per option (the flag
  * wins), and `baton config sample --service baremetal` writes the commented sample. Anything
- * else in the file is ignored, as oslo.config does. `baremetalConfigOf` turns the flat values
+ * else in the file is ignored, as oslo.config does (the command warns about it:
+ * src/service/config-check.ts). `baremetalConfigOf` turns the flat values
  * into the settings of the two processes (config.ts).
  */
 import { hostname } from 'node:os';

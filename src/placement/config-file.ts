@@ -1,7 +1,8 @@
 /**
  * Placement's settings from an oslo.config-style INI file (`--config-file`), then command
  * line flags over them. The options the file may set are data (PLACEMENT_OPTIONS: section,
- * name, help, how the text is read); anything else is ignored, as oslo.config does. Besides
+ * name, help, how the text is read); anything else is ignored, as oslo.config does (the
+ * command warns about it: src/service/config-check.ts). Besides
  * Placement's own settings, the file may set the toolkit's `[DEFAULT] pin_release_version`,
  * which is kept apart: only the composition root (service.ts) reads it.
  *
