@@ -24,14 +24,20 @@ if (status === 'current') {
   cli = await import('../dist/cli/main.js');
 } else {
   const why = status === 'missing' ? 'dist/ has no build' : 'dist/ is older than src/';
+  // Under `baton up`, which process says it (the CLI's own lines do the same: src/cli/main.ts).
+  const prefix = process.env.BATON_LINE_PREFIX ?? '';
   let register;
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch {
-    process.stderr.write(`baton: error: ${why} and tsx is not installed: run \`npm run build\`\n`);
+    process.stderr.write(
+      `${prefix}baton: error: ${why} and tsx is not installed: run \`npm run build\`\n`,
+    );
     process.exit(1);
   }
-  process.stderr.write(`baton: ${why} (\`npm run build\` remakes it); running src/ through tsx\n`);
+  process.stderr.write(
+    `${prefix}baton: ${why} (\`npm run build\` remakes it); running src/ through tsx\n`,
+  );
   register();
   cli = await import('../src/cli/main.ts');
 }

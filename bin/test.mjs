@@ -12,7 +12,8 @@
 // Usage: node --import tsx bin/test.mjs [--concurrency N] [--allowed-skips FILE] [file...]
 // Without files, runs all of test/**/*.test.ts. Exit 1 when a test fails, a skip is not allowed
 // or a file ran no test.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
@@ -69,6 +70,14 @@ if (positionals.length > 0) {
   const all = testFiles(join(root, 'test')).sort();
   const first = longRunning(all);
   files = [...first, ...all.filter((file) => !first.includes(file))];
+}
+
+// The servers and commands the tests run look for their config files where oslo.config looks
+// for the real services' (~/.ironic, /etc/ironic…: src/service/config-files.ts). This machine's
+// /etc holds the real Ironic's ironic.conf (installed for the comparison tests), which is not
+// the tests' to read: `/etc` is an empty folder for the run, unless the caller chose one.
+if (process.env.BATON_SYSCONFDIR === undefined) {
+  process.env.BATON_SYSCONFDIR = mkdtempSync(join(tmpdir(), 'baton-test-etc-'));
 }
 
 const ledger = new SkipLedger(

@@ -16,6 +16,7 @@ import { BAREMETAL_OPTIONS, type BaremetalValues } from './config-options.ts';
 
 export {
   BAREMETAL_CONFIG,
+  BAREMETAL_CONFIG_PROJECT,
   BAREMETAL_OPTIONS,
   type BaremetalValues,
   baremetalConfigOf,
@@ -45,6 +46,31 @@ export function baremetalConfigFromIni(text: string, baseDir = process.cwd()): B
   return {
     values,
     deprecations: deprecatedNamesUsed(sections, BAREMETAL_OPTIONS),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(pinReleaseVersion === undefined ? {} : { pinReleaseVersion }),
+  };
+}
+
+/** Reads several files in order (oslo.config's `--config-file A --config-file B`): a later file's option wins. */
+export async function loadBaremetalConfigFiles(
+  paths: readonly string[],
+): Promise<BaremetalConfigFile> {
+  let values: Record<string, unknown> = {};
+  const deprecations: string[] = [];
+  for (const path of paths) {
+    const file = await loadBaremetalConfigFile(path);
+    values = { ...values, ...file.values };
+    deprecations.push(...file.deprecations);
+  }
+  const { databaseUrl, dataDir, pinReleaseVersion } = values as {
+    databaseUrl?: string;
+    dataDir?: string;
+    pinReleaseVersion?: string;
+  };
+  return {
+    values,
+    deprecations,
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(pinReleaseVersion === undefined ? {} : { pinReleaseVersion }),

@@ -3,7 +3,8 @@
  * the toolkit's option data (src/service/config-options.ts): one flat list of settings by field,
  * from which the file is read, `baton baremetal conductor` gets a flag per option (the flag
  * wins), and `baton config sample --service baremetal` writes the commented sample. Anything
- * else in the file is ignored, as oslo.config does. `baremetalConfigOf` turns the flat values
+ * else in the file is ignored, as oslo.config does (the command warns about it:
+ * src/service/config-check.ts). `baremetalConfigOf` turns the flat values
  * into the settings of the two processes (config.ts).
  */
 import { hostname } from 'node:os';
@@ -13,6 +14,7 @@ import {
   type KeystoneAuthtokenSettings,
 } from '../auth/keystone-options.ts';
 import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
+import type { ConfigProject } from '../service/config-files.ts';
 import { ConfigFileError, toInteger } from '../service/config-ini.ts';
 import {
   BOOLEAN,
@@ -487,6 +489,21 @@ function defaultValues(): Record<string, unknown> {
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
   return { ...values, ...base.operations };
 }
+
+/**
+ * The real Ironic's project and programs: the files are found where oslo.config finds
+ * `ironic.conf` (src/service/config-files.ts), and each command also reads a file named after
+ * the real program it stands for (`ironic-dbsync.conf` for `baton db`…), as those do.
+ */
+export const BAREMETAL_CONFIG_PROJECT: ConfigProject = {
+  project: 'ironic',
+  programs: {
+    db: 'ironic-dbsync',
+    status: 'ironic-status',
+    'baremetal-api': 'ironic-api',
+    'baremetal-conductor': 'ironic-conductor',
+  },
+};
 
 export const BAREMETAL_CONFIG: ConfigSchema = {
   options: BAREMETAL_OPTIONS,

@@ -14,12 +14,14 @@ import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
 import { createTransport, type RpcLogger, type RpcTransport, readRpcConfig } from '../rpc/index.ts';
 import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
+import type { OtherService } from '../service/dashboard/dashboard-state.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import type { DrainOutcome } from '../service/http/http-drain.ts';
 import {
   codeVersionsOf,
   defineService,
   loggingPaths,
+  NO_CONFIG,
   pinOf,
   type ReloadReport,
   resolveCapsInForce,
@@ -39,9 +41,10 @@ import { type RunningConductor, startConductor } from './conductor/conductor-pro
 import type { BaremetalConfig } from './config.ts';
 import {
   BAREMETAL_CONFIG,
+  BAREMETAL_CONFIG_PROJECT,
   type BaremetalValues,
   baremetalConfigOf,
-  loadBaremetalConfigFile,
+  loadBaremetalConfigFiles,
 } from './config-file.ts';
 import {
   type BaremetalTables,
@@ -78,8 +81,9 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
   // The rolling-upgrade doc: conductors first (step 1), then the APIs (step 2).
   upgradeOrder: [BAREMETAL_CONDUCTOR_BINARY, BAREMETAL_API_BINARY],
   migrations: BAREMETAL_MIGRATIONS,
-  readConfigFile: async (path) => {
-    const file = await loadBaremetalConfigFile(path);
+  readConfigFiles: async (paths) => {
+    if (paths.length === 0) return NO_CONFIG;
+    const file = await loadBaremetalConfigFiles(paths);
     return {
       databaseUrl: file.databaseUrl,
       dataDir: file.dataDir,
@@ -88,6 +92,7 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
     };
   },
   config: BAREMETAL_CONFIG,
+  configProject: BAREMETAL_CONFIG_PROJECT,
   onlineMigrations: () => baremetalOnlineMigrations(),
   objectTables: OBJECT_TABLES,
   versionedTables: VERSIONED_TABLES,
@@ -106,6 +111,8 @@ export const BAREMETAL_SERVICE: ServiceDefinition = defineService({
 export interface BaremetalSettings {
   /** The oslo.config-style file, if any. */
   readonly configFile?: string | undefined;
+  /** The files to read, in order (a later one wins); `configFile` when absent. */
+  readonly configFiles?: readonly string[] | undefined;
   /** Settings from the command line, by field (config-options.ts): they win over the file's. */
   readonly flags?: BaremetalValues;
 }
@@ -131,10 +138,9 @@ export async function planBaremetal(
   settings: BaremetalSettings,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<BaremetalPlan> {
-  const file =
-    settings.configFile === undefined
-      ? undefined
-      : await loadBaremetalConfigFile(settings.configFile);
+  const files =
+    settings.configFiles ?? (settings.configFile === undefined ? [] : [settings.configFile]);
+  const file = files.length === 0 ? undefined : await loadBaremetalConfigFiles(files);
   const flags = settings.flags ?? {};
   const dataDir = resolveDataDir({
     flag: flags.dataDir as string | undefined,
@@ -151,7 +157,7 @@ export async function planBaremetal(
     config,
     caps,
     warnings: file?.deprecations ?? [],
-    configFiles: settings.configFile === undefined ? [] : [settings.configFile],
+    configFiles: files,
   };
 }
 
@@ -302,7 +308,11 @@ export interface BaremetalApiProcess {
  */
 export async function startBaremetalApi(
   plan: BaremetalPlan,
-  options: { readonly logSink?: LogSink } = {},
+  options: {
+    readonly logSink?: LogSink;
+    /** The other services whose processes the dashboard shows beside, if they share the database. */
+    readonly dashboardOthers?: readonly OtherService[];
+  } = {},
 ): Promise<BaremetalApiProcess> {
   const keystone = checkBaremetalApiAuth(plan.config);
   const { api, conductor } = plan.config;
@@ -360,6 +370,8 @@ export async function startBaremetalApi(
               const online = new Set(await store.conductors.active(conductor.heartbeatTimeout));
               return (binary, host) => binary === BAREMETAL_CONDUCTOR_BINARY && !online.has(host);
             },
+            inventory: { title: 'Nodes', read: () => store.nodes.countForDashboard() },
+            ...(options.dashboardOthers === undefined ? {} : { others: options.dashboardOthers }),
           }),
         });
         // The port names this process among the APIs of one host.

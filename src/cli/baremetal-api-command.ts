@@ -31,22 +31,30 @@ import {
 import { RpcConfigError } from '../rpc/index.ts';
 import { ConfigFileError, type ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { type ConfigFlags, commandConfigFiles } from './config-files.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { stoppedLine, stoppingLine } from './placement-serve-command.ts';
 import { runInForeground, type ServeIo } from './serve-foreground.ts';
+import { SERVICE_SUMMARIES } from './service-catalog.ts';
 
-export interface BaremetalApiOptions {
-  readonly configFile?: string;
+export interface BaremetalApiOptions extends ConfigFlags {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
 async function plan(
   options: BaremetalApiOptions,
   service: ServiceDefinition,
+  warn: (message: string) => void,
 ): Promise<BaremetalPlan> {
   const flags = configFlagValues(BAREMETAL_API_OPTIONS, options);
+  const found = await commandConfigFiles(
+    service.configProject,
+    BAREMETAL_API_BINARY,
+    options,
+    warn,
+  );
   try {
-    const planned = await planBaremetal({ configFile: options.configFile, flags }, service);
+    const planned = await planBaremetal({ configFiles: found.files, flags }, service);
     checkBaremetalApiAuth(planned.config);
     return planned;
   } catch (error) {
@@ -72,11 +80,17 @@ export function baremetalApi(
   io: ServeIo,
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
+  // The config files' unknown settings, as the last plan found them (said once, at start).
+  let unknown: string[] = [];
   return runInForeground<BaremetalPlan, BaremetalApiProcess>(
     {
       binary: BAREMETAL_API_BINARY,
-      plan: () => plan(options, service),
+      plan: () => {
+        unknown = [];
+        return plan(options, service, (message) => unknown.push(message));
+      },
       warnings: (planned) => [
+        ...unknown,
         ...(planned.warnings ?? []),
         ...deprecatedFlagsUsed(BAREMETAL_API_OPTIONS, options),
       ],
@@ -86,7 +100,13 @@ export function baremetalApi(
       }),
       listensOn: ({ config }) => `${config.api.hostIp}:${config.api.port}`,
       start: (planned, logSink) =>
-        startBaremetalApi(planned, logSink === undefined ? {} : { logSink }),
+        startBaremetalApi(planned, {
+          ...(logSink === undefined ? {} : { logSink }),
+          // Placement's processes beside, when they share the database (`baton up`).
+          dashboardOthers: Object.values(SERVICE_SUMMARIES).filter(
+            (other) => other.name !== service.name,
+          ),
+        }),
       servingLine: (server) =>
         `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${server.apiMax()}, caps in force: ${describeCapsSource(server.caps)})` +
         (server.metricsUrl === undefined

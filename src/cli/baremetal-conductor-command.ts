@@ -28,21 +28,28 @@ import {
 import { RpcConfigError } from '../rpc/index.ts';
 import { ConfigFileError, type ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { type ConfigFlags, commandConfigFiles } from './config-files.ts';
 import { configFlagValues, deprecatedFlagsUsed } from './config-flags.ts';
 import { runInForeground, type ServeIo } from './serve-foreground.ts';
 
-export interface BaremetalConductorOptions {
-  readonly configFile?: string;
+export interface BaremetalConductorOptions extends ConfigFlags {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
 async function plan(
   options: BaremetalConductorOptions,
   service: ServiceDefinition,
+  warn: (message: string) => void,
 ): Promise<BaremetalPlan> {
   const flags = configFlagValues(BAREMETAL_OPTIONS, options);
+  const found = await commandConfigFiles(
+    service.configProject,
+    BAREMETAL_CONDUCTOR_BINARY,
+    options,
+    warn,
+  );
   try {
-    return await planBaremetal({ configFile: options.configFile, flags }, service);
+    return await planBaremetal({ configFiles: found.files, flags }, service);
   } catch (error) {
     if (
       error instanceof ConfigFileError ||
@@ -66,11 +73,17 @@ export function baremetalConductor(
   service: ServiceDefinition = BAREMETAL_SERVICE,
 ): Promise<number> {
   const name = BAREMETAL_CONDUCTOR_BINARY;
+  // The config files' unknown settings, as the last plan found them (said once, at start).
+  let unknown: string[] = [];
   return runInForeground<BaremetalPlan, BaremetalConductorProcess>(
     {
       binary: name,
-      plan: () => plan(options, service),
+      plan: () => {
+        unknown = [];
+        return plan(options, service, (message) => unknown.push(message));
+      },
       warnings: (planned) => [
+        ...unknown,
         ...(planned.warnings ?? []),
         ...deprecatedFlagsUsed(BAREMETAL_OPTIONS, options),
       ],

@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { releaseLabel } from '../releases/release-label.ts';
 import { loadService, SERVICE_NAMES } from './service-catalog.ts';
 
 export interface BuildInfo {
@@ -69,8 +70,10 @@ export async function readBuildInfo(): Promise<BuildInfo> {
   return { version, releases, commit: now === 'unknown' ? commit : now };
 }
 
-/** `baton 0.1.0 (placement 2026.1; commit abc1234)` */
+/** `baton 0.1.0 (placement 2026.1 (gazpacho); baremetal 2023.1 (antelope); commit abc1234)` */
 export function versionLine(info: BuildInfo): string {
-  const releases = Object.entries(info.releases).map(([name, release]) => `${name} ${release}`);
+  const releases = Object.entries(info.releases).map(
+    ([name, release]) => `${name} ${releaseLabel(release)}`,
+  );
   return `baton ${info.version} (${[...releases, `commit ${info.commit}`].join('; ')})`;
 }

@@ -6,11 +6,13 @@
  * status; bad input exits 64.
  */
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { BAREMETAL_API_CONFIG, BAREMETAL_CONFIG } from '../baremetal/config-options.ts';
 import { DEFAULT_BATCH_SIZE } from '../db/online-migrations/counts.ts';
 import { DEFAULT_LIVE_WITHIN_SECONDS } from '../db/services/liveness.ts';
 import { PLACEMENT_CONFIG } from '../placement/config-file.ts';
+import { LINE_PREFIX_ENV } from '../service/child-processes.ts';
+import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { DATA_DIR_ENV, defaultDataDir } from '../service/data-dir.ts';
 import { readBuildInfo, versionLine } from './build-info.ts';
 import { CliExit, EXIT } from './cli-error.ts';
@@ -30,14 +32,21 @@ export interface CliIo {
   readonly progress?: ProgressEnv;
 }
 
+// Under `baton up`, the command's own stderr lines (warnings, errors) name the process that
+// wrote them, as up's prefix does for its stdout lines (src/service/child-processes.ts).
+const LINE_PREFIX = process.env[LINE_PREFIX_ENV] ?? '';
+
 const processIo: CliIo = {
   out: (line) => {
     process.stdout.write(`${line}\n`);
   },
   err: (text) => {
-    process.stderr.write(text);
+    process.stderr.write(LINE_PREFIX === '' ? text : text.replace(/^(?=.)/gm, LINE_PREFIX));
   },
 };
+
+/** Where `/etc` is for the config file search (BATON_SYSCONFDIR moves it). */
+const SYSCONFDIR = process.env[SYSCONFDIR_ENV] || '/etc';
 
 /** `--version` seen: runCli prints the version line instead of running anything. */
 class VersionRequested extends Error {}
@@ -55,18 +64,47 @@ function serviceOption(): Option {
     .makeOptionMandatory();
 }
 
-function databaseOptions(command: Command): Command {
+function collect(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * `--config-file`, `--config-dir` and `--strict-config`, as every command reading a service's
+ * config file takes them; `what` says what the files give the command.
+ */
+export function configFileOptions(command: Command, what: string, project?: string): Command {
+  const p = project ?? 'PROJECT';
+  const where = `~/.${p}/${p}.conf, ~/${p}.conf, ${SYSCONFDIR}/${p}/${p}.conf, ${SYSCONFDIR}/${p}.conf${project === undefined ? ' (PROJECT: ironic for baremetal, placement for placement)' : ''}`;
   return command
-    .addOption(serviceOption())
-    .option(
-      '--db <url>',
-      `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
+    .addOption(
+      new Option(
+        '--config-file <path>',
+        `a config file (repeatable; a later file wins): ${what} (default: the first that exists of ${where}, where oslo.config looks for the real service's)`,
+      ).argParser(collect),
     )
-    .addOption(dataDirOption())
+    .addOption(
+      new Option(
+        '--config-dir <dir>',
+        `read every *.conf in this directory after the files, sorted (repeatable) (default: ${p}.conf.d in the same places, if any)`,
+      ).argParser(collect),
+    )
     .option(
-      '--config-file <path>',
-      "the service's config file: its database when --db is absent, and its settings (default: none)",
+      '--strict-config',
+      'refuse (exit 64) a config file with a section or option no service knows (default: a warning each)',
     );
+}
+
+function databaseOptions(command: Command): Command {
+  return configFileOptions(
+    command
+      .addOption(serviceOption())
+      .option(
+        '--db <url>',
+        `database URL: sqlite:<path>, sqlite:////<absolute path>, postgresql[+driver]://…, mysql[+driver]://… (default: the config file's, else ${defaultDbHelp()})`,
+      )
+      .addOption(dataDirOption()),
+    "the service's database when --db is absent, and its settings",
+  );
 }
 
 /** The pin values of each service, for `--help`. */
@@ -76,19 +114,49 @@ function pinValues(): string {
     .join('; ');
 }
 
+/**
+ * How every command's `--help` lays out its options. Commander pads every option to the longest
+ * one and stops wrapping the descriptions when that leaves them fewer than 40 columns, so the
+ * servers' long config flags (`--keystone-service-token-roles-required`) made `baremetal api
+ * --help` print each description on one line of hundreds of columns. Here the option column is
+ * at most as wide as still leaves 40 for the descriptions; a longer option gets a line of its
+ * own, its description below it in the column, wrapped like the others.
+ */
+const HELP_LAYOUT = {
+  padWidth(this: Help, command: Command, helper: Help): number {
+    const widest = Help.prototype.padWidth.call(this, command, helper);
+    const width = helper.helpWidth ?? 80;
+    return Math.min(widest, Math.max(10, width - 4 - helper.minWidthToWrap));
+  },
+  formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help) {
+    if (description === '' || helper.displayWidth(term) <= termWidth) {
+      return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+    }
+    const column = 2 + termWidth + 2;
+    const wrapped = helper.boxWrap(description, (helper.helpWidth ?? 80) - column);
+    return `  ${term}\n${' '.repeat(column)}${wrapped.replace(/\n/g, `\n${' '.repeat(column)}`)}`;
+  },
+};
+
 export function buildProgram(setStatus: (status: number) => void, io: CliIo = processIo): Command {
   const out = io.out;
+  // Which config files and database a command works on, and warnings about the files: stderr.
+  const noticed = <T extends object>(options: T) => ({
+    ...options,
+    notice: (line: string) => io.err(`${line}\n`),
+  });
   const program = new Command('baton')
     .description('Rolling upgrades for services sharing one SQL database')
     .exitOverride()
     .configureOutput({ writeErr: io.err, writeOut: (text) => io.out(text.trimEnd()) })
+    .configureHelp(HELP_LAYOUT)
     .showHelpAfterError(false)
     .option('-V, --version', "print the release, the services' releases and the commit")
     .on('option:version', () => {
       throw new VersionRequested();
     });
 
-  program
+  const upCommand = program
     .command('up')
     .description(
       'run the whole control plane on embedded defaults: Placement, the bare metal API and a conductor, until SIGTERM/SIGINT',
@@ -108,10 +176,18 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--host <address>',
       'the address both APIs and the conductor listen on; the APIs check no token, so loopback only (default: 127.0.0.1)',
     )
-    .action(async (options) => {
-      const { up } = await import('./up-command.ts');
-      setStatus(await up(options, io));
-    });
+    .option(
+      '--log-file <path>',
+      "the three processes' log, appended to, each line naming its binary ([DEFAULT] log_file) (default: stderr, each line prefixed with its process)",
+    )
+    .option('--debug', 'the three processes log at debug level ([DEFAULT] debug) (default: off)');
+  configFileOptions(
+    upCommand,
+    "each child's, as it would find its own (Placement's placement.conf, the bare metal processes' ironic.conf); one file may hold both services' sections",
+  ).action(async (options) => {
+    const { up } = await import('./up-command.ts');
+    setStatus(await up(options, io));
+  });
 
   program
     .command('demo')
@@ -127,7 +203,7 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .description('check object versions, then apply the pending schema migrations')
     .action(async (options) => {
       const { dbUpgrade } = await import('./db-upgrade-command.ts');
-      setStatus(await dbUpgrade(options, out, io.progress));
+      setStatus(await dbUpgrade(noticed(options), out, io.progress));
     });
   databaseOptions(db.command('online-migrations'))
     .description('run the online data migrations in batches until done (or --max-count rows)')
@@ -153,7 +229,9 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { dbOnlineMigrations } = await import('./db-online-migrations-command.ts');
-      setStatus(await dbOnlineMigrations(options, out, io.progress, (line) => io.err(`${line}\n`)));
+      setStatus(
+        await dbOnlineMigrations(noticed(options), out, io.progress, (line) => io.err(`${line}\n`)),
+      );
     });
   databaseOptions(db.command('downgrade-rows'))
     .description(
@@ -169,17 +247,19 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { dbDowngradeRows } = await import('./db-downgrade-rows-command.ts');
-      setStatus(await dbDowngradeRows(options, out));
+      setStatus(await dbDowngradeRows(noticed(options), out));
     });
   databaseOptions(db.command('version'))
     .description('print the schema version: the last migration applied, or None')
     .option('--verbose', 'list every migration of the service with its state (default: off)')
     .action(async (options) => {
       const { dbVersion } = await import('./db-version-command.ts');
-      setStatus(await dbVersion(options, out));
+      setStatus(await dbVersion(noticed(options), out));
     });
   databaseOptions(db.command('services'))
-    .description('list the registered services and their versions')
+    .description(
+      "list the service's processes: version, pid, state, config files and health, and the caps in force",
+    )
     .option('--remove-dead', 'remove services not seen for --dead-after seconds (default: off)')
     .option(
       '--dead-after <seconds>',
@@ -191,10 +271,19 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
         `the pin the caps in force are shown for; one of ${pinValues()}; empty: not pinned (default: the config file's [DEFAULT] pin_release_version, else none)`,
       ).env('BATON_PIN_RELEASE_VERSION'),
     )
+    .option(
+      '--all',
+      "list every service's processes, not only those of the --service named (default: off)",
+    )
+    .option(
+      '--wait-for <binary@host>',
+      'list once that process serves, as a script starting it waits for it; exit 1 after --wait-timeout (default: list at once)',
+    )
+    .option('--wait-timeout <seconds>', 'how long --wait-for waits (default: 120)')
     .option('--json', 'print the services and the caps in force as JSON (default: a table)')
     .action(async (options) => {
       const { dbServices } = await import('./db-services-command.ts');
-      setStatus(await dbServices(options, out));
+      setStatus(await dbServices(noticed(options), out));
     });
 
   databaseOptions(program.command('upgrade-check'))
@@ -207,11 +296,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     )
     .action(async (options) => {
       const { upgradeCheck } = await import('./upgrade-check-command.ts');
-      setStatus(await upgradeCheck(options, out));
+      setStatus(await upgradeCheck(noticed(options), out));
     });
 
   const upgrade = program.command('upgrade').description('rolling upgrades');
-  upgrade
+  const plan = upgrade
     .command('plan')
     .description(
       "where the deployment stands in the rolling-upgrade procedure (docs/design.md) and the next step's commands; reads only",
@@ -223,16 +312,13 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       ).choices(SERVICE_NAMES),
     )
     .option('--db <url>', `database URL (default: the config file's, else ${defaultDbHelp()})`)
-    .addOption(dataDirOption())
-    .option(
-      '--config-file <path>',
-      "the service's config file: its database when --db is absent (default: none)",
-    )
+    .addOption(dataDirOption());
+  configFileOptions(plan, "the service's database when --db is absent")
     .option('--json', 'print the plan as one JSON document (default: text)')
     .action(async (options) => {
       const { upgradePlan } = await import('./upgrade-plan-command.ts');
       // The default is said in the description, as every other one is (commander would repeat it).
-      setStatus(await upgradePlan({ service: 'baremetal', ...options }, out));
+      setStatus(await upgradePlan(noticed({ service: 'baremetal', ...options }), out));
     });
 
   program
@@ -269,11 +355,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .command('placement')
     .description('the Placement service')
     .command('serve')
-    .description('run the Placement API in the foreground until SIGTERM/SIGINT')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file; each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run the Placement API in the foreground until SIGTERM/SIGINT');
+  configFileOptions(
+    serve,
+    "its options, in oslo.config's INI format; each flag below sets one of them and wins",
+    'placement',
+  );
   // --help shows where the database and the data directory are on this machine.
   const here = {
     ...PLACEMENT_CONFIG.defaults,
@@ -288,11 +375,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   const baremetal = program.command('baremetal').description('the bare metal (Ironic) service');
   const conductor = baremetal
     .command('conductor')
-    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run a bare metal conductor in the foreground until SIGTERM/SIGINT');
+  configFileOptions(
+    conductor,
+    "its options (ironic.conf), in oslo.config's INI format; each flag below sets one of them and wins",
+    'ironic',
+  );
   const conductorHere = {
     ...BAREMETAL_CONFIG.defaults,
     databaseUrl: defaultDbUrl({ flag: process.env[DATA_DIR_ENV] }),
@@ -306,11 +394,12 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   );
   const api = baremetal
     .command('api')
-    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain')
-    .option(
-      '--config-file <path>',
-      'oslo.config-style INI file (ironic.conf); each option below sets one of its options, and wins (default: none)',
-    );
+    .description('run the bare metal API in the foreground until SIGTERM/SIGINT, then drain');
+  configFileOptions(
+    api,
+    "its options (ironic.conf), in oslo.config's INI format; each flag below sets one of them and wins",
+    'ironic',
+  );
   addConfigFlags(api, { ...BAREMETAL_API_CONFIG, defaults: conductorHere }).action(
     async (options) => {
       const { baremetalApi } = await import('./baremetal-api-command.ts');

@@ -27,6 +27,7 @@ import { InvalidReleaseMappingError, UnknownReleaseError } from '../releases/ind
 import type { DrainOutcome, DrainSettings } from '../service/http/http-drain.ts';
 import type { ServiceDefinition } from '../service/index.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
+import { type ConfigFlags, commandConfigFiles } from './config-files.ts';
 import { configFlagValues } from './config-flags.ts';
 import { runInForeground, type ServeIo } from './serve-foreground.ts';
 
@@ -34,8 +35,7 @@ import { runInForeground, type ServeIo } from './serve-foreground.ts';
  * Commander's values: `--config-file`, and one per option of PLACEMENT_OPTIONS under the
  * attribute of its flag (`port`, `db`, `corsAllowedOrigin`, `enforceScope`…).
  */
-export interface PlacementServeOptions {
-  readonly configFile?: string;
+export interface PlacementServeOptions extends ConfigFlags {
   readonly [flag: string]: string | boolean | readonly string[] | undefined;
 }
 
@@ -50,12 +50,19 @@ function flagSettings(options: PlacementServeOptions): PlacementConfigFile {
 export async function planServe(
   options: PlacementServeOptions,
   service: ServiceDefinition,
+  warn: (message: string) => void = () => {},
 ): Promise<PlacementApiPlan> {
   const flags = flagSettings(options);
+  const found = await commandConfigFiles(
+    service.configProject,
+    PLACEMENT_API_BINARY,
+    options,
+    warn,
+  );
   try {
     return await planPlacementApi(
       {
-        configFile: options.configFile,
+        configFiles: found.files,
         flags: flags.settings,
         pinReleaseVersion: flags.pinReleaseVersion,
         dataDir: flags.dataDir,
@@ -84,11 +91,16 @@ export function placementServe(
   io: ServeIo,
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<number> {
+  // The config files' unknown settings, as the last plan found them (said once, at start).
+  let unknown: string[] = [];
   return runInForeground<PlacementApiPlan, PlacementServer>(
     {
       binary: PLACEMENT_API_BINARY,
-      plan: () => planServe(options, service),
-      warnings: () => [],
+      plan: () => {
+        unknown = [];
+        return planServe(options, service, (message) => unknown.push(message));
+      },
+      warnings: () => unknown,
       pool: (planned) => ({ workers: planned.workers, operations: planned.config }),
       listensOn: ({ config }) => `${config.host}:${config.port}`,
       start: (planned, logSink) =>

@@ -154,5 +154,6 @@ export async function upgradeCheck(
       return report.exitStatus;
     },
     definition,
+    'status',
   );
 }

@@ -6,7 +6,7 @@
  */
 import { redactUrl } from '../db/index.ts';
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
-import { UnknownReleaseError } from '../releases/index.ts';
+import { releaseLabel, UnknownReleaseError } from '../releases/index.ts';
 import {
   capsSummary,
   type DeploymentState,
@@ -58,12 +58,16 @@ function planAsJson(plan: UpgradePlan, state: DeploymentState, now: number) {
         pin: row.pinRelease ?? null,
         capsRelease: row.capsRelease ?? null,
         heartbeatSecondsAgo: Math.round((now - row.lastSeen.getTime()) / 1000),
+        pid: row.pid ?? null,
+        machine: row.machine ?? null,
+        configFiles: row.configFiles ?? [],
       };
     }),
     steps: plan.steps,
     current: plan.current ?? null,
     next: plan.next ?? null,
     complete: plan.complete,
+    fresh: plan.fresh,
     problems: plan.problems,
     note: plan.note ?? null,
     back: plan.back ?? null,
@@ -77,10 +81,13 @@ function planText(
   now: number,
 ): string[] {
   const lines: string[] = [];
+  const to = releaseLabel(plan.toRelease);
   lines.push(
-    plan.fromRelease === undefined
-      ? `${plan.service}: ${plan.toRelease} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
-      : `${plan.service}: rolling upgrade from ${plan.fromRelease} ("old" below) to ${plan.toRelease} ("new", service version ${state.codeVersion}; "new pinned": the new code capped at the old release's versions)`,
+    plan.fresh
+      ? `${plan.service}: a fresh install of ${to} (service version ${state.codeVersion}): nothing to upgrade; no process of an older release is registered, and every row is at this release's versions`
+      : plan.fromRelease === undefined
+        ? `${plan.service}: ${to} (service version ${state.codeVersion}), its first release: no rolling upgrade to it`
+        : `${plan.service}: rolling upgrade from ${releaseLabel(plan.fromRelease)} ("old" below) to ${to} ("new", service version ${state.codeVersion}; "new pinned": the new code capped at the old release's versions)`,
   );
   const pending = state.onlineMigrations.filter((m) => m.pending !== 0);
   lines.push(
@@ -98,7 +105,7 @@ function planText(
   else
     lines.push(
       renderBoxTable(
-        ['binary', 'host', 'service version', 'runs', 'heartbeat', 'state'],
+        ['binary', 'host', 'service version', 'runs', 'pid', 'config files', 'heartbeat', 'state'],
         state.services.map((row) => {
           const planned = plan.processes.find(
             (p) => p.binary === row.binary && p.host === row.host,
@@ -108,12 +115,21 @@ function planText(
             row.host,
             String(row.version),
             planned?.runs ?? state.releaseOfVersion(row.version) ?? '?',
+            row.pid === undefined
+              ? '?'
+              : `${row.pid}${row.machine === undefined ? '' : ` on ${row.machine}`}`,
+            (row.configFiles ?? []).join(', ') || 'none',
             ago(now, row.lastSeen),
             row.live ? 'live' : 'dead',
           ];
         }),
       ),
     );
+  lines.push(`a process starting now: ${capsSummary(state.caps, service)}`);
+  if (plan.fresh) {
+    for (const problem of plan.problems) lines.push(`problem: ${problem}`);
+    return lines;
+  }
   const binaries = Object.keys(plan.steps[0]?.tiers ?? {});
   lines.push(
     renderBoxTable(
@@ -126,7 +142,6 @@ function planText(
       ]),
     ),
   );
-  lines.push(`a process starting now: ${capsSummary(state.caps, service)}`);
   if (plan.note !== undefined) lines.push(`note: ${plan.note}`);
   for (const problem of plan.problems) lines.push(`problem: ${problem}`);
   if (plan.complete) {
@@ -152,22 +167,28 @@ export async function upgradePlan(
   options: UpgradePlanOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  return withServiceDatabase(options, 'existing', async (service, db, config) => {
-    let state: DeploymentState;
-    try {
-      state = await readDeploymentState(db, service, { config });
-    } catch (error) {
-      if (error instanceof UnknownReleaseError) throw usageError(error.message);
-      throw error;
-    }
-    const url = commandDatabaseUrl(options, config);
-    const plan = planFromState(state, service, {
-      databaseArgs: databaseFlags(options, redactUrl(url)).trim(),
-      startCommand: (binary) => START_COMMANDS[binary] ?? `baton ${binary}`,
-    });
-    const now = Date.now();
-    if (options.json) out(JSON.stringify(planAsJson(plan, state, now), null, 2));
-    else for (const line of planText(plan, state, service, now)) out(line);
-    return EXIT.ok;
-  });
+  return withServiceDatabase(
+    options,
+    'existing',
+    async (service, db, config) => {
+      let state: DeploymentState;
+      try {
+        state = await readDeploymentState(db, service, { config });
+      } catch (error) {
+        if (error instanceof UnknownReleaseError) throw usageError(error.message);
+        throw error;
+      }
+      const url = commandDatabaseUrl(options, config);
+      const plan = planFromState(state, service, {
+        databaseArgs: databaseFlags(options, redactUrl(url)).trim(),
+        startCommand: (binary) => START_COMMANDS[binary] ?? `baton ${binary}`,
+      });
+      const now = Date.now();
+      if (options.json) out(JSON.stringify(planAsJson(plan, state, now), null, 2));
+      else for (const line of planText(plan, state, service, now)) out(line);
+      return EXIT.ok;
+    },
+    undefined,
+    'plan',
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Placement's settings from an oslo.config-style INI file (`--config-file`), then command
  * line flags over them. The options the file may set are data (PLACEMENT_OPTIONS: section,
- * name, help, how the text is read); anything else is ignored, as oslo.config does. Besides
+ * name, help, how the text is read); anything else is ignored, as oslo.config does (the
+ * command warns about it: src/service/config-check.ts). Besides
  * Placement's own settings, the file may set the toolkit's `[DEFAULT] pin_release_version`,
  * which is kept apart: only the composition root (service.ts) reads it.
  *
@@ -11,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { KEYSTONE_AUTHTOKEN_OPTIONS } from '../auth/keystone-options.ts';
 import { INSECURE_NOAUTH_OPTION } from '../auth/listen-safety.ts';
 import { MASTER } from '../releases/release-mapping.ts';
+import type { ConfigProject } from '../service/config-files.ts';
 import { ConfigFileError, parseIni, readConfigText } from '../service/config-ini.ts';
 import {
   BOOLEAN,
@@ -277,6 +279,38 @@ export async function loadConfigFile(path: string): Promise<PlacementConfigFile>
     throw error;
   }
 }
+
+/** Reads several files in order (oslo.config's `--config-file A --config-file B`): a later file's option wins. */
+export async function loadConfigFiles(paths: readonly string[]): Promise<PlacementConfigFile> {
+  let merged: PlacementConfigFile = { settings: {} };
+  for (const path of paths) {
+    const file = await loadConfigFile(path);
+    merged = {
+      ...merged,
+      ...file,
+      settings: mergeLayers(merged.settings, file.settings),
+    };
+  }
+  return merged;
+}
+
+function mergeLayers(base: ConfigLayer, layer: ConfigLayer): ConfigLayer {
+  const merged: ConfigLayer = { ...base };
+  for (const [key, value] of Object.entries(layer)) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+/**
+ * The real Placement's project and programs: its files are found where oslo.config finds
+ * `placement.conf` (src/service/config-files.ts); `placement-manage` and `placement-status`
+ * also read a file of their own name.
+ */
+export const PLACEMENT_CONFIG_PROJECT: ConfigProject = {
+  project: 'placement',
+  programs: { db: 'placement-manage', status: 'placement-status' },
+};
 
 /** Defaults, then the file, then the flags; undefined values in a layer do not override. */
 export function mergeConfig(base: PlacementConfig, ...layers: ConfigLayer[]): PlacementConfig {

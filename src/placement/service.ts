@@ -44,9 +44,10 @@ import {
 } from './config.ts';
 import {
   type ConfigLayer,
-  loadConfigFile,
+  loadConfigFiles,
   mergeConfig,
   PLACEMENT_CONFIG,
+  PLACEMENT_CONFIG_PROJECT,
   type PlacementConfigFile,
 } from './config-file.ts';
 import { PLACEMENT_MIGRATIONS } from './migrations/index.ts';
@@ -67,8 +68,9 @@ export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
   release: PLACEMENT_RELEASE,
   binaries: [PLACEMENT_API_BINARY],
   migrations: PLACEMENT_MIGRATIONS,
-  readConfigFile: async (path) => {
-    const file = await loadConfigFile(path);
+  readConfigFiles: async (paths) => {
+    if (paths.length === 0) return NO_CONFIG;
+    const file = await loadConfigFiles(paths);
     return {
       databaseUrl: file.settings.databaseUrl,
       dataDir: file.dataDir,
@@ -77,6 +79,7 @@ export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
     };
   },
   config: PLACEMENT_CONFIG,
+  configProject: PLACEMENT_CONFIG_PROJECT,
   onlineMigrations: (config = NO_CONFIG) => {
     const layer = (config.settings ?? {}) as ConfigLayer;
     return createOnlineMigrationRegistry({
@@ -106,6 +109,8 @@ export const PLACEMENT_SERVICE: ServiceDefinition = defineService({
 export interface PlacementApiSettings {
   /** The oslo.config-style INI file, if any. */
   readonly configFile?: string | undefined;
+  /** The files to read, in order (a later one wins); `configFile` when absent. */
+  readonly configFiles?: readonly string[] | undefined;
   /** Settings from the command line: they win over the file's. */
   readonly flags: ConfigLayer;
   /** `--pin-release-version`: wins over the file's `[DEFAULT] pin_release_version`. */
@@ -138,10 +143,9 @@ export async function planPlacementApi(
   settings: PlacementApiSettings,
   service: ServiceDefinition = PLACEMENT_SERVICE,
 ): Promise<PlacementApiPlan> {
-  const file: PlacementConfigFile =
-    settings.configFile === undefined
-      ? { settings: {} }
-      : await loadConfigFile(settings.configFile);
+  const files =
+    settings.configFiles ?? (settings.configFile === undefined ? [] : [settings.configFile]);
+  const file: PlacementConfigFile = await loadConfigFiles(files);
   const dataDir = resolveDataDir({ flag: settings.dataDir, file: file.dataDir });
   const config = mergeConfig(
     defaultPlacementConfig(defaultDatabaseUrl(dataDir.path)),
@@ -158,7 +162,7 @@ export async function planPlacementApi(
     config,
     caps,
     workers: settings.workers ?? file.workers ?? 1,
-    configFiles: settings.configFile === undefined ? [] : [settings.configFile],
+    configFiles: files,
   };
 }
 

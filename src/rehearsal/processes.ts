@@ -114,7 +114,13 @@ export async function runCommand(
   };
 }
 
-/** `baton <args>` of a build, to its end. */
-export function runBaton(root: string, args: readonly string[]): Promise<CommandResult> {
-  return runCommand(process.execPath, [join(root, 'bin/baton.mjs'), ...args]);
+/** `baton <args>` of a build, to its end; `env` is added to the environment. */
+export function runBaton(
+  root: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<CommandResult> {
+  return runCommand(process.execPath, [join(root, 'bin/baton.mjs'), ...args], {
+    env: { ...process.env, ...env },
+  });
 }

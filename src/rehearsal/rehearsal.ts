@@ -15,6 +15,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '../db/index.ts';
+import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import { type Balancer, startBalancer } from './balancer.ts';
 import { detectionSeconds, HEALTH_CHECK, processConfigText } from './cluster-config.ts';
@@ -139,6 +140,10 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   const runId = `r${randomBytes(3).toString('hex')}`;
   const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}`;
   say(`rehearsal ${runId}: working folder ${dir}`);
+  // The cluster reads the config files the rehearsal writes, not this machine's: `/etc`, where
+  // every command looks for ironic.conf by itself (src/service/config-files.ts), is an empty
+  // folder of the run.
+  const isolated = { [SYSCONFDIR_ENV]: join(dir, 'etc') };
   const rootOf = (build: Build) => (build === 'previous' ? previousRoot : repoRoot);
   const runsOf = (build: Build) =>
     build === 'previous'
@@ -151,7 +156,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   const statusPath = join(dir, 'rehearsal.json');
   let stage = { step: 'starting', title: 'starting the cluster' };
 
-  const schema = await runBaton(previousRoot, ['db', 'upgrade', ...dbArgs]);
+  const schema = await runBaton(previousRoot, ['db', 'upgrade', ...dbArgs], isolated);
   if (schema.status !== 0) {
     throw new Error(
       `${release.name}'s db upgrade failed (exit ${schema.status}): ${schema.output}`,
@@ -189,7 +194,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       {
         ready: tier === 'api' ? /listening on/ : /serving topic/,
         logDir: dir,
-        env: { [REHEARSAL_STATUS_ENV]: statusPath },
+        env: { ...isolated, [REHEARSAL_STATUS_ENV]: statusPath },
       },
     );
     say(`started ${host} (${runsOf(build)})`);
@@ -298,7 +303,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
           await newReleaseApis();
         },
         baton: async (args) => {
-          const result = await runBaton(repoRoot, [...args, ...dbArgs]);
+          const result = await runBaton(repoRoot, [...args, ...dbArgs], isolated);
           say(`  baton ${args.join(' ')} -> exit ${result.status} (${result.seconds} s)`);
           return result;
         },

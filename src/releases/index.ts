@@ -21,6 +21,7 @@ export {
 export { LiveCaps } from './live-caps.ts';
 export { type LatestVersions, ReleasePin, validateReleaseMapping } from './pin.ts';
 export { lowerVersion, type PoolMember, poolApiMax } from './pool-api-max.ts';
+export { releaseLabel } from './release-label.ts';
 export {
   InvalidReleaseMappingError,
   MASTER,

@@ -15,6 +15,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { STOP_WITH_PARENT_ENV } from './stop-signal.ts';
 
+/** What a child of a group puts before each line the `baton` command writes to stderr. */
+export const LINE_PREFIX_ENV = 'BATON_LINE_PREFIX';
+
 export interface ChildSpec {
   /** The name messages use (its binary: `placement-api`). */
   readonly name: string;
@@ -40,6 +43,13 @@ export type GroupOutcome =
 export interface GroupIo {
   /** Each stdout line of each child, as it comes. */
   readonly line: (name: string, line: string) => void;
+  /**
+   * What a child puts before each line it writes to stderr itself (the `baton` command's
+   * warnings and errors; its log lines name it already), from its name. Its stderr stays this
+   * process's: a pipe would end with this process, and a log writer meeting a closed pipe
+   * while the child drains (pino's sonic-boom retries it for ever) would keep it from stopping.
+   */
+  readonly errPrefix?: (name: string) => string;
   /** Once, when every child is ready: what each announced, in the order of the specs. */
   readonly ready: (announced: readonly { name: string; value: string }[]) => void;
 }
@@ -51,6 +61,12 @@ export interface GroupOptions {
   readonly startTimeoutMs?: number;
   /** Signals this process passes on to every running child (SIGHUP: reload), while it runs. */
   readonly forward?: readonly NodeJS.Signals[];
+  /**
+   * Each child leads a process group of its own: a signal sent to this process's group
+   * (`kill -HUP -PGID`, a terminal's Ctrl-C) reaches the children only as passed on, once,
+   * rather than twice (directly, and forwarded).
+   */
+  readonly ownGroups?: boolean;
 }
 
 interface Running {
@@ -70,12 +86,17 @@ export function exitSentence(exit: ChildExit): string {
   return `${exit.name} exited (${describeExit(exit)})`;
 }
 
-function startChild(spec: ChildSpec, io: GroupIo, onReady: () => void): Running {
+function startChild(spec: ChildSpec, io: GroupIo, onReady: () => void, ownGroup: boolean): Running {
   // stdin is a pipe nothing is written to: it closes when this process ends, however it ends,
   // and the child then stops (stop-signal.ts).
   const child = spawn(spec.command, [...spec.args], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...(spec.env ?? process.env), [STOP_WITH_PARENT_ENV]: '1' },
+    env: {
+      ...(spec.env ?? process.env),
+      [STOP_WITH_PARENT_ENV]: '1',
+      ...(io.errPrefix === undefined ? {} : { [LINE_PREFIX_ENV]: io.errPrefix(spec.name) }),
+    },
+    detached: ownGroup,
   });
   let markReady: () => void = () => {};
   const readyOrExited = new Promise<void>((resolve) => {
@@ -134,7 +155,8 @@ export async function runChildGroup(
     allReadyReported = true;
     io.ready(children.map((c) => ({ name: c.spec.name, value: c.announced ?? '' })));
   };
-  for (const spec of specs) children.push(startChild(spec, io, checkAllReady));
+  for (const spec of specs)
+    children.push(startChild(spec, io, checkAllReady, options.ownGroups === true));
   checkAllReady();
   const forward = (signal: NodeJS.Signals) => {
     for (const running of children) {

@@ -2,7 +2,8 @@
  * The config file of a service process, as oslo.config reads it: an INI text of `[section]`s
  * and `key = value` options. What each service may set is data (its list of options: section,
  * name, help, how the text is read); anything else in the file is ignored, as oslo.config
- * does. Parsing is pure; only `readConfigText` reads the disk.
+ * does (and warned about: config-check.ts). Parsing is pure; only `readConfigText` reads the
+ * disk.
  */
 import { readFile } from 'node:fs/promises';
 

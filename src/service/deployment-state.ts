@@ -51,6 +51,8 @@ export interface DeploymentState {
     readonly pending: readonly string[];
     /** The last migration applied (the schema version). */
     readonly version: string | undefined;
+    /** Whether older code applied some of it (an upgraded schema, not a fresh install). */
+    readonly appliedByOlderCode: boolean;
   };
   readonly onlineMigrations: readonly OnlineMigrationState[];
   readonly objectVersions: readonly ObjectVersionCounts[];
@@ -103,6 +105,7 @@ export async function readDeploymentState(
       applied: schema.applied.length,
       pending: schema.pending,
       version: schema.applied.at(-1),
+      appliedByOlderCode: schema.appliedByOlderCode,
     },
     onlineMigrations: pending.map((m) => ({
       name: m.name,

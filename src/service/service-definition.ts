@@ -13,6 +13,7 @@ import type {
 } from '../db/index.ts';
 import { InvalidReleaseMappingError, MASTER, type ReleaseMapping } from '../releases/index.ts';
 import { type CodeVersions, masterReleaseOf } from './code-versions.ts';
+import type { ConfigProject } from './config-files.ts';
 import type { ConfigSchema } from './config-options.ts';
 
 /** What a service's config file says that the toolkit uses. */
@@ -56,8 +57,13 @@ export interface ServiceDefinition {
    */
   readonly upgradeOrder?: readonly string[];
   readonly migrations: MigrationSet;
-  /** Reads the service's own config file (its format; errors name the file). */
-  readConfigFile(path: string): Promise<ServiceConfig>;
+  /**
+   * Reads the service's own config files (its format; errors name the file), in order, a
+   * later file's options winning over an earlier one's; none: NO_CONFIG.
+   */
+  readConfigFiles(paths: readonly string[]): Promise<ServiceConfig>;
+  /** The real service's project and programs, where its config files are searched for (config-files.ts). */
+  readonly configProject: ConfigProject;
   /**
    * The options of that file as data (config-options.ts), for `baton config sample` and the
    * flags of the service's commands; a service without it has no sample.

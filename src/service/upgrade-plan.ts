@@ -26,6 +26,10 @@ export interface PlanProcess {
   readonly lastSeen: Date;
   readonly pinRelease?: string | undefined;
   readonly capsRelease?: string | undefined;
+  /** The process and the machine it runs on, and the config files it read (its services row). */
+  readonly pid?: number | undefined;
+  readonly machine?: string | undefined;
+  readonly configFiles?: readonly string[] | undefined;
 }
 
 export interface PlanMigration {
@@ -49,7 +53,12 @@ export interface PlanInput {
   /** Whether processes of this code are pinned during the upgrade (versioned objects). */
   readonly pinnedPhase: boolean;
   readonly processes: readonly PlanProcess[];
-  readonly schema: { readonly state: SchemaState; readonly pending: readonly string[] };
+  readonly schema: {
+    readonly state: SchemaState;
+    readonly pending: readonly string[];
+    /** False when this code applied every migration (a fresh install); unknown: not fresh. */
+    readonly appliedByOlderCode?: boolean;
+  };
   readonly onlineMigrations: readonly PlanMigration[];
   /** How the commands name the database: `--db URL`, `--config-file F`, or empty. */
   readonly databaseArgs: string;
@@ -57,6 +66,8 @@ export interface PlanInput {
   readonly startCommand: (binary: string) => string;
   /** Rows at object versions the previous release cannot read (written unpinned). */
   readonly rowsAbovePrevious?: readonly UnreadableRows[];
+  /** Rows at an object version older than this code's latest (none: every row is at it). */
+  readonly rowsBelowLatest?: number;
   /** Object types the previous release does not know at all, whose tables hold rows. */
   readonly typesUnknownToPrevious?: readonly {
     readonly objectName: string;
@@ -65,7 +76,8 @@ export interface PlanInput {
   }[];
 }
 
-export type StepState = 'done' | 'next' | 'to do';
+/** `not needed`: a fresh install, which no step of the table leads to. */
+export type StepState = 'done' | 'next' | 'to do' | 'not needed';
 
 export interface PlanStep {
   readonly id: string;
@@ -84,6 +96,9 @@ export interface PlannedProcess {
   readonly runs: string;
   readonly pinRelease: string | undefined;
   readonly capsRelease: string | undefined;
+  readonly pid: number | undefined;
+  readonly machine: string | undefined;
+  readonly configFiles: readonly string[];
 }
 
 export interface NextStep {
@@ -111,6 +126,12 @@ export interface UpgradePlan {
   /** Going back to the previous release from here; undefined when there is none. */
   readonly back: GoingBack | undefined;
   readonly complete: boolean;
+  /**
+   * A fresh install of this release: no process of an older release registered (live or
+   * dead), none pinned or capped, the schema current, every row at the latest object
+   * versions and no online migration pending. Not an upgrade, finished or not.
+   */
+  readonly fresh: boolean;
 }
 
 const WORD: Record<Build, string> = { previous: 'old', pinned: 'new pinned', new: 'new' };
@@ -232,6 +253,9 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
       runs: runsOf(p, build, input),
       pinRelease: p.pinRelease,
       capsRelease: p.capsRelease,
+      pid: p.pid,
+      machine: p.machine,
+      configFiles: p.configFiles ?? [],
     };
   });
   const tiers = Object.fromEntries(
@@ -290,14 +314,24 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     const from: Build = moves.to === 'new' && input.pinnedPhase ? 'pinned' : 'previous';
     const target = processes.find((p) => p.binary === moves.binary && p.build === from);
     const who = target === undefined ? `a ${moves.binary}` : `${moves.binary} on ${target.host}`;
-    const start = `${input.startCommand(moves.binary)} --config-file <its config file>`;
+    // The pid and config files its services row records, where it recorded them.
+    const config =
+      target === undefined || target.configFiles.length === 0
+        ? '--config-file <its config file>'
+        : target.configFiles.map((file) => `--config-file ${file}`).join(' ');
+    const where = target?.machine === undefined ? '' : `   # on ${target.machine}`;
+    const signal = (name: string) =>
+      target?.pid === undefined
+        ? `kill -${name} <pid of ${who}>`
+        : `kill -${name} ${target.pid}${where}`;
+    const start = `${input.startCommand(moves.binary)} ${config}`;
     if (moves.to === 'pinned') {
       return {
         id: step.id,
         what: `restart ${who} with the new code, pinned to ${input.previousRelease ?? 'the previous release'}`,
         commands: [
-          `# in its config file: [DEFAULT] pin_release_version = ${input.previousRelease ?? '<previous release>'}`,
-          `kill -TERM <pid of ${who}>`,
+          `# in ${configFileWords(target)}: [DEFAULT] pin_release_version = ${input.previousRelease ?? '<previous release>'}`,
+          signal('TERM'),
           `${start}   # with the new release's baton`,
         ],
       };
@@ -312,7 +346,7 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
       return {
         id: step.id,
         what: `lift the automatic caps of ${who} (no older process is live any more)`,
-        commands: [`kill -HUP <pid of ${who}>   # or restart it`],
+        commands: [`${signal('HUP')}${where === '' ? '   # or restart it' : ' (or restart it)'}`],
       };
     }
     if (moves.to === 'new' && input.pinnedPhase) {
@@ -320,8 +354,8 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
         id: step.id,
         what: `restart ${who} unpinned`,
         commands: [
-          '# in its config file: remove [DEFAULT] pin_release_version',
-          `kill -TERM <pid of ${who}>`,
+          `# in ${target === undefined || target.configFiles.length === 0 ? 'its config file' : target.configFiles.join(' and ')}: remove [DEFAULT] pin_release_version`,
+          signal('TERM'),
           start,
         ],
       };
@@ -329,7 +363,7 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     return {
       id: step.id,
       what: `restart ${who} with the new code`,
-      commands: [`kill -TERM <pid of ${who}>`, `${start}   # with the new release's baton`],
+      commands: [signal('TERM'), `${start}   # with the new release's baton`],
     };
   };
 
@@ -383,6 +417,46 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     }
   }
 
+  // A fresh install: this code made the schema, no process of an older release is registered
+  // (live or dead), and every row is at the latest versions: nothing to upgrade, not "complete".
+  const fresh =
+    problems.length === 0 &&
+    input.schema.state === 'current' &&
+    input.schema.appliedByOlderCode === false &&
+    input.processes
+      .filter((p) => input.order.includes(p.binary))
+      .every(
+        (p) =>
+          p.version === input.codeVersion &&
+          p.pinRelease === undefined &&
+          p.capsRelease === undefined,
+      ) &&
+    (input.rowsBelowLatest ?? 0) === 0 &&
+    pending === 0 &&
+    input.onlineMigrations.every((m) => m.pending !== undefined);
+  if (fresh) {
+    return {
+      service: input.service,
+      fromRelease: input.previousRelease,
+      toRelease: input.release,
+      processes,
+      schema: input.schema.state,
+      pendingOnlineMigrations: 0,
+      steps: table.map((step) => ({
+        id: step.id,
+        tiers: step.tiers,
+        what: step.what,
+        state: 'not needed',
+      })),
+      current: undefined,
+      next: undefined,
+      problems,
+      note,
+      back: undefined,
+      complete: false,
+      fresh: true,
+    };
+  }
   const beside = back === undefined ? undefined : previousBesideNewerRows(back);
   if (beside !== undefined) problems.push(beside);
   const currentIndex = current === undefined ? -1 : table.findIndex((s) => s.id === current);
@@ -405,7 +479,13 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     note,
     back: back === undefined ? undefined : goingBack(back),
     complete,
+    fresh: false,
   };
+}
+
+/** `its config file`, or the file its services row names last (the one that wins). */
+function configFileWords(target: PlannedProcess | undefined): string {
+  return target?.configFiles.at(-1) ?? 'its config file';
 }
 
 /** Only previous and pinned processes, with nothing the previous release cannot read. */
@@ -416,7 +496,7 @@ function safeMix(processes: readonly PlannedProcess[], input: PlanInput): boolea
 /** The plan for a state read by deployment-state.ts. */
 export function planFromState(
   state: DeploymentState,
-  service: Pick<ServiceDefinition, 'binaries' | 'upgradeOrder' | 'objectTables'>,
+  service: Pick<ServiceDefinition, 'binaries' | 'upgradeOrder' | 'objectTables' | 'code'>,
   how: Pick<PlanInput, 'databaseArgs' | 'startCommand'>,
 ): UpgradePlan {
   return planUpgrade({
@@ -431,9 +511,21 @@ export function planFromState(
     processes: state.services,
     schema: state.schema,
     onlineMigrations: state.onlineMigrations,
+    rowsBelowLatest: rowsBelowLatest(state, service.code.objects),
     ...previousReleaseRows(state),
     ...how,
   });
+}
+
+/** Rows at an object version other than the code's latest for their type. */
+function rowsBelowLatest(state: DeploymentState, latest: Readonly<Record<string, string>>): number {
+  let count = 0;
+  for (const counts of state.objectVersions) {
+    for (const [version, n] of Object.entries(counts.rows)) {
+      if (version !== latest[counts.objectName]) count += n;
+    }
+  }
+  return count;
 }
 
 /** The rows the previous release cannot read, and the tables of types it does not know. */

@@ -14,20 +14,13 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { BAREMETAL_SERVICE } from '../../src/baremetal/service.ts';
 import { dbsyncOnlineMigrations } from '../../src/cli/ironic-dbsync-dialect.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import { NO_CONFIG, type ServiceDefinition } from '../../src/service/index.ts';
 import { DBSYNC, pythonEnv, realIronicMissing } from '../support/real-ironic.ts';
 
-async function baton(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
+// Its `err` leaves out the line naming the config files and database, as the real tool's
+// INFO lines are left out below.
+import { baton } from './support/run-baton.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing();

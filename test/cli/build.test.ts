@@ -23,8 +23,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// Each service's release as OpenStack names its series: the year number, the name beside it.
 const VERSION_LINE =
-  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+); baremetal antelope; commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
+  /^baton (\d+\.\d+\.\d+) \(placement (\d{4}\.\d+) \([a-z]+\); baremetal \d{4}\.\d+ \(antelope\); commit ([0-9a-f]{7,}(?:-dirty)?|unknown)\)\n$/;
 
 /** npm's own variables would tell a nested npm what the outer one runs. */
 const cleanEnv = Object.fromEntries(

@@ -135,7 +135,11 @@ describe('placement serve: a flag for each option of the file, and the flag wins
   test('the options and the flags match one to one', () => {
     const flags = serveCommand(buildProgram(() => {}))
       .options.map((o) => o.long as string)
-      .filter((f) => !['--help', '--config-file'].includes(f) && !f.startsWith('--no-'));
+      .filter(
+        (f) =>
+          !['--help', '--config-file', '--config-dir', '--strict-config'].includes(f) &&
+          !f.startsWith('--no-'),
+      );
     const withFlags = PLACEMENT_OPTIONS.filter((o) => flagOf(o) !== undefined);
     const fromOptions = withFlags.map((o) => `--${flagOf(o)}`);
     assert.deepEqual([...flags].sort(), [...fromOptions].sort());

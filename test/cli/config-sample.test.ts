@@ -9,7 +9,13 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { configSampleOf } from '../../src/cli/config-sample-command.ts';
 import { runCli } from '../../src/cli/main.ts';
-import { loadService, SERVICE_NAMES, SERVICE_RELEASES } from '../../src/cli/service-catalog.ts';
+import {
+  loadService,
+  SERVICE_CONFIG_PROJECTS,
+  SERVICE_NAMES,
+  SERVICE_RELEASES,
+  SERVICE_SUMMARIES,
+} from '../../src/cli/service-catalog.ts';
 import { parseIni } from '../../src/service/config-ini.ts';
 import { defaultTextOf, readConfigOptions } from '../../src/service/config-options.ts';
 
@@ -63,6 +69,14 @@ describe('baton config sample', () => {
         [...(SERVICE_RELEASES[name] ?? [])].sort(),
         Object.keys(service.releases).sort(),
       );
+    });
+
+    test(`${name}: the light catalog's project, binaries and releases are the definition's`, async () => {
+      const service = await loadService(name);
+      assert.deepEqual(SERVICE_CONFIG_PROJECTS[name], service.configProject);
+      assert.deepEqual(SERVICE_SUMMARIES[name]?.binaries, service.binaries);
+      const { master: _, ...released } = service.releases;
+      assert.deepEqual(SERVICE_SUMMARIES[name]?.releases, released);
     });
   }
 

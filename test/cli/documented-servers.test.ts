@@ -133,6 +133,66 @@ async function within<T>(promise: Promise<T>, ms: number, what: () => string): P
   }
 }
 
+/**
+ * The group's members and every descendant of them, whatever their group: `baton up` starts
+ * each child in a process group of its own (a SIGHUP to its group reaches each once).
+ */
+function family(pgid: number): Map<number, string> {
+  const parents = new Map<number, { ppid: number; pgrp: number; cmdline: string }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      parents.set(Number(name), { ppid: Number(ppid), pgrp: Number(pgrp), cmdline });
+    } catch {
+      // ended while we looked
+    }
+  }
+  const members = new Map<number, string>();
+  for (const [pid, p] of parents) if (p.pgrp === pgid) members.set(pid, p.cmdline);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, p] of parents) {
+      if (!members.has(pid) && members.has(p.ppid)) {
+        members.set(pid, p.cmdline);
+        grew = true;
+      }
+    }
+  }
+  return members;
+}
+
+/** Every process seen in the family while the command runs, polled until `stop`. */
+function watchFamily(pgid: number): { seen: Map<number, string>; stop: () => void } {
+  const seen = new Map<number, string>();
+  const look = () => {
+    for (const [pid, cmdline] of family(pgid)) seen.set(pid, cmdline);
+  };
+  look();
+  const timer = setInterval(look, 100);
+  return { seen, stop: () => clearInterval(timer) };
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The processes of the family seen that are still alive, after up to 10 s. */
+async function waitForNoneLeft(seen: Map<number, string>): Promise<string[]> {
+  const left = () => [...seen].filter(([pid]) => alive(pid)).map(([pid, c]) => `${pid} ${c}`);
+  for (let i = 0; i < 100 && left().length > 0; i++) await sleep(100);
+  return left();
+}
+
 async function waitForEmptyGroup(pgid: number): Promise<string[]> {
   let members = groupMembers(pgid);
   for (let i = 0; i < 100 && members.length > 0; i++) {
@@ -172,6 +232,16 @@ function start(command: string, env: Record<string, string>): Started {
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, output: () => output, exit };
+}
+
+/** SIGKILL to a process seen in the family, if it is still that process (pids are reused). */
+function killSeen(pid: number, cmdline: string): void {
+  try {
+    const now = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    if (now === cmdline) process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 function killGroup(pgid: number | undefined): void {
@@ -248,6 +318,7 @@ describe('documented server commands', () => {
         BATON_BAREMETAL_PORT: '0',
       });
       const pgid = started.child.pid;
+      const watched = watchFamily(pgid ?? 0);
       try {
         const urls = await waitForUrls(started, expected);
         for (const url of urls) assert.equal((await fetch(`${url}/`)).status, 200, url);
@@ -274,14 +345,19 @@ describe('documented server commands', () => {
             () => `exit after SIGTERM\n${started.output()}`,
           );
           assert.deepEqual(ended, { code: 0, signal: null }, started.output());
+          watched.stop();
+          assert.ok(watched.seen.size >= expected.binaries.length, 'the family was watched');
           assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
+          assert.deepEqual(await waitForNoneLeft(watched.seen), [], 'processes left behind');
           assert.deepEqual(await listServices(db), [], 'a clean stop removes the rows');
         } finally {
           await db.close();
         }
         assert.match(started.output(), expected.stopped);
       } finally {
+        watched.stop();
         killGroup(pgid);
+        for (const [pid, cmdline] of watched.seen) killSeen(pid, cmdline);
       }
     });
 
@@ -296,6 +372,7 @@ describe('documented server commands', () => {
         BATON_BAREMETAL_PORT: '0',
       });
       const pgid = started.child.pid;
+      const watched = watchFamily(pgid ?? 0);
       try {
         const ended = await within(started.exit, 60_000, () => `exit\n${started.output()}`);
         assert.deepEqual(ended, { code: 1, signal: null }, started.output());
@@ -303,9 +380,13 @@ describe('documented server commands', () => {
           started.output(),
           /baton: error: cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/,
         );
+        watched.stop();
         assert.deepEqual(await waitForEmptyGroup(pgid ?? 0), [], 'processes left behind');
+        assert.deepEqual(await waitForNoneLeft(watched.seen), [], 'processes left behind');
       } finally {
+        watched.stop();
         killGroup(pgid);
+        for (const [pid, cmdline] of watched.seen) killSeen(pid, cmdline);
         taken.close();
       }
     });

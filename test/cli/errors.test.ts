@@ -7,17 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Command } from 'commander';
-import { buildProgram, runCli } from '../../src/cli/main.ts';
-
-async function baton(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const status = await runCli(argv, {
-    out: (line) => (out += `${line}\n`),
-    err: (text) => (err += text),
-  });
-  return { status, out, err };
-}
+import { buildProgram } from '../../src/cli/main.ts';
+// Its `err` leaves out the line a database command says first (its config files and database).
+import { baton } from './support/run-baton.ts';
 
 const ONE_ERROR_LINE = /^baton: error: [^\n]+\n$/;
 
@@ -34,9 +26,11 @@ function assertUsageError(
 
 /** The mandatory options a command needs before commander looks at anything else. */
 function mandatory(command: Command): string[] {
-  return command.options.some((o) => o.mandatory && o.long === '--service')
-    ? ['--service', 'placement']
-    : [];
+  return command.options
+    .filter((o) => o.mandatory)
+    .flatMap((o) =>
+      o.long === '--service' ? ['--service', 'placement'] : [o.long as string, 'x'],
+    );
 }
 
 /** Every command of the program, as the words that run it. */

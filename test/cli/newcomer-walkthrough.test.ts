@@ -1,24 +1,31 @@
 /**
- * README.md's "First steps", as a newcomer would follow them: the README's first command
- * (less its `npm install &&`, which this checkout has done), then each block marked
- * `<!-- walkthrough: NAME -->`, as written, in bash, with the real `baremetal` and `openstack`
- * clients. Only the addresses change: `baton up` runs on free ports here (BATON_PLACEMENT_PORT
- * and BATON_BAREMETAL_PORT are 0), so `http://127.0.0.1:6385` and `:8778` in the blocks become
- * the addresses it prints. Then the node must be `active` and the allocation exist, read back
- * from the APIs themselves, and SIGTERM must stop `baton up` with status 0.
+ * README.md's "First steps", as a newcomer would follow them, then every example of the README
+ * and docs/*.md, in reading order, on that same deployment (issue 22 §6: read top to bottom,
+ * the README's curl block answered 409, 404, 400). The README's first command (less its `npm
+ * install &&`, which this checkout has done) starts it; then each block marked `<!-- walkthrough:
+ * NAME -->` or `<!-- example -->` runs as written, in bash, with the real `baremetal` and
+ * `openstack` clients, `curl` failing on any HTTP error, and `baton` the checkout's. A block of
+ * `$ command` lines followed by what it prints is run line by line, and what it prints must
+ * hold the lines shown, in order (`…` standing for what differs from machine to machine). Only
+ * the addresses change: `baton up` runs on free ports here (BATON_PLACEMENT_PORT and
+ * BATON_BAREMETAL_PORT are 0), so `http://127.0.0.1:6385` and `:8778` in the blocks become the
+ * addresses it prints. Then the node must be `active` and the allocation exist, read back from
+ * the APIs themselves, and SIGTERM must stop `baton up` with status 0. A code block that runs
+ * commands against a deployment without a marker fails the test, so a new one cannot be missed.
  *
  * Needs python3-ironicclient, python3-openstackclient and python3-osc-placement (.ci/debian-
- * packages): without them the test is skipped with the reason, and fails under CI=true.
+ * packages): without them the walk is skipped with the reason, and fails under CI=true.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'baton.mjs');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const BAREMETAL_ENDPOINT = 'http://127.0.0.1:6385';
 const PLACEMENT_ENDPOINT = 'http://127.0.0.1:8778';
@@ -57,6 +64,82 @@ function walkthroughBlocks(text: string): Map<string, string> {
   return blocks;
 }
 
+/** README.md, then docs/*.md by name: the order the examples run in. */
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+interface Block {
+  readonly where: string;
+  /** The comment just before the block (`<!-- example -->`), if any. */
+  readonly marker: string | undefined;
+  readonly body: string;
+}
+
+function codeBlocks(file: string): Block[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]?.startsWith('```')) continue;
+    const end = lines.indexOf('```', i + 1);
+    const before = lines[i - 1]?.trim() ?? '';
+    blocks.push({
+      where: `${file}:${i + 1}`,
+      marker: /^<!--.*-->$/.test(before) ? before : undefined,
+      body: lines.slice(i + 1, end).join('\n'),
+    });
+    i = end;
+  }
+  return blocks;
+}
+
+/** A line that runs something against a deployment (not a synopsis: `[--flag]`, `[options]`). */
+const DEPLOYMENT_COMMAND =
+  /^\s*(\$ )?(curl|baremetal|openstack|npx baton|baton|node bin\/baton\.mjs|node \$NEW)\s/;
+const SYNOPSIS = /\[(--|options\]|[A-Z])/;
+
+/** Every example to run, in order: the walkthrough blocks and those marked `example`. */
+function examples(): Block[] {
+  return DOCUMENTS.flatMap(codeBlocks).filter(
+    (block) =>
+      block.marker !== undefined && /^<!-- (walkthrough: \S+|example) -->$/.test(block.marker),
+  );
+}
+
+/** `$ command` lines, each with the lines it prints. */
+function transcript(body: string): { command: string; shows: string[] }[] | undefined {
+  const lines = body.split('\n');
+  if (!lines[0]?.startsWith('$ ')) return undefined;
+  const steps: { command: string; shows: string[] }[] = [];
+  for (const line of lines) {
+    if (line.startsWith('$ ')) steps.push({ command: line.slice(2), shows: [] });
+    else steps.at(-1)?.shows.push(line);
+  }
+  return steps;
+}
+
+/** Each line shown appears in `output`, in order; `…` stands for anything. */
+function holdsInOrder(output: string, shows: readonly string[]): string | undefined {
+  const lines = output.split('\n');
+  let at = 0;
+  for (const shown of shows) {
+    const pattern = new RegExp(
+      `^${shown
+        .split('…')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
+    const found = lines.findIndex((line, i) => i >= at && pattern.test(line));
+    if (found < 0) return shown;
+    at = found + 1;
+  }
+  return undefined;
+}
+
 /** README's first code line, less a leading `npm install &&`. */
 function firstCommand(text: string): string[] {
   const first = /```\n(.+)\n/.exec(text)?.[1] ?? '';
@@ -72,6 +155,8 @@ if (missing !== undefined && process.env.CI === 'true') {
 describe("README's First steps", { skip: missing }, () => {
   const blocks = walkthroughBlocks(README);
   const dataDir = mkdtempSync(join(tmpdir(), 'walkthrough-'));
+  // The examples' `/etc`: empty, whatever this machine's holds.
+  const emptyEtc = mkdtempSync(join(tmpdir(), 'walkthrough-etc-'));
   let up: ChildProcess | undefined;
   let output = '';
   after(() => {
@@ -83,6 +168,7 @@ describe("README's First steps", { skip: missing }, () => {
       }
     }
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(emptyEtc, { recursive: true, force: true });
   });
 
   it('has the two marked blocks, on the default addresses, after `npm run up`', () => {
@@ -119,21 +205,45 @@ describe("README's First steps", { skip: missing }, () => {
     const baremetal = /^ {2}Bare metal API\s+(http:\S+)$/m.exec(output)?.[1];
     assert.ok(placement !== undefined && baremetal !== undefined, output);
 
-    const run = (name: string) => {
-      const script = (blocks.get(name) ?? '')
-        .replaceAll(BAREMETAL_ENDPOINT, baremetal)
-        .replaceAll(PLACEMENT_ENDPOINT, placement);
-      const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
-        env: cleanEnv(),
+    // `curl` fails on an HTTP error (the README's block read top to bottom answered 409, 404,
+    // 400 and went on); `baton` is the checkout's, on the deployment's data directory.
+    const prelude = [
+      'curl() { command curl --fail-with-body "$@"; echo; }',
+      `baton() { node ${BIN} "$@"; }`,
+      '',
+    ].join('\n');
+    const env = cleanEnv({ BATON_DATA_DIR: dataDir, BATON_SYSCONFDIR: emptyEtc });
+    const bash = (script: string, what: string) => {
+      const result = spawnSync('bash', ['-euo', 'pipefail', '-c', `${prelude}${script}`], {
+        env,
         encoding: 'utf8',
         timeout: 240_000,
       });
-      assert.equal(result.status, 0, `${name} block:\n${result.stdout}\n${result.stderr}`);
-      return result.stdout;
+      return { ...result, what };
     };
-    assert.equal(run('baremetal').trim().split('\n').at(-1), 'active');
-    const shown = run('placement');
-    assert.match(shown, /VCPU.*2/);
+    const outputs = new Map<string, string>();
+    for (const block of examples()) {
+      const script = block.body
+        .replaceAll(BAREMETAL_ENDPOINT, baremetal)
+        .replaceAll(PLACEMENT_ENDPOINT, placement);
+      const steps = transcript(script);
+      if (steps === undefined) {
+        const result = bash(script, block.where);
+        assert.equal(result.status, 0, `${block.where}:\n${result.stdout}\n${result.stderr}`);
+        outputs.set(block.where, result.stdout);
+        continue;
+      }
+      for (const step of steps) {
+        // What a transcript shows is what a terminal shows: stdout and stderr together.
+        const result = bash(`${step.command} 2>&1`, block.where);
+        const missing = holdsInOrder(result.stdout, step.shows);
+        assert.equal(missing, undefined, `${block.where}: $ ${step.command}\n${result.stdout}`);
+      }
+    }
+    const [first, second] = [...outputs.values()];
+    assert.equal(first?.trim().split('\n').at(-1), 'active');
+    assert.match(second ?? '', /VCPU.*2/);
+    assert.equal(existsSync('/srv/baton'), false, 'the documented missing database was not made');
 
     // Read back from the services themselves, not from the clients' tables.
     const node = await fetch(`${baremetal}/v1/nodes/node-1`, {
@@ -160,5 +270,30 @@ describe("README's First steps", { skip: missing }, () => {
 
     up.kill('SIGTERM');
     assert.equal(await exited, 0, output);
+  });
+});
+
+describe('README and docs examples', () => {
+  it('every block that runs commands against a deployment is marked: run here, or why not', () => {
+    const unmarked = DOCUMENTS.flatMap(codeBlocks)
+      .filter((block) =>
+        block.body
+          .split('\n')
+          .some((line) => DEPLOYMENT_COMMAND.test(line) && !SYNOPSIS.test(line)),
+      )
+      .filter(
+        (block) =>
+          block.marker === undefined ||
+          !/^<!-- (walkthrough: \S+|example|server: .+|rolling-upgrade: .+|not run: .+) -->$/.test(
+            block.marker,
+          ),
+      )
+      .map((block) => `${block.where}: ${block.body.split('\n')[0]}`);
+    assert.deepEqual(unmarked, []);
+    // What this file runs, in order.
+    assert.deepEqual(
+      examples().map((block) => block.where.replace(/:\d+$/, '')),
+      ['README.md', 'README.md', 'README.md', 'docs/operations.md', 'docs/operations.md'],
+    );
   });
 });

@@ -99,7 +99,10 @@ describe('baton: commands that only read create nothing', () => {
     assert.equal(version.out, '0002_exact_name_collation\n');
     const services = await baton('db', 'services', '--service', 'placement', '--data-dir', dir);
     assert.equal(services.status, 0, services.err);
-    assert.equal(services.out, 'no services registered\ncaps in force: latest; API max 1.39\n');
+    assert.equal(
+      services.out,
+      "no placement processes registered (placement-api; --all lists every service's)\ncaps in force: latest; API max 1.39\n",
+    );
   });
 
   test("the config file's [DEFAULT] state_path is the data directory when no flag names one", async () => {

@@ -1,7 +1,9 @@
 /**
  * `baton up` beyond the documented start and stop (documented-servers.test.ts runs those):
  * a child that dies takes the others down and `baton up` exits 1 naming it; bad input is a
- * usage error before anything starts.
+ * usage error before anything starts; `--config-file`, `--log-file` and `--debug` reach the
+ * three children, whose every line names them, and a SIGHUP to the whole process group
+ * reloads each child once (issue 22 §3, §6).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { planUp } from '../../src/cli/up-command.ts';
+import { listServices, openDatabase } from '../../src/db/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'baton.mjs');
@@ -67,8 +70,8 @@ describe('baton up', () => {
         /^baton: error: baremetal-conductor exited \(signal SIGKILL\); the others were stopped$/m,
       );
       // The others drained: each said so.
-      assert.match(output, /^placement-api stopped$/m);
-      assert.match(output, /^baremetal-api stopped$/m);
+      assert.match(output, /^placement-api {7}\| placement-api stopped$/m);
+      assert.match(output, /^baremetal-api {7}\| baremetal-api stopped$/m);
       for (const child of children) assert.equal(existsSync(`/proc/${child.pid}/cmdline`), false);
     } finally {
       try {
@@ -167,12 +170,12 @@ describe('baton up', () => {
         ),
       );
       // The first one is unharmed: its conductor is still registered with its hardware.
-      const driver = await (
+      const driver = (await (
         await fetch(`${api}/v1/drivers/fake-hardware`, {
           headers: { 'X-OpenStack-Ironic-API-Version': '1.82' },
         })
-      ).json();
-      assert.equal((driver as { hosts: string[] }).hosts.length, 1, JSON.stringify(driver));
+      ).json()) as { hosts: string[] };
+      assert.equal(driver.hosts.length, 1, JSON.stringify(driver));
       const node = await fetch(`${api}/v1/nodes`, {
         method: 'POST',
         headers: { 'X-OpenStack-Ironic-API-Version': '1.82', 'Content-Type': 'application/json' },
@@ -189,6 +192,133 @@ describe('baton up', () => {
         // gone
       }
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('--config-file, --log-file and --debug reach the three; each line names its process; a SIGHUP to the group reloads each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-up-config-'));
+    const shared = join(dir, 'shared.sqlite');
+    const conf = join(dir, 'baton.conf');
+    const log = join(dir, 'baton.log');
+    // One file for both services: each reads its own sections. A typo (warned about once, by
+    // `baton up`), and an older name (each bare metal process says so, its name before it).
+    writeFileSync(
+      conf,
+      `[database]\nconnection = sqlite:${shared}\n\n[placement_database]\nconnection = sqlite:${shared}\n\n[api]\nprot = 1\ndrain_wait = 0\n`,
+    );
+    const up = spawn(
+      process.execPath,
+      [
+        ...[BIN, 'up', '--data-dir', join(dir, 'data'), '--config-file', conf],
+        ...['--log-file', log, '--debug', '--placement-port', '0', '--baremetal-port', '0'],
+      ],
+      { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    up.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    up.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    const pid = up.pid ?? 0;
+    const waitFor = async (what: () => boolean, message: () => string) => {
+      for (let i = 0; i < 600 && !what(); i++) {
+        assert.equal(up.exitCode, null, output);
+        await sleep(100);
+      }
+      assert.ok(what(), message());
+    };
+    const reloads = (name: string) =>
+      output
+        .split('\n')
+        .filter((line) => new RegExp(`^${name} +\\| ${name} reloaded \\(SIGHUP\\)`).test(line))
+        .length;
+    const names = ['placement-api', 'baremetal-conductor', 'baremetal-api'];
+    try {
+      await waitFor(
+        () => /^baton up: ready/m.test(output),
+        () => output,
+      );
+      // Each child's lines, prefixed with its name.
+      assert.match(output, /^placement-api {7}\| placement-api listening on http/m);
+      assert.match(output, /^baremetal-conductor \| baremetal-conductor \S+ serving topic/m);
+      assert.match(output, /^baremetal-api {7}\| baremetal-api listening on http/m);
+      assert.match(output, new RegExp(`^ {2}Database {10}sqlite:${shared}$`, 'm'));
+      assert.match(output, new RegExp(`^ {2}Config files {6}${conf}$`, 'm'));
+      assert.deepEqual(
+        output.split('\n').filter((line) => line.includes('prot is not an option')),
+        [
+          `baton: warning: ${conf}: [api] prot is not an option Baton knows; did you mean port? (ignored)`,
+        ],
+      );
+      for (const name of ['baremetal-conductor', 'baremetal-api']) {
+        assert.match(
+          output,
+          new RegExp(
+            `^${name} +\\| baton: warning: Option "drain_wait" from group "api" is deprecated`,
+            'm',
+          ),
+        );
+      }
+      // The config file's database, and each process recorded the file it read.
+      const db = await openDatabase(`sqlite:${shared}`);
+      try {
+        const rows = (await listServices(db)).filter((row) => names.includes(row.binary));
+        assert.deepEqual(
+          rows.map((row) => [row.binary, row.configFiles]).sort(),
+          names.map((name) => [name, [conf]]).sort(),
+        );
+      } finally {
+        await db.close();
+      }
+      // The log file: every process's lines, at debug level (health checks are debug lines).
+      const placement = /^ {2}Placement +(\S+)$/m.exec(output)?.[1] as string;
+      const api = /^ {2}Bare metal API +(\S+)$/m.exec(output)?.[1] as string;
+      await fetch(`${placement}/healthcheck`);
+      await fetch(`${api}/healthcheck`);
+      const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+      await waitFor(
+        () =>
+          / DEBUG placement-api /.test(logged()) &&
+          / DEBUG baremetal-api /.test(logged()) &&
+          / INFO baremetal-conductor /.test(logged()),
+        () => logged(),
+      );
+      // SIGHUP to the whole group (as a terminal's hangup, or `kill -HUP -PGID`): once each.
+      process.kill(-pid, 'SIGHUP');
+      await waitFor(
+        () => names.every((name) => reloads(name) >= 1),
+        () => output,
+      );
+      await sleep(3000);
+      assert.deepEqual(
+        names.map((name) => reloads(name)),
+        [1, 1, 1],
+        output,
+      );
+      // SIGHUP to `baton up` alone (systemctl reload's $MAINPID): once each again.
+      process.kill(pid, 'SIGHUP');
+      await waitFor(
+        () => names.every((name) => reloads(name) >= 2),
+        () => output,
+      );
+      await sleep(3000);
+      assert.deepEqual(
+        names.map((name) => reloads(name)),
+        [2, 2, 2],
+        output,
+      );
+      process.kill(pid, 'SIGTERM');
+      assert.equal(await exited, 0, output);
+    } finally {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -27,6 +27,7 @@ interface PlanJson {
   current: string | null;
   next: { id: string; what: string; commands: string[] } | null;
   complete: boolean;
+  fresh: boolean;
   problems: string[];
   schema: { state: string };
   processes: { binary: string; host: string; runs: string; pin: string | null; state: string }[];
@@ -199,7 +200,7 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       assert.equal(text.status, 0, text.err);
       assert.match(
         text.out,
-        /^baremetal: rolling upgrade from zed \("old" below\) to antelope \("new", service version/,
+        /^baremetal: rolling upgrade from zed \("old" below\) to 2023\.1 \(antelope\) \("new", service version/,
       );
       assert.match(text.out, /rows of Node by version: 1\.36: 1/);
       assert.match(text.out, /\| 3\.4 +\| all new +\| all new +\| .*\| done \(now here\)/);
@@ -218,6 +219,8 @@ function stages(backend: 'sqlite' | 'postgresql' | 'mysql') {
       assert.equal(migrated.status, 0, migrated.err + migrated.out);
       const now = await plan();
       assert.equal(now.complete, true);
+      // zed's code built the schema's first part: an upgrade, finished, not a fresh install.
+      assert.equal(now.fresh, false);
       assert.equal(now.current, 'done');
       assert.equal(now.next, null);
       assert.ok(now.steps.every((s) => s.state === 'done'));

@@ -193,3 +193,53 @@ test('a previous-release process beside rows it cannot read: a problem naming it
     /conductor on c2 run\(s\) zed, which cannot read nodes Node 1\.37: 3 row\(s\): they fail on those rows/,
   );
 });
+
+test("the next step's commands name the pid and config files the process's row records", () => {
+  const recorded: PlanProcess = {
+    ...process('conductor', 'c1', 1),
+    pid: 4242,
+    machine: 'm1',
+    configFiles: ['/etc/ironic/ironic.conf', '/etc/ironic/conductor-1.conf'],
+  };
+  const plan = planUpgrade(input({ processes: [recorded, process('api', 'a1', 1)] }));
+  assert.equal(plan.next?.id, '1.1');
+  assert.deepEqual(plan.next?.commands, [
+    '# in /etc/ironic/conductor-1.conf: [DEFAULT] pin_release_version = zed',
+    'kill -TERM 4242   # on m1',
+    "baton conductor --config-file /etc/ironic/ironic.conf --config-file /etc/ironic/conductor-1.conf   # with the new release's baton",
+  ]);
+  // A row of older code records neither: the placeholders stay.
+  const unknown = planUpgrade(input({ processes: [process('conductor', 'c1', 1)] }));
+  assert.deepEqual(unknown.next?.commands.slice(1), [
+    'kill -TERM <pid of conductor on c1>',
+    "baton conductor --config-file <its config file>   # with the new release's baton",
+  ]);
+});
+
+test('a fresh install is no finished upgrade: nothing to upgrade, no step done', () => {
+  const fresh = input({
+    schema: { state: 'current', pending: [], appliedByOlderCode: false },
+    processes: [process('conductor', 'c1', 2), process('api', 'a1', 2)],
+    onlineMigrations: [{ name: 'm', pending: 0 }],
+    rowsBelowLatest: 0,
+  });
+  const plan = planUpgrade(fresh);
+  assert.equal(plan.fresh, true);
+  assert.equal(plan.complete, false);
+  assert.equal(plan.current, undefined);
+  assert.equal(plan.next, undefined);
+  assert.ok(plan.steps.every((step) => step.state === 'not needed'));
+  // The same deployment whose schema older code upgraded: a finished upgrade.
+  const upgraded = planUpgrade({
+    ...fresh,
+    schema: { state: 'current', pending: [], appliedByOlderCode: true },
+  });
+  assert.equal(upgraded.fresh, false);
+  assert.equal(upgraded.complete, true);
+  // An older process registered, even dead, or rows at older versions: not fresh either.
+  const dead = { ...process('conductor', 'old', 1), live: false };
+  assert.equal(planUpgrade({ ...fresh, processes: [dead] }).fresh, false);
+  assert.equal(planUpgrade({ ...fresh, rowsBelowLatest: 3 }).fresh, false);
+  const pinned = process('conductor', 'c1', 2, 'zed');
+  assert.equal(planUpgrade({ ...fresh, processes: [pinned] }).fresh, false);
+});

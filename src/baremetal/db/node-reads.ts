@@ -3,7 +3,7 @@
  * filters and pages. A node comes with its traits (a second query for a whole page, as
  * Ironic's selectin load does) and at its latest object version.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { runTemplate } from '../../db/query-templates.ts';
 import { Node, type NodeObject, Trait, TraitList, type TraitListObject } from '../objects/index.ts';
 import type { StoreContext } from './context.ts';
@@ -233,6 +233,44 @@ export async function countNodesByProvisionState(
     .orderBy('provision_state')
     .execute();
   return rows.map((row) => ({ state: String(row.provision_state), count: Number(row.count) }));
+}
+
+/** Nodes in each provision state, and of them how many hold an error and how many are in maintenance. */
+export interface NodeStateCount {
+  readonly state: string;
+  readonly count: number;
+  /** With a `last_error`. */
+  readonly errors: number;
+  readonly maintenance: number;
+}
+
+/** The node counts the dashboard shows: by provision state, with errors and maintenance. */
+export async function countNodesByStateForDashboard(ctx: StoreContext): Promise<NodeStateCount[]> {
+  const k = ctx.database.kysely;
+  const hasError = sql<number>`case when ${sql.ref('last_error')} is null then 0 else 1 end`;
+  const rows = await k
+    .selectFrom('nodes')
+    .select([
+      'provision_state',
+      'maintenance',
+      hasError.as('has_error'),
+      k.fn.countAll<number | string>().as('count'),
+    ])
+    .groupBy(['provision_state', 'maintenance', hasError])
+    .execute();
+  const byState = new Map<string, { count: number; errors: number; maintenance: number }>();
+  for (const row of rows) {
+    const state = String(row.provision_state);
+    const counts = byState.get(state) ?? { count: 0, errors: 0, maintenance: 0 };
+    const n = Number(row.count);
+    counts.count += n;
+    if (Number(row.has_error) === 1) counts.errors += n;
+    if (Number(row.maintenance)) counts.maintenance += n;
+    byState.set(state, counts);
+  }
+  return [...byState]
+    .map(([state, counts]) => ({ state, ...counts }))
+    .sort((a, b) => a.state.localeCompare(b.state));
 }
 
 /** Ironic's get_shard_list: each shard value (null included) and its node count, most first. */

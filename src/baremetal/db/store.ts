@@ -40,6 +40,7 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       destroy: bind(ctx, nodeWrites.destroyNode),
       touchProvisioning: bind(ctx, nodeWrites.touchNodeProvisioning),
       countByProvisionState: bind(ctx, nodeReads.countNodesByProvisionState),
+      countForDashboard: bind(ctx, nodeReads.countNodesByStateForDashboard),
       countByShard: bind(ctx, nodeReads.countNodesByShard),
     },
     inventories: {

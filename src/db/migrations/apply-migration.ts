@@ -73,6 +73,8 @@ export interface Attempt {
   readonly plan: MigrationPlan;
   /** The row of an earlier, interrupted attempt. */
   readonly earlier: SchemaHistoryRow | undefined;
+  /** The release of the code applying it (history.ts). */
+  readonly appliedBy: string;
   readonly onStep?: ((event: MigrationStepEvent) => void) | undefined;
 }
 
@@ -88,7 +90,12 @@ export async function applyMigration(attempt: Attempt): Promise<void> {
       phase,
     });
   const backend = caps.backend;
-  const base = { service, id: migration.id, release: migration.release };
+  const base = {
+    service,
+    id: migration.id,
+    release: migration.release,
+    appliedBy: attempt.appliedBy,
+  };
   let rowExists = earlier !== undefined;
   const record = (stepsDone: number, finished: boolean) => {
     const operations = finished ? migration.operations : migration.operations.slice(0, stepsDone);

@@ -3,13 +3,16 @@
  * migration) with the release and checksum it was applied with. `applied_at`
  * stays NULL while a migration that cannot run in one transaction is part-way
  * through; `steps_done` then counts the operations already applied.
+ * `applied_by` names the code that applied it: the release of the newest migration that
+ * code knows (NULL: code older than the column), so a schema built by one release's code
+ * in one go (a fresh install) is told from one upgraded release by release.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../connect.ts';
 import type { Backend } from '../database-url.ts';
 import { sqlTypeOf } from './column-types.ts';
 import { HISTORY_TABLE } from './definition-checks.ts';
-import { tableExists } from './introspect.ts';
+import { columnExists, tableExists } from './introspect.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the history table is not in the caller's schema
 type AnyKysely = Kysely<any>;
@@ -21,7 +24,11 @@ export interface SchemaHistoryRow {
   /** Undefined while the migration is part-way through. */
   readonly appliedAt: Date | undefined;
   readonly stepsDone: number;
+  /** The release of the code that applied it; undefined: code older than the record. */
+  readonly appliedBy: string | undefined;
 }
+
+const APPLIED_BY = 'applied_by';
 
 /** Creates the table if missing (under the migration lock: concurrent creation races on PostgreSQL). */
 export async function ensureHistoryTable(db: AnyKysely, backend: Backend): Promise<void> {
@@ -34,8 +41,13 @@ export async function ensureHistoryTable(db: AnyKysely, backend: Backend): Promi
     .addColumn('checksum', 'varchar(64)', (c) => c.notNull())
     .addColumn('applied_at', sqlTypeOf('datetime', backend))
     .addColumn('steps_done', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn(APPLIED_BY, 'varchar(64)')
     .addPrimaryKeyConstraint(`${HISTORY_TABLE}_pkey`, ['service', 'id'])
     .execute();
+  // A table made by older code: the column added (nullable, so that code still writes rows).
+  if (!(await columnExists(db, backend, HISTORY_TABLE, APPLIED_BY))) {
+    await db.schema.alterTable(HISTORY_TABLE).addColumn(APPLIED_BY, 'varchar(64)').execute();
+  }
 }
 
 function toDate(value: unknown): Date | undefined {
@@ -52,9 +64,11 @@ export async function readSchemaHistory(
   service: string,
 ): Promise<SchemaHistoryRow[]> {
   if (!(await tableExists(db, backend, HISTORY_TABLE))) return [];
+  const withAppliedBy = await columnExists(db, backend, HISTORY_TABLE, APPLIED_BY);
   const rows = await db
     .selectFrom(HISTORY_TABLE)
     .select(['id', 'release', 'checksum', 'applied_at', 'steps_done'])
+    .$if(withAppliedBy, (query) => query.select(APPLIED_BY))
     .where('service', '=', service)
     .orderBy('id')
     .execute();
@@ -64,6 +78,10 @@ export async function readSchemaHistory(
     checksum: String(row.checksum),
     appliedAt: toDate(row.applied_at),
     stepsDone: Number(row.steps_done),
+    appliedBy:
+      row[APPLIED_BY] === null || row[APPLIED_BY] === undefined
+        ? undefined
+        : String(row[APPLIED_BY]),
   }));
 }
 
@@ -74,6 +92,8 @@ export interface Progress {
   readonly checksum: string;
   readonly stepsDone: number;
   readonly finished: boolean;
+  /** The release of the code applying it (the newest migration it knows). */
+  readonly appliedBy: string;
 }
 
 /** Writes a migration's progress: a new row, or an update of the row of an earlier attempt. */
@@ -82,7 +102,12 @@ export async function recordProgress(db: AnyKysely, progress: Progress, rowExist
   if (rowExists) {
     await db
       .updateTable(HISTORY_TABLE)
-      .set({ steps_done: progress.stepsDone, applied_at: appliedAt, checksum: progress.checksum })
+      .set({
+        steps_done: progress.stepsDone,
+        applied_at: appliedAt,
+        checksum: progress.checksum,
+        [APPLIED_BY]: progress.appliedBy,
+      })
       .where('service', '=', progress.service)
       .where('id', '=', progress.id)
       .execute();
@@ -97,6 +122,7 @@ export async function recordProgress(db: AnyKysely, progress: Progress, rowExist
       checksum: progress.checksum,
       applied_at: appliedAt,
       steps_done: progress.stepsDone,
+      [APPLIED_BY]: progress.appliedBy,
     })
     .execute();
 }

@@ -150,6 +150,7 @@ export async function migrateToLatest<DB>(
             plan,
             earlier,
             onStep: options.onStep,
+            appliedBy: codeReleaseOf(set),
           });
           const lockWarnings = (policy.migrations[index]?.lockWarnings ?? []).filter((w) =>
             w.backends.includes(caps.backend),
@@ -170,4 +171,9 @@ export async function migrateToLatest<DB>(
         : asMigrationError(service, error);
     return { applied, alreadyApplied, error: failure };
   }
+}
+
+/** The release of the code a migration set is: that of the newest migration it knows. */
+export function codeReleaseOf(set: MigrationSet): string {
+  return set.migrations.at(-1)?.release ?? set.releases.at(-1) ?? '';
 }

@@ -15,7 +15,7 @@ import { expectedChecksum } from './checksum.ts';
 import { MigrationError, schemaUpgradeCommand } from './errors.ts';
 import { schemaHistoryOf } from './history.ts';
 import type { MigrationSet } from './migration.ts';
-import { migrateToLatest } from './runner.ts';
+import { codeReleaseOf, migrateToLatest } from './runner.ts';
 
 export type SchemaState = 'current' | 'empty' | 'behind' | 'ahead' | 'modified';
 
@@ -31,6 +31,11 @@ export interface SchemaReport {
   readonly unknownReleases: readonly string[];
   /** Applied migrations whose operations differ from this code's. */
   readonly modified: readonly string[];
+  /**
+   * Whether an applied migration was applied by code older than this (or by code that did not
+   * record it): the schema was upgraded release by release, not made by this code in one go.
+   */
+  readonly appliedByOlderCode: boolean;
   readonly message: string;
 }
 
@@ -93,6 +98,10 @@ export async function checkSchema<DB>(
     .filter((row) => known.has(row.id) && !row.appliedAt)
     .map((row) => row.id);
   const upgrade = `run \`${schemaUpgradeCommand(service, database.url.redacted)}\``;
+  const codeRelease = codeReleaseOf(set);
+  const appliedByOlderCode = rows.some(
+    (row) => row.appliedAt !== undefined && known.has(row.id) && row.appliedBy !== codeRelease,
+  );
   const report = (state: SchemaState, message: string): SchemaReport => ({
     state,
     applied,
@@ -100,6 +109,7 @@ export async function checkSchema<DB>(
     unknown,
     unknownReleases,
     modified,
+    appliedByOlderCode,
     message,
   });
   if (modified.length > 0) {

@@ -1,13 +1,19 @@
 /**
  * The dashboard's feed of one API process: the deployment read from the database (at most
  * once a second, however many pages poll it: reading probes the online migrations), its plan,
+ * the processes of the other services sharing the database, the service's items by state,
  * and the rehearsal's status when one runs.
  */
-import type { Database, LivenessOptions } from '../../db/index.ts';
+import { type Database, type LivenessOptions, listServices } from '../../db/index.ts';
 import { readDeploymentState } from '../deployment-state.ts';
 import { NO_CONFIG, type ServiceConfig, type ServiceDefinition } from '../service-definition.ts';
 import { planFromState } from '../upgrade-plan.ts';
-import { type DashboardState, dashboardState } from './dashboard-state.ts';
+import {
+  type DashboardState,
+  dashboardState,
+  type OtherService,
+  type StateCount,
+} from './dashboard-state.ts';
 import { readRehearsalStatus } from './rehearsal-status.ts';
 
 export interface DashboardFeedOptions {
@@ -22,6 +28,10 @@ export interface DashboardFeedOptions {
   readonly offline?: () => Promise<(binary: string, host: string) => boolean>;
   /** How long a state is served again before the database is read anew (default 1 s). */
   readonly maxAgeMs?: number;
+  /** The other services whose processes may share the database (shown beside). */
+  readonly others?: readonly OtherService[];
+  /** The service's items by state, with their errors and maintenance (the bare metal nodes). */
+  readonly inventory?: { readonly title: string; read(): Promise<readonly StateCount[]> };
 }
 
 export function dashboardFeed(
@@ -39,10 +49,20 @@ export function dashboardFeed(
     const plan = planFromState(state, service, { databaseArgs: '', startCommand: (b) => b });
     const rehearsal = await readRehearsalStatus(options.rehearsalStatusPath, now);
     const offline = await options.offline?.();
+    const rows = options.others === undefined ? [] : await listServices(db, options.liveness);
+    const inventory =
+      options.inventory === undefined
+        ? undefined
+        : { title: options.inventory.title, states: await options.inventory.read() };
     return dashboardState(state, plan, service, {
       now,
       rehearsal,
       ...(offline === undefined ? {} : { offline }),
+      others: (options.others ?? []).map((other) => ({
+        service: other,
+        rows: rows.filter((row) => other.binaries.includes(row.binary)),
+      })),
+      ...(inventory === undefined ? {} : { inventory }),
     });
   };
   return () => {

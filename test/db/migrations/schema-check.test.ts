@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import {
   assertSchemaCurrent,
   checkSchema,
@@ -13,6 +14,7 @@ import {
   parseDatabaseUrl,
   SchemaNotCurrentError,
   SchemaTooNewError,
+  schemaHistoryOf,
 } from '../../../src/db/index.ts';
 import { forEachBackend } from '../support/backends.ts';
 import { columnsOf, migration, migrationSet } from './fixtures.ts';
@@ -165,5 +167,60 @@ forEachBackend('schema two releases ahead of the code', (ctx) => {
       );
       return true;
     });
+  });
+});
+
+forEachBackend('which code applied the schema (a fresh install, or upgraded)', (ctx) => {
+  const table = (id: string, name: string, release: string) =>
+    migration(
+      id,
+      [
+        {
+          op: 'createTable',
+          table: name,
+          columns: [{ name: 'id', type: 'integer', primaryKey: true }],
+        },
+      ],
+      { release },
+    );
+  const a = table('0001_a', 'applied_by_a', 'r1');
+  const b = table('0002_b', 'applied_by_b', 'r2');
+
+  test('a history table from before the record gets it; its rows count as older code', async () => {
+    // The table as older code made it: no applied_by.
+    await ctx
+      .db()
+      .kysely.schema.createTable('baton_schema_migrations')
+      .addColumn('service', 'varchar(64)', (c) => c.notNull())
+      .addColumn('id', 'varchar(128)', (c) => c.notNull())
+      .addColumn('release', 'varchar(64)', (c) => c.notNull())
+      .addColumn('checksum', 'varchar(64)', (c) => c.notNull())
+      .addColumn('applied_at', ctx.backend === 'postgresql' ? 'timestamp' : 'datetime')
+      .addColumn('steps_done', 'integer', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint('baton_schema_migrations_pkey', ['service', 'id'])
+      .execute();
+    const legacy = migrationSet('legacy', [a], { releases: ['r1'] });
+    assert.equal((await migrateToLatest(ctx.db(), legacy)).error, undefined);
+    await sql`update baton_schema_migrations set applied_by = null`.execute(ctx.db().kysely);
+    const upgraded = migrationSet('legacy', [a, b], { releases: ['r1', 'r2'] });
+    assert.equal((await migrateToLatest(ctx.db(), upgraded)).error, undefined);
+    const report = await checkSchema(ctx.db(), upgraded);
+    assert.equal(report.state, 'current');
+    assert.equal(report.appliedByOlderCode, true);
+  });
+
+  test("one release's code in one go: not older; release by release: older", async () => {
+    const fresh = migrationSet(
+      'fresh',
+      [table('0001_c', 'applied_by_c', 'r1'), table('0002_d', 'applied_by_d', 'r2')],
+      { releases: ['r1', 'r2'] },
+    );
+    assert.equal((await migrateToLatest(ctx.db(), fresh)).error, undefined);
+    assert.equal((await checkSchema(ctx.db(), fresh)).appliedByOlderCode, false);
+    const history = await schemaHistoryOf(ctx.db(), 'fresh');
+    assert.deepEqual(
+      history.map((row) => row.appliedBy),
+      ['r2', 'r2'],
+    );
   });
 });
