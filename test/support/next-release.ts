@@ -41,7 +41,8 @@ export const NEXT_MIGRATIONS: MigrationSet = {
   migrations: [
     ...BAREMETAL_MIGRATIONS.migrations,
     {
-      id: '0004_node_next_note',
+      // Numbered far past this release's own, so that it stays the last as they are added.
+      id: '9001_node_next_note',
       release: NEXT_RELEASE,
       description: "The next release's note on a node",
       operations: [

@@ -37,7 +37,7 @@ export interface AllocationFilters {
 }
 
 function selectAllocations(ctx: StoreContext) {
-  return ctx.database.kysely.selectFrom('allocations').select(ALLOCATION_COLUMNS as never);
+  return ctx.database.kysely.selectFrom('baremetal_allocations').select(ALLOCATION_COLUMNS as never);
 }
 
 async function getWhere(
@@ -67,19 +67,19 @@ export async function listAllocations(
   filters: AllocationFilters = {},
   page: PageOptions = {},
 ): Promise<AllocationObject[]> {
-  checkPageOptions('allocations', page);
+  checkPageOptions('baremetal_allocations', page);
   const db = ctx.database.kysely;
-  const marker = await findMarker(db, 'allocations', 'allocation', page);
+  const marker = await findMarker(db, 'baremetal_allocations', 'allocation', page);
   let query = selectAllocations(ctx);
   for (const [column, value] of Object.entries(filters)) {
     if (value !== undefined) query = query.where(column as never, '=', value as never);
   }
-  const rows = await applyPage(query, 'allocations', page, marker).execute();
+  const rows = await applyPage(query, 'baremetal_allocations', page, marker).execute();
   return rows.map((row) => allocationFromRow(row as Row));
 }
 
 function duplicate(error: unknown, values: Row): Error {
-  if (violatedUniqueColumn(error, 'allocations', UNIQUE) === 'name') {
+  if (violatedUniqueColumn(error, 'baremetal_allocations', UNIQUE) === 'name') {
     return duplicateOf('allocation', 'name', String(values.name));
   }
   return duplicateOf('allocation', 'uuid', String(values.uuid));
@@ -98,7 +98,7 @@ export async function createAllocation(
   try {
     await retryOnDeadlock(() =>
       ctx.database.kysely
-        .insertInto('allocations')
+        .insertInto('baremetal_allocations')
         .values(toColumns(values) as never)
         .execute(),
     );
@@ -127,11 +127,11 @@ export async function saveAllocation(
   let nodeUuid: string | null = null;
   try {
     await inRetriedTransaction(ctx.database, async (trx) => {
-      const query = trx.selectFrom('allocations').select(['id', 'traits']).where('uuid', '=', uuid);
+      const query = trx.selectFrom('baremetal_allocations').select(['id', 'traits']).where('uuid', '=', uuid);
       const current = await forUpdate(query, ctx.database.caps).executeTakeFirst();
       if (current === undefined) throw new NotFoundError('allocation', uuid);
       await trx
-        .updateTable('allocations')
+        .updateTable('baremetal_allocations')
         .set(toColumns(values) as never)
         .where('id', '=', current.id)
         .execute();
@@ -161,7 +161,7 @@ export async function saveAllocation(
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    if (violatedUniqueColumn(error, 'allocations', UNIQUE) === 'name') {
+    if (violatedUniqueColumn(error, 'baremetal_allocations', UNIQUE) === 'name') {
       throw duplicateOf('allocation', 'name', String(values.name));
     }
     // The allocation's UUID is another node's instance_uuid already.
@@ -179,7 +179,7 @@ export async function destroyAllocation(ctx: StoreContext, ident: string | numbe
   const identity = identityOf(ident);
   await inRetriedTransaction(ctx.database, async (trx) => {
     const query = trx
-      .selectFrom('allocations')
+      .selectFrom('baremetal_allocations')
       .select('id')
       .where(
         'id' in identity ? 'id' : 'uuid',
@@ -193,7 +193,7 @@ export async function destroyAllocation(ctx: StoreContext, ident: string | numbe
       .set({ allocation_id: null, instance_uuid: null, updated_at: ctx.now() })
       .where('allocation_id', '=', Number(row.id))
       .execute();
-    await trx.deleteFrom('allocations').where('id', '=', Number(row.id)).execute();
+    await trx.deleteFrom('baremetal_allocations').where('id', '=', Number(row.id)).execute();
   });
 }
 
@@ -209,7 +209,7 @@ export async function takeOverAllocation(
 ): Promise<boolean> {
   const result = await retryOnDeadlock(() =>
     ctx.database.kysely
-      .updateTable('allocations')
+      .updateTable('baremetal_allocations')
       .set({ conductor_affinity: newConductorId, updated_at: ctx.now() })
       .where('id', '=', id)
       .where('conductor_affinity', '=', oldConductorId)

@@ -40,7 +40,7 @@ export const OBJECT_TABLES: readonly ObjectTable[] = [
   { table: 'conductors', objectName: 'Conductor' },
   { table: 'node_traits', objectName: 'Trait' },
   { table: 'node_inventory', objectName: 'NodeInventory' },
-  { table: 'allocations', objectName: 'Allocation' },
+  { table: 'baremetal_allocations', objectName: 'Allocation' },
   { table: 'deploy_templates', objectName: 'DeployTemplate' },
 ];
 
@@ -77,7 +77,7 @@ export const VERSIONED_TABLES: readonly VersionedTable[] = [
   },
   { table: 'node_inventory', type: NodeInventory, toColumns: plain },
   {
-    table: 'allocations',
+    table: 'baremetal_allocations',
     type: Allocation,
     fromRow: (row) => parseJsonColumns(row, ALLOCATION_LIST_COLUMNS),
     toColumns: plain,

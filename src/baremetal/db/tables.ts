@@ -175,7 +175,7 @@ export interface DeployTemplateStepsTable extends BaseColumns {
 }
 
 export interface BaremetalTables {
-  allocations: AllocationsTable;
+  baremetal_allocations: AllocationsTable;
   deploy_templates: DeployTemplatesTable;
   deploy_template_steps: DeployTemplateStepsTable;
   chassis: ChassisTable;

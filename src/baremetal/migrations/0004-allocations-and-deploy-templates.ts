@@ -5,7 +5,10 @@
  * the real one did, so a database upgraded from Baton's zed gets here what the real zed
  * already had. New tables only: the previous release's code runs on the result unchanged.
  *
- * Left out on purpose: the foreign key from `nodes.allocation_id` to `allocations.id`. Adding
+ * The allocations table is `baremetal_allocations`, not Ironic's `allocations`: the services
+ * share one database and Placement's table of that name came first.
+ *
+ * Left out on purpose: the foreign key from `nodes.allocation_id` to the allocation's `id`. Adding
  * it to the populated nodes table takes a lock (PostgreSQL), copies the table (MariaDB) or
  * rebuilds it (SQLite) while the previous release serves; the conductor's store writes
  * `allocation_id` only in the transaction that writes the allocation it names.
@@ -48,7 +51,7 @@ export const allocationsAndDeployTemplates: Migration = {
   operations: [
     {
       op: 'createTable',
-      table: 'allocations',
+      table: 'baremetal_allocations',
       columns: [
         ...base,
         id,
@@ -72,7 +75,7 @@ export const allocationsAndDeployTemplates: Migration = {
     },
     // Allocation names compare byte for byte on MariaDB too, as node names do (0003).
     exactCollationOnMariadb(
-      'allocations',
+      'baremetal_allocations',
       'name',
       255,
       true,

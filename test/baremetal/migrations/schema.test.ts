@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { VERSIONED_TABLES } from '../../../src/baremetal/db/index.ts';
 import { columnCatalog } from '../../../src/baremetal/db/schema-catalog.ts';
 import { BAREMETAL_MIGRATIONS } from '../../../src/baremetal/migrations/index.ts';
+import { PLACEMENT_MIGRATIONS } from '../../../src/placement/migrations/index.ts';
 import {
   checkPolicy,
   checkSchema,
@@ -37,6 +38,13 @@ const TABLES = [
   'deploy_templates',
   'deploy_template_steps',
 ];
+
+/**
+ * Baton's name of an Ironic table: the services share one database, and Placement's
+ * `allocations` came first, so the bare metal one is `baremetal_allocations`.
+ */
+const BATON_NAMES: Readonly<Record<string, string>> = { allocations: 'baremetal_allocations' };
+const batonName = (table: string) => BATON_NAMES[table] ?? table;
 
 /** Column defaults Ironic sets in SQLAlchemy that Baton sets in the table. */
 const BATON_DEFAULTS: Record<string, Record<string, string>> = {
@@ -113,10 +121,10 @@ describe('bare metal migrations', () => {
       const result = await migrateToLatest(db, BAREMETAL_MIGRATIONS);
       await db.close();
       assert.equal(result.error, undefined);
-      const ours = readSqliteSchema(path, TABLES);
+      const ours = readSqliteSchema(path, TABLES.map(batonName));
       const theirs = readSqliteSchema(real?.path ?? '', TABLES);
       for (const table of TABLES) {
-        const a = ours[table];
+        const a = ours[batonName(table)];
         const b = theirs[table];
         assert.ok(a && b);
         const expected = withoutKnownDifferences(table, b);
@@ -149,7 +157,7 @@ forEachBackend('bare metal migrations', (ctx) => {
     assert.equal((await checkSchema(db, BAREMETAL_MIGRATIONS)).state, 'current');
     const tables = await db.kysely.introspection.getTables();
     for (const table of TABLES) {
-      const found = tables.find((t) => t.name === table);
+      const found = tables.find((t) => t.name === batonName(table));
       assert.ok(found, table);
       assert.ok(
         found.columns.some((c) => c.name === 'version' && c.isNullable),
@@ -177,5 +185,12 @@ forEachBackend('bare metal migrations', (ctx) => {
     assert.equal(result.error, undefined);
     assert.deepEqual(result.applied, []);
     assert.equal(result.alreadyApplied, 4);
+  });
+
+  test("Placement's migrations apply beside them: the two services share one database", async () => {
+    const result = await migrateToLatest(ctx.db(), PLACEMENT_MIGRATIONS);
+    assert.equal(result.error, undefined, String(result.error));
+    assert.equal((await checkSchema(ctx.db(), PLACEMENT_MIGRATIONS)).state, 'current');
+    assert.equal((await checkSchema(ctx.db(), BAREMETAL_MIGRATIONS)).state, 'current');
   });
 });
