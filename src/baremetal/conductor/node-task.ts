@@ -67,6 +67,8 @@ export class NodeTask {
   readonly #driver: NodeDriver | undefined;
   #work: SpawnedWork | undefined;
   #onSpawnError: (() => Promise<void>) | undefined;
+  /** Hands the node to the next task of this conductor waiting for it (common/turns.ts). */
+  #leaveTurn: () => void = () => {};
 
   private constructor(
     ctx: ConductorContext,
@@ -108,17 +110,41 @@ export class NodeTask {
     }
     const attempts =
       options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const node = await ctx.reservations.reserve(nodeId, () =>
-          ctx.store.reservations.reserve(ctx.settings.host, nodeId),
-        );
-        return NodeTask.#reserved(ctx, node, options);
-      } catch (error) {
-        if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
-        await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+    const leaveTurn = await NodeTask.#turn(ctx, nodeId, attempts);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const node = await ctx.reservations.reserve(nodeId, () =>
+            ctx.store.reservations.reserve(ctx.settings.host, nodeId),
+          );
+          return await NodeTask.#reserved(ctx, node, options, leaveTurn);
+        } catch (error) {
+          if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
+          await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+        }
       }
+    } catch (error) {
+      leaveTurn();
+      throw error;
     }
+  }
+
+  /**
+   * The node's turn among this conductor's tasks (common/turns.ts), waited for as long as the
+   * reservation would be polled; NodeLocked naming this conductor when it does not come. A node
+   * named by its database id (ports name their node so) is not queued: its reservation is
+   * polled as before.
+   */
+  static async #turn(
+    ctx: ConductorContext,
+    nodeId: string | number,
+    attempts: number,
+  ): Promise<() => void> {
+    if (typeof nodeId !== 'string') return () => {};
+    const waitMs = (attempts - 1) * ctx.settings.nodeLockedRetryInterval * 1000;
+    const leave = await ctx.turns.take(nodeId, waitMs);
+    if (leave === undefined) throw new NodeLockedError(nodeId, ctx.settings.host);
+    return leave;
   }
 
   /** The task on a node just reserved; the reservation goes if the driver cannot be composed. */
@@ -126,11 +152,15 @@ export class NodeTask {
     ctx: ConductorContext,
     node: NodeObject,
     options: AcquireOptions,
+    leaveTurn: () => void,
   ): Promise<NodeTask> {
     try {
-      return new NodeTask(ctx, node, false, options);
+      const task = new NodeTask(ctx, node, false, options);
+      task.#leaveTurn = leaveTurn;
+      return task;
     } catch (error) {
       const refused = new NodeTask(ctx, node, false, { ...options, loadDriver: false });
+      refused.#leaveTurn = leaveTurn;
       await refused.release();
       throw error;
     }
@@ -165,6 +195,7 @@ export class NodeTask {
     });
     (this as { shared: boolean }).shared = false;
     this.node = exclusive.node;
+    this.#leaveTurn = exclusive.#leaveTurn;
   }
 
   /** Whether the state machine accepts `event` from the node's state. */
@@ -265,6 +296,7 @@ export class NodeTask {
       }
     } finally {
       this.ctx.reservations.released(this.uuid, certain);
+      this.#leaveTurn();
     }
   }
 
