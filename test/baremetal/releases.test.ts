@@ -15,7 +15,7 @@ import {
 import { sampleObject } from './support/object-samples.ts';
 import { askRealIronic, realIronicUnavailable } from './support/real-ironic.ts';
 
-const CODE = { api: '1.82', rpc: '1.1' };
+const CODE = { api: '1.82', rpc: '1.2' };
 const objectsOfCode = Object.fromEntries(BAREMETAL_OBJECT_TYPES.map((t) => [t.name, t.version]));
 
 describe('bare metal release mapping', () => {
@@ -29,10 +29,10 @@ describe('bare metal release mapping', () => {
     assert.ok(Object.hasOwn(BAREMETAL_RELEASES, CURRENT_RELEASE));
   });
 
-  test('master is derived from the code (served API 1.82, RPC 1.1), equals antelope and passes the mapping check', () => {
+  test('master is derived from the code (served API 1.82, RPC 1.2), equals antelope and passes the mapping check', () => {
     const mapping = BAREMETAL_SERVICE.releases;
     assert.equal(mapping[MASTER]?.api, '1.82');
-    assert.equal(mapping[MASTER]?.rpc, '1.1');
+    assert.equal(mapping[MASTER]?.rpc, '1.2');
     validateReleaseMapping(mapping, { objects: objectsOfCode, ...CODE });
     assert.deepEqual(mapping[MASTER]?.objects.Node, ['1.37']);
     assert.deepEqual(mapping[MASTER], BAREMETAL_RELEASES.antelope);

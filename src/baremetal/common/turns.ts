@@ -2,15 +2,18 @@
  * Turns on a node among the requests of one process, first come first served: a request that
  * wants a node another request of this process is working on waits for it to be let go.
  *
- * In a conductor, tasks wait for their turn before they reserve the node, instead of trying
- * the database's reservation every `node_locked_retry_interval` as Ironic does: forty updates
- * of one node arriving together then take the node one after the other, each as soon as the
- * previous one is done, where polling let many of them run out of attempts (NodeLocked, 409)
- * while the node was free most of the time. A waiter gives up (NodeLocked) when the node has
- * stayed with the same task for as long as the polling would have waited, so a request
- * meeting a long deploy gets NodeLocked in the same time, while one behind a line of short
- * updates waits as long as the line moves. The database's reservation is still what excludes
- * other conductors: a turn only orders this conductor's own tasks.
+ * - In a conductor, tasks wait for their turn before they reserve the node, instead of trying
+ *   the database's reservation every `node_locked_retry_interval` as Ironic does: forty updates
+ *   of one node arriving together then take the node one after the other, each as soon as the
+ *   previous one is done, where polling let many of them run out of attempts (NodeLocked, 409)
+ *   while the node was free most of the time. A waiter gives up (NodeLocked) when the node has
+ *   stayed with the same task for as long as the polling would have waited, so a request
+ *   meeting a long deploy gets NodeLocked in the same time, while one behind a line of short
+ *   updates waits as long as the line moves. The database's reservation is still what excludes
+ *   other conductors: a turn only orders this conductor's own tasks.
+ * - In an API process, PATCHes of one node are read, applied and sent one after the other, so
+ *   that they do not refuse each other at the conductor's optimistic check (NodeChanged) and
+ *   go round again.
  */
 
 interface Waiter {

@@ -26,6 +26,14 @@ export const CONDUCTOR_RPC = defineRpcVersions([
     note: 'Added get_node_inventory (antelope: API 1.81, GET /v1/nodes/{node}/inventory)',
     name: 'nodeInventory',
   },
+  {
+    version: '1.2',
+    note:
+      'update_node takes expected_values (the fields the change was computed from, as read: ' +
+      'applied only if unchanged under the reservation, else NodeChanged) and keyed_fields ' +
+      '(dictionaries changed key by key, merged with the keys others changed)',
+    name: 'nodeUpdateCheck',
+  },
 ]);
 
 /** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */
