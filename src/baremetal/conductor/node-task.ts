@@ -38,6 +38,12 @@ export interface AcquireOptions {
    * that a node whose driver is broken can still be fixed or removed, as in the real one.
    */
   readonly loadDriver?: boolean;
+  /**
+   * Run the task's work (`spawnAfter`, processEvent's `work`) in this call, holding the
+   * reservation, rather than in the worker pool: periodic tasks, which bound their own
+   * concurrency and must not have a full pool put a node they failed back where it was.
+   */
+  readonly inlineWork?: boolean;
 }
 
 /** Background work of a task, named as the real function for the last_error it may write. */
@@ -63,6 +69,7 @@ export class NodeTask {
   readonly ctx: ConductorContext;
   readonly shared: boolean;
   readonly purpose: string;
+  readonly inlineWork: boolean;
   node: NodeObject;
   readonly #driver: NodeDriver | undefined;
   #work: SpawnedWork | undefined;
@@ -80,6 +87,7 @@ export class NodeTask {
     this.node = node;
     this.shared = shared;
     this.purpose = options.purpose;
+    this.inlineWork = options.inlineWork === true;
     this.#driver = options.loadDriver === false ? undefined : ctx.drivers.driverFor(node);
   }
 
@@ -300,11 +308,24 @@ export class NodeTask {
     }
   }
 
-  /** Ends the method: spawns the work if any (the reservation goes with it), else releases. */
+  /**
+   * Ends the method: spawns the work if any (the reservation goes with it), or runs it here
+   * (`inlineWork`; its failure recorded as the pool's would be), else releases.
+   */
   async finish(): Promise<void> {
     const work = this.#work;
     if (work === undefined) return this.release();
     this.#work = undefined;
+    if (this.inlineWork) {
+      try {
+        await work.run(this);
+      } catch (error) {
+        await this.#recordFailure(work.name, error);
+      } finally {
+        await this.release();
+      }
+      return;
+    }
     try {
       this.ctx.pool.spawn(
         async () => {

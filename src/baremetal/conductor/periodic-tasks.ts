@@ -2,9 +2,9 @@
  * The conductor's periodic tasks, each on its own interval and never overlapping itself:
  * the heartbeat (`[conductor] heartbeat_interval`: touch the conductors row), the power state
  * sync (`sync_power_state_interval`), the provision state checks
- * (`check_provision_state_interval`: nodes of dead conductors, deploy and clean callbacks
- * timed out), and the takeover of active nodes newly mapped here
- * (`sync_local_state_interval`). An interval of 0 turns a task off, as in Ironic.
+ * (`check_provision_state_interval`: nodes of dead conductors, nodes left in a state nobody
+ * can resume, deploy and clean callbacks timed out), and the takeover of active nodes newly
+ * mapped here (`sync_local_state_interval`). An interval of 0 turns a task off, as in Ironic.
  */
 
 import { ProvisionState as S } from '../common/provision-states.ts';
@@ -13,7 +13,7 @@ import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
-import { checkOrphanNodes, syncLocalState } from './takeover.ts';
+import { checkOrphanNodes, failTransientStates, syncLocalState } from './takeover.ts';
 
 export interface PeriodicTask {
   readonly name: string;
@@ -167,6 +167,7 @@ export function conductorPeriodicTasks(
       intervalSeconds: s.checkProvisionStateInterval,
       run: async () => {
         await checkOrphanNodes(ctx);
+        await failTransientStates(ctx);
         await checkDeployTimeouts(ctx);
         await checkCleanwaitTimeouts(ctx);
       },
