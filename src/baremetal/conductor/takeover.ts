@@ -42,7 +42,11 @@ export async function failTransientStates(ctx: ConductorContext): Promise<void> 
       lastError: `The ${state} state can't be resumed by conductor ${ctx.settings.host}. Moving to fail state.`,
     });
   }
-  const waiting = await nodesMappedHere(ctx, { reserved: false });
+  const waiting = await nodesMappedHere(
+    ctx,
+    { reserved: false },
+    { fields: ['target_power_state'] },
+  );
   const stale = waiting.filter((node) => node.get('target_power_state') !== null);
   await forEachAtMost(ctx, stale, async (node) => {
     await dropPowerTarget(ctx, String(node.get('uuid')));
