@@ -331,11 +331,15 @@ export class NodeTask {
         async () => {
           try {
             await work.run(this);
+          } catch (error) {
+            // Recorded while the node is still held: after the release, it could land on the
+            // next operation's node.
+            await this.#recordFailure(work.name, error);
           } finally {
             await this.release();
           }
         },
-        (error) => void this.#recordFailure(work.name, error),
+        (error) => this.ctx.log.error(`${work.name} on node ${this.uuid}: ${String(error)}`),
       );
     } catch (error) {
       try {
