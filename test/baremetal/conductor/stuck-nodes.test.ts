@@ -76,7 +76,7 @@ async function states(conductor: TestConductor, uuids: readonly string[]) {
 forEachConductorBackend('no node left transitional', (backend) => {
   const { transport } = localTransports();
 
-  it(`a conductor started again after a crash fails all ${NODES} nodes it left deploying or cleaning, before it serves`, async () => {
+  it(`a conductor started again after a crash fails all ${NODES} nodes it left deploying or cleaning, before it serves`, async (t) => {
     const host = `restart-${backend.backend}`;
     const first = await startTestConductor({ url: backend.url(), host, transport: transport() });
     const uuids = await createNodes(first, NODES);
@@ -96,7 +96,8 @@ forEachConductorBackend('no node left transitional', (backend) => {
     });
     const started = Date.now();
     const second = await startTestConductor({ url: backend.url(), host, transport: transport() });
-    backend.onCleanup(() => second.stop());
+    // Each test's conductor alone maps the nodes: none left running for the next.
+    t.after(() => second.stop());
     const took = Date.now() - started;
     const { nodes, counts } = await states(second, uuids);
     console.log(
@@ -111,14 +112,15 @@ forEachConductorBackend('no node left transitional', (backend) => {
     }
   });
 
-  it(`a running conductor fails at its next check all ${NODES} unreserved nodes it maps that nobody can resume`, async () => {
+  it(`a running conductor fails at its next check all ${NODES} unreserved nodes it maps that nobody can resume`, async (t) => {
     const interval = 2;
     const conductor = await startTestConductor({
       url: backend.url(),
       transport: transport(),
       settings: { checkProvisionStateInterval: interval },
     });
-    backend.onCleanup(() => conductor.stop());
+    // Each test's conductor alone maps the nodes: none left running for the next.
+    t.after(() => conductor.stop());
     const uuids = await createNodes(conductor, NODES + 20);
     const stuck = uuids.slice(0, NODES);
     const powering = uuids.slice(NODES);
@@ -157,7 +159,7 @@ forEachConductorBackend('no node left transitional', (backend) => {
     assert.ok(took <= 2 * interval * 1000 + 5_000, `settled in ${took} ms`);
   });
 
-  it('fails in one check what a dead conductor left reserved, though the worker pool is full', async () => {
+  it('fails in one check what a dead conductor left reserved, though the worker pool is full', async (t) => {
     const conductor = await startTestConductor({
       url: backend.url(),
       transport: transport(),
@@ -167,7 +169,7 @@ forEachConductorBackend('no node left transitional', (backend) => {
         fakeDelays: { ...FAKE_NO_DELAYS, power: [4, 4] },
       },
     });
-    backend.onCleanup(() => conductor.stop());
+    t.after(() => conductor.stop());
     const ctx = conductor.conductor.context;
     const busy = await createNodes(conductor, 3);
     const { changeNodePowerState } = await import(
