@@ -34,7 +34,41 @@ export interface ServedBaremetal {
   readonly apiPid: number | undefined;
   /** The conductor processes (Baton's; the real ones are not metered). */
   readonly conductorPids: readonly number[];
+  /** SIGKILLs conductor `index` (from 0) and waits for its end. */
+  readonly killConductor: (index: number) => Promise<void>;
+  /**
+   * Starts conductor `index` again, same host and configuration, and resolves once it has
+   * started (its start-time work on the nodes it maps is done by then).
+   */
+  readonly restartConductor: (index: number) => Promise<void>;
   readonly stop: () => Promise<void>;
+}
+
+/** What a benchmark may change: the number of conductors, and options by section. */
+export interface ServedOptions {
+  readonly databaseUrl?: string;
+  readonly conductors?: number;
+  /** Options for every process, by config file section, over BENCH_SETTINGS. */
+  readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+function mergeSections(
+  ...layers: (Readonly<Record<string, Readonly<Record<string, string>>>> | undefined)[]
+): Record<string, Record<string, string>> {
+  const merged: Record<string, Record<string, string>> = {};
+  for (const layer of layers) {
+    for (const [section, options] of Object.entries(layer ?? {})) {
+      merged[section] = { ...merged[section], ...options };
+    }
+  }
+  return merged;
+}
+
+async function killChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }
 
 function ini(sections: Record<string, Record<string, string>>): string {
@@ -52,13 +86,18 @@ interface Child {
   readonly log: string;
 }
 
-/** The process's log so far (the last 64 kB: enough to tell why it died). */
-function output(child: Child): string {
+/** A log file's text (the last 64 kB: enough to tell why a process died). */
+function logText(path: string): string {
   try {
-    return readFileSync(child.log, 'utf8').slice(-65_536);
+    return readFileSync(path, 'utf8').slice(-65_536);
   } catch {
     return '';
   }
+}
+
+/** The process's log so far. */
+function output(child: Child): string {
+  return logText(child.log);
 }
 
 /**
@@ -121,38 +160,55 @@ async function stopChild(child: Child): Promise<void> {
  * SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the API process,
  * CONDUCTOR_NODE_ARGS to the conductors.
  */
-export async function startBatonBaremetal(databaseUrl?: string): Promise<ServedBaremetal> {
+export async function startBatonBaremetal(
+  databaseUrl?: string,
+  options: ServedOptions = {},
+): Promise<ServedBaremetal> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-baremetal-'));
   const port = await freePort();
+  const count = options.conductors ?? BENCH_CONDUCTORS;
   const config = (host: string) =>
-    ini({
-      DEFAULT: { host, rpc_transport: 'http', auth_strategy: 'noauth' },
-      database: { connection: databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
-      api: { host_ip: '127.0.0.1', port: String(port), drain_wait: '0', ...BENCH_SETTINGS.api },
-      conductor: { ...BENCH_SETTINGS.conductor },
-    });
+    ini(
+      mergeSections(
+        {
+          DEFAULT: { host, rpc_transport: 'http', auth_strategy: 'noauth' },
+          database: { connection: databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
+          api: { host_ip: '127.0.0.1', port: String(port), drain_wait: '0' },
+        },
+        BENCH_SETTINGS,
+        options.config,
+      ),
+    );
   const children: Child[] = [];
+  const startConductorProcess = async (i: number): Promise<Child> => {
+    const path = join(dir, `conductor-${i}.conf`);
+    const log = join(dir, `conductor-${i}.log`);
+    const started = () => {
+      try {
+        return readFileSync(log, 'utf8').split('serving topic').length - 1;
+      } catch {
+        return 0;
+      }
+    };
+    const before = started();
+    const conductor = startBatonProcess(
+      'conductor',
+      path,
+      log,
+      process.env.CONDUCTOR_NODE_ARGS ?? '',
+    );
+    await until(`conductor ${i}`, async () => started() > before, [conductor]);
+    return conductor;
+  };
   const stop = async () => {
     // The API first, then the conductors (as an operator would).
     for (const child of children.slice().reverse()) await stopChild(child);
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    for (let i = 1; i <= BENCH_CONDUCTORS; i++) {
-      const path = join(dir, `conductor-${i}.conf`);
-      await writeFile(path, config(`bench-conductor-${i}`));
-      const conductor = startBatonProcess(
-        'conductor',
-        path,
-        join(dir, `conductor-${i}.log`),
-        process.env.CONDUCTOR_NODE_ARGS ?? '',
-      );
-      children.push(conductor);
-      await until(
-        `conductor ${i}`,
-        async () => output(conductor).includes('serving topic'),
-        children,
-      );
+    for (let i = 1; i <= count; i++) {
+      await writeFile(join(dir, `conductor-${i}.conf`), config(`bench-conductor-${i}`));
+      children.push(await startConductorProcess(i));
     }
     const apiConfig = join(dir, 'api.conf');
     await writeFile(apiConfig, config('bench-api'));
@@ -160,40 +216,60 @@ export async function startBatonBaremetal(databaseUrl?: string): Promise<ServedB
       startBatonProcess('api', apiConfig, join(dir, 'api.log'), process.env.SERVER_NODE_ARGS ?? ''),
     );
     const url = `http://127.0.0.1:${port}`;
-    await until('the API and both conductors', () => conductorsAlive(url), children);
+    await until('the API and the conductors', () => conductorsAlive(url, count), children);
     const api = children[children.length - 1] as Child;
     const conductorPids = children
       .slice(0, -1)
       .flatMap((child) => (child.process.pid === undefined ? [] : [child.process.pid]));
-    return { name: 'baton', url, apiPid: api.process.pid, conductorPids, stop };
+    const killConductor = (index: number) => killChild((children[index] as Child).process);
+    const restartConductor = async (index: number) => {
+      children[index] = await startConductorProcess(index + 1);
+    };
+    return {
+      name: 'baton',
+      url,
+      apiPid: api.process.pid,
+      conductorPids,
+      killConductor,
+      restartConductor,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-async function conductorsAlive(url: string): Promise<boolean> {
+async function conductorsAlive(url: string, count: number): Promise<boolean> {
   const response = await fetch(`${url}/v1/conductors`, {
     headers: { 'X-OpenStack-Ironic-API-Version': '1.49' },
   });
   if (response.status !== 200) return false;
   const body = (await response.json()) as { conductors: { alive: boolean }[] };
-  return body.conductors.filter((c) => c.alive).length >= BENCH_CONDUCTORS;
+  return body.conductors.filter((c) => c.alive).length >= count;
 }
 
 /** The real Ironic 21.4.4 (test/support/real-ironic.ts) with the same settings. */
-export async function startRealBaremetal(databaseUrl?: string): Promise<ServedBaremetal> {
+export async function startRealBaremetal(
+  databaseUrl?: string,
+  options: ServedOptions = {},
+): Promise<ServedBaremetal> {
   const real = await startRealIronic({
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
-    conductors: BENCH_CONDUCTORS,
+    conductors: options.conductors ?? BENCH_CONDUCTORS,
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
-    config: { conductor: { ...BENCH_SETTINGS.conductor } },
+    config: mergeSections({ conductor: { ...BENCH_SETTINGS.conductor } }, options.config),
   });
   return {
     name: 'real 21.4.4',
     url: real.url,
     apiPid: real.api.pid,
     conductorPids: [],
+    killConductor: (index) =>
+      killChild((real.conductors[index] as { process: ChildProcess }).process),
+    restartConductor: async (index) => {
+      await real.restartConductor(index);
+    },
     stop: real.stop,
   };
 }

@@ -375,7 +375,7 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   conductor(
     'periodic_max_workers',
     'periodicMaxWorkers',
-    'Nodes a periodic task moves per run.',
+    'Nodes a periodic task works on at once (every node it finds is done in the run).',
     integer(1, MAX_INT),
   ),
   conductor(

@@ -71,6 +71,13 @@ export interface RealIronic {
   readonly baremetal: (args: readonly string[], timeoutMs?: number) => Promise<CliResult>;
   /** The last lines of the API's and every conductor's log, to explain a failure. */
   readonly logTails: (lines?: number) => string;
+  /**
+   * Starts conductor `index` (from 0) again with its configuration, after it stopped or was
+   * killed, and waits until the new process has started ("Successfully started conductor" in
+   * its log, written once it has failed the nodes it cannot resume); the new process is then
+   * `conductors[index].process`, and `stop` stops it too.
+   */
+  readonly restartConductor: (index: number) => Promise<RealIronicConductor>;
   /** Stops every process (SIGTERM, SIGKILL after 20 s) and removes the directory. */
   readonly stop: () => Promise<void>;
 }
@@ -170,12 +177,20 @@ export function pythonEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function tail(path: string, lines = 30): string {
+/** What the real conductor logs once it has started (init_host's last step). */
+const STARTED_LINE = 'Successfully started conductor with hostname';
+
+function readLog(path: string): string {
   try {
-    return readFileSync(path, 'utf8').split('\n').slice(-lines).join('\n');
+    return readFileSync(path, 'utf8');
   } catch {
-    return '(no log)';
+    return '';
   }
+}
+
+function tail(path: string, lines = 30): string {
+  const text = readLog(path);
+  return text === '' ? '(no log)' : text.split('\n').slice(-lines).join('\n');
 }
 
 /** The last lines of the API's log and of each of `conductors` conductors' logs in `dir`. */
@@ -291,7 +306,23 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     const baremetal = (args: readonly string[], timeoutMs = 60_000) =>
       runBaremetal(url, args, env, timeoutMs);
     const logTails = (lines = 30) => logTailsIn(dir, hosts.length, lines);
-    return { url, dir, api, conductors, baremetal, logTails, stop };
+    const restartConductor = async (index: number) => {
+      const { host, log } = conductors[index] as RealIronicConductor;
+      const started = () => readLog(log).split(STARTED_LINE).length - 1;
+      const before = started();
+      const process = start(CONDUCTOR, configs[index] as string, log);
+      conductors[index] = { host, log, process };
+      const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+      while (started() === before) {
+        if (process.exitCode !== null) {
+          throw new Error(`conductor ${host} exited with ${process.exitCode}:\n${tail(log)}`);
+        }
+        if (Date.now() > deadline) throw new Error(`conductor ${host} did not start again`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return conductors[index] as RealIronicConductor;
+    };
+    return { url, dir, api, conductors, baremetal, logTails, restartConductor, stop };
   } catch (error) {
     const logs = logTailsIn(dir, hosts.length, 15);
     await stop();

@@ -20,7 +20,7 @@ import { listNodes, listNodesDetail } from './node-list.ts';
 import { checkNodeSegment, findNode } from './node-lookup.ts';
 import { NODE_VALIDATOR } from './node-schemas.ts';
 import { NodeViewContext, nodeBody } from './node-view.ts';
-import { createNode, patchNode, validateNodePatch } from './node-writes.ts';
+import { createNode, patchedAgainOnChange, patchNode, validateNodePatch } from './node-writes.ts';
 import { args, bindParams } from './params.ts';
 import { COLLECTION_METHODS, declareRoute } from './routing.ts';
 import { PATCH_ARG } from './schema-args.ts';
@@ -99,9 +99,11 @@ const update: Handler = async (request) => {
   }
   const patch = params.patch as PatchOperation[];
   validateNodePatch(request, patch, resetInterfaces);
-  await authorizeNodePatch(request, ident, patch);
-  const node = await findNode(request, ident, { withSuffix: true });
-  const saved = await patchNode(request, ident, node, patch, resetInterfaces);
+  const saved = await patchedAgainOnChange(request, ident, async () => {
+    await authorizeNodePatch(request, ident, patch);
+    const node = await findNode(request, ident, { withSuffix: true });
+    return patchNode(request, ident, node, patch, resetInterfaces);
+  });
   return nodeBody(new NodeViewContext(request), saved);
 };
 

@@ -226,6 +226,28 @@ export class ConflictError extends IronicError {
   }
 }
 
+/**
+ * Baton's: an update computed from a read of the node that is no longer current (another
+ * writer changed one of the fields it was computed from, or writes, meanwhile), so applying it
+ * would lose that writer's change. The API reads the node again and applies the request anew;
+ * a client sees this only when that kept failing, and may send the request again.
+ */
+export class NodeChangedError extends IronicError {
+  override name = 'NodeChangedError';
+  override get code() {
+    return 409;
+  }
+  readonly node: string;
+  readonly fields: readonly string[];
+  constructor(node: string, fields: readonly string[]) {
+    super(
+      `Node ${node} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
+    );
+    this.node = node;
+    this.fields = fields;
+  }
+}
+
 /** VifAlreadyAttached. */
 export class VifAlreadyAttachedError extends IronicError {
   override name = 'VifAlreadyAttachedError';

@@ -4,6 +4,8 @@
  * its nodes against, its log, and its row id once registered. Built once by the conductor
  * process (conductor-process.ts).
  */
+
+import type { Turns } from '../common/turns.ts';
 import type { BaremetalStore } from '../db/index.ts';
 import type { DriverFactory } from '../drivers/driver-factory.ts';
 import type { ConductorRingCache } from '../rpcapi/ring-cache.ts';
@@ -29,6 +31,8 @@ export interface ConductorContext {
   readonly log: ConductorLog;
   /** The reservations its tasks hold, and those a cut connection may have left in its name. */
   readonly reservations: LocalReservations;
+  /** The order in which this conductor's tasks take a node one of them holds. */
+  readonly turns: Turns;
   /** This conductor's row in the conductors table (the nodes' `conductor_affinity`). */
   conductorId: number | undefined;
   /** Set when the conductor stops: periodic tasks stop walking nodes. */

@@ -36,6 +36,19 @@ function optionalBoolean(args: Args, name: string): boolean | undefined {
   return value === undefined || value === null ? undefined : Boolean(value);
 }
 
+function optionalDict(
+  method: string,
+  args: Args,
+  name: string,
+): Record<string, unknown> | undefined {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidArgumentsError(method, `argument ${name} must be a dictionary`);
+  }
+  return value as Record<string, unknown>;
+}
+
 function list<T>(method: string, args: Args, name: string): T[] {
   const value = args[name];
   if (!Array.isArray(value))
@@ -63,8 +76,26 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
   });
   const methods: Record<string, RpcMethod> = {
     create_node: m({ node: 'required' }, (a) => nodes.createNode(ctx, a.node as NodeObject)),
-    update_node: m({ node: 'required', reset_interfaces: 'optional' }, (a) =>
-      nodes.updateNode(ctx, a.node as NodeObject, optionalBoolean(a, 'reset_interfaces')),
+    update_node: m(
+      {
+        node: 'required',
+        reset_interfaces: 'optional',
+        expected_values: 'optional',
+        keyed_fields: 'optional',
+      },
+      (a) => {
+        const expectedValues = optionalDict('update_node', a, 'expected_values');
+        const keyedFields =
+          a.keyed_fields === undefined || a.keyed_fields === null
+            ? []
+            : list<string>('update_node', a, 'keyed_fields');
+        return nodes.updateNode(
+          ctx,
+          a.node as NodeObject,
+          optionalBoolean(a, 'reset_interfaces'),
+          expectedValues === undefined ? undefined : { expectedValues, keyedFields },
+        );
+      },
     ),
     destroy_node: m({ node_id: 'required' }, (a) =>
       nodes.destroyNode(ctx, text('destroy_node', a, 'node_id')),

@@ -38,6 +38,7 @@ import {
   type RpcTransport,
 } from '../../rpc/index.ts';
 import { ConductorAlreadyRegisteredError, NotFoundError } from '../common/errors.ts';
+import { Turns } from '../common/turns.ts';
 import { type BaremetalStore, type BaremetalTables, createBaremetalStore } from '../db/index.ts';
 import { BUILTIN_DRIVERS, type DriverCatalog } from '../drivers/driver-catalog.ts';
 import { DriverFactory } from '../drivers/driver-factory.ts';
@@ -111,6 +112,7 @@ export async function startConductor(options: StartConductorOptions): Promise<Ru
       },
       log,
     ),
+    turns: new Turns(),
     conductorId: undefined,
     stopping: false,
   };

@@ -44,7 +44,7 @@ export interface ConductorSettings {
   readonly checkAllocationsInterval: number;
   /** `[conductor] workers_pool_size`: background operations at once. */
   readonly workersPoolSize: number;
-  /** `[conductor] periodic_max_workers`: nodes a periodic task starts work on per run. */
+  /** `[conductor] periodic_max_workers`: nodes a periodic task works on at once. */
   readonly periodicMaxWorkers: number;
   /** `[conductor] node_locked_retry_attempts` and `_interval` (s). */
   readonly nodeLockedRetryAttempts: number;

@@ -10,6 +10,7 @@ import {
   InvalidParameterError,
   InvalidStateError,
   NodeAssociatedError,
+  NodeChangedError,
   NodeProtectedError,
   NodeTraitNotFoundError,
 } from '../common/errors.ts';
@@ -22,6 +23,7 @@ import type { ConductorContext } from './conductor-context.ts';
 import { validateDeployStepsAndTemplates, validateInstanceInfoTraits } from './deploy-templates.ts';
 import { pythonRepr } from './node-info.ts';
 import { withNodeTask } from './node-task.ts';
+import { fieldsChangedSince, mergeKeys } from './node-update-check.ts';
 
 /** The states in which a node's interfaces (and resource class) may change. */
 const UPDATE_ALLOWED_STATES = [S.ENROLL, S.INSPECTING, S.INSPECTWAIT, S.MANAGEABLE, S.AVAILABLE];
@@ -65,25 +67,45 @@ function checkUpdateRetired(node: NodeObject, delta: ReadonlySet<string>): void 
   }
 }
 
+/** What the API read and how it changed the node (RPC 1.2; node-update-check.ts). */
+export interface UpdateCheck {
+  /** The values read of every field the change was computed from. */
+  readonly expectedValues: Readonly<Record<string, unknown>>;
+  /** Dictionary fields the change set key by key, which may be merged with others' keys. */
+  readonly keyedFields?: readonly string[];
+}
+
+/**
+ * update_node: the real checks on the change as the API sent it, then, under the node's
+ * reservation, the change applied to the node as it is now. With a `check` (the API's read of
+ * what the change was computed from, RPC 1.2) the change is applied only if every field it was
+ * computed from or writes still holds the value read (or, for a dictionary changed key by key,
+ * if its keys were left alone), else NodeChanged (409), which the API answers by reading the
+ * node and applying the request again (node-update-check.ts). Without one (an older API) it
+ * is applied as it comes.
+ */
 export async function updateNode(
   ctx: ConductorContext,
   node: NodeObject,
   resetInterfaces = false,
+  check?: UpdateCheck,
 ): Promise<NodeObject> {
   const uuid = String(node.get('uuid'));
-  const delta = new Set<string>(node.changedFields());
-  if (delta.has('maintenance') && !node.get('maintenance')) {
+  // What the API read, for the fields derived below from the request.
+  const received = node.clone();
+  const requested = new Set<string>(node.changedFields());
+  if (requested.has('maintenance') && !node.get('maintenance')) {
     node.set('maintenance_reason', null);
     node.set('fault', null);
   }
-  checkUpdateProtected(node, delta);
-  checkUpdateRetired(node, delta);
+  checkUpdateProtected(node, requested);
+  checkUpdateRetired(node, requested);
   const allowed = UPDATE_ALLOWED_STATES as readonly string[];
-  const updatingDriver = delta.has('driver');
+  const updatingDriver = requested.has('driver');
   let checkInterfaces = updatingDriver;
   for (const kind of INTERFACE_KINDS) {
     const field = interfaceField(kind);
-    if (!delta.has(field)) {
+    if (!requested.has(field)) {
       if (updatingDriver && resetInterfaces) node.set(field, null);
       continue;
     }
@@ -95,15 +117,46 @@ export async function updateNode(
     checkInterfaces = true;
   }
   if (checkInterfaces) ctx.drivers.checkAndUpdateNodeInterfaces(node);
+  const delta = [...node.changedFields()];
   // Without the driver: a node whose driver is broken must still be fixable.
   const options = { purpose: 'node update', loadDriver: false };
   return withNodeTask(ctx, uuid, options, async (task) => {
     const current = task.node;
-    if (delta.has('instance_uuid') && node.get('instance_uuid') && current.get('instance_uuid')) {
+    if (check !== undefined) {
+      // Interfaces were checked against the request's instance_info: no merging then.
+      const keyed = new Set(checkInterfaces ? [] : (check.keyedFields ?? []));
+      const base: Record<string, unknown> = {};
+      for (const field of delta) base[field] = received.peek(field as never) ?? null;
+      Object.assign(base, check.expectedValues);
+      const conflicts: string[] = [];
+      const merges: string[] = [];
+      for (const field of fieldsChangedSince(current, base)) {
+        const merged = keyed.has(field)
+          ? mergeKeys(base[field], node.peek(field as never), current.peek(field as never))
+          : undefined;
+        if (merged === undefined) conflicts.push(field);
+        else {
+          node.assign(field, merged);
+          merges.push(field);
+        }
+      }
+      if (conflicts.length > 0) {
+        ctx.log.info(`update of node ${uuid} refused: ${conflicts.join(', ')} changed since read`);
+        throw new NodeChangedError(uuid, conflicts);
+      }
+      if (merges.length > 0) {
+        ctx.log.info(`update of node ${uuid} merged with other keys of ${merges.join(', ')}`);
+      }
+    }
+    if (
+      requested.has('instance_uuid') &&
+      node.get('instance_uuid') &&
+      current.get('instance_uuid')
+    ) {
       throw new NodeAssociatedError(uuid, String(current.get('instance_uuid')));
     }
     if (
-      delta.has('resource_class') &&
+      requested.has('resource_class') &&
       current.get('resource_class') &&
       !allowed.includes(String(current.get('provision_state')))
     ) {
@@ -111,10 +164,15 @@ export async function updateNode(
         `Node ${uuid} can not have resource_class updated unless it is in one of allowed (${allowed.join(', ')}) states.`,
       );
     }
-    if (delta.has('instance_uuid')) {
+    if (delta.includes('instance_uuid') && current.get('allocation_id') !== null) {
       await releaseAllocationOnInstanceRemoval(ctx, current, node, allowed);
+      // Deleting the allocation wrote the node (allocation_id, instance_uuid): read it again.
+      await task.refresh();
     }
-    return ctx.store.nodes.save(node);
+    // The change goes onto the node as read under the reservation: only its fields are written.
+    for (const field of delta) task.node.assign(field, node.peek(field as never) ?? null);
+    await task.save();
+    return task.node;
   });
 }
 

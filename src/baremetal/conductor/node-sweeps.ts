@@ -2,11 +2,14 @@
  * How the conductor's periodic tasks walk nodes (Ironic's `iter_nodes` and
  * `_fail_if_in_state`): only the nodes the hash ring maps to this conductor, and for those
  * found in a given state, the state machine's `fail` under the node's reservation, with a
- * last_error or a follow-up in the worker pool. At most `[conductor] periodic_max_workers`
- * nodes are moved per sweep; a locked or vanished node is skipped, a full pool ends the sweep.
+ * last_error or a follow-up run there and then. A sweep goes through every node it found,
+ * `[conductor] periodic_max_workers` at a time: Ironic stops after that many nodes and leaves
+ * the others to the next run, or, for a state only the start looks at, to nobody (issue 24: of
+ * 20 nodes a dead conductor left deploying, a new one failed 8 and left 12 for good). A locked
+ * or vanished node is skipped.
  */
 
-import { NodeLockedError, NoFreeConductorWorkerError, NotFoundError } from '../common/errors.ts';
+import { NodeLockedError, NotFoundError } from '../common/errors.ts';
 import type { ProvisionState } from '../common/provision-states.ts';
 import type { NodeFilters } from '../db/index.ts';
 import type { NodeObject } from '../objects/index.ts';
@@ -44,9 +47,36 @@ export async function nodesMappedHere(
   );
 }
 
+/**
+ * Runs `each` on every item, at most `limit` at once, until all are done or the conductor
+ * stops; the first failure is thrown once the others have ended.
+ */
+export async function forEachAtMost<T>(
+  ctx: ConductorContext,
+  items: readonly T[],
+  each: (item: T) => Promise<void>,
+  limit = ctx.settings.periodicMaxWorkers,
+): Promise<void> {
+  let next = 0;
+  const failures: unknown[] = [];
+  const worker = async () => {
+    while (next < items.length && !ctx.stopping && failures.length === 0) {
+      const item = items[next++] as T;
+      try {
+        await each(item);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  const workers = Math.min(Math.max(1, limit), items.length);
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failures.length > 0) throw failures[0];
+}
+
 export interface FailInStateOptions {
   readonly sortKey?: string;
-  /** Follow-up work in the pool once the node has failed (Ironic's callback_method). */
+  /** Follow-up run once the node has failed, still reserved (Ironic's callback_method). */
   readonly callback?: { readonly name: string; readonly run: (task: NodeTask) => Promise<void> };
   /** last_error when there is no callback. */
   readonly lastError?: string;
@@ -54,7 +84,7 @@ export interface FailInStateOptions {
   readonly keepTargetState?: boolean;
 }
 
-/** _fail_if_in_state; returns how many nodes were failed. */
+/** _fail_if_in_state, for every node found; returns how many were failed. */
 export async function failIfInState(
   ctx: ConductorContext,
   filters: NodeFilters,
@@ -63,13 +93,15 @@ export async function failIfInState(
 ): Promise<number> {
   const candidates = await nodesMappedHere(ctx, filters, { sortKey: options.sortKey ?? 'id' });
   let failed = 0;
-  for (const candidate of candidates) {
-    if (ctx.stopping) break;
+  // The follow-up runs in the task, not the worker pool: a full pool would put the node back
+  // in the state it is failed from, with nobody to fail it again.
+  const acquire = { purpose: 'node state check', inlineWork: true };
+  await forEachAtMost(ctx, candidates, async (candidate) => {
     try {
       const moved = await withNodeTask(
         ctx,
         String(candidate.get('uuid')),
-        { purpose: 'node state check' },
+        acquire,
         async (task) => {
           if (
             filters.maintenance !== undefined &&
@@ -83,7 +115,6 @@ export async function failIfInState(
           if (options.callback !== undefined) {
             await task.processEvent('fail', {
               ...(target ? { target } : {}),
-              revertOnNoWorker: true,
               work: options.callback,
             });
           } else {
@@ -93,14 +124,11 @@ export async function failIfInState(
           return true;
         },
       );
-      if (!moved) continue;
+      if (moved) failed += 1;
     } catch (error) {
-      if (error instanceof NoFreeConductorWorkerError) break;
-      if (error instanceof NodeLockedError || error instanceof NotFoundError) continue;
+      if (error instanceof NodeLockedError || error instanceof NotFoundError) return;
       throw error;
     }
-    failed += 1;
-    if (failed >= ctx.settings.periodicMaxWorkers) break;
-  }
+  });
   return failed;
 }

@@ -38,6 +38,12 @@ export interface AcquireOptions {
    * that a node whose driver is broken can still be fixed or removed, as in the real one.
    */
   readonly loadDriver?: boolean;
+  /**
+   * Run the task's work (`spawnAfter`, processEvent's `work`) in this call, holding the
+   * reservation, rather than in the worker pool: periodic tasks, which bound their own
+   * concurrency and must not have a full pool put a node they failed back where it was.
+   */
+  readonly inlineWork?: boolean;
 }
 
 /** Background work of a task, named as the real function for the last_error it may write. */
@@ -63,10 +69,13 @@ export class NodeTask {
   readonly ctx: ConductorContext;
   readonly shared: boolean;
   readonly purpose: string;
+  readonly inlineWork: boolean;
   node: NodeObject;
   readonly #driver: NodeDriver | undefined;
   #work: SpawnedWork | undefined;
   #onSpawnError: (() => Promise<void>) | undefined;
+  /** Hands the node to the next task of this conductor waiting for it (common/turns.ts). */
+  #leaveTurn: () => void = () => {};
 
   private constructor(
     ctx: ConductorContext,
@@ -78,6 +87,7 @@ export class NodeTask {
     this.node = node;
     this.shared = shared;
     this.purpose = options.purpose;
+    this.inlineWork = options.inlineWork === true;
     this.#driver = options.loadDriver === false ? undefined : ctx.drivers.driverFor(node);
   }
 
@@ -108,17 +118,41 @@ export class NodeTask {
     }
     const attempts =
       options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const node = await ctx.reservations.reserve(nodeId, () =>
-          ctx.store.reservations.reserve(ctx.settings.host, nodeId),
-        );
-        return NodeTask.#reserved(ctx, node, options);
-      } catch (error) {
-        if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
-        await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+    const leaveTurn = await NodeTask.#turn(ctx, nodeId, attempts);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const node = await ctx.reservations.reserve(nodeId, () =>
+            ctx.store.reservations.reserve(ctx.settings.host, nodeId),
+          );
+          return await NodeTask.#reserved(ctx, node, options, leaveTurn);
+        } catch (error) {
+          if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
+          await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+        }
       }
+    } catch (error) {
+      leaveTurn();
+      throw error;
     }
+  }
+
+  /**
+   * The node's turn among this conductor's tasks (common/turns.ts), waited for as long as the
+   * reservation would be polled; NodeLocked naming this conductor when it does not come. A node
+   * named by its database id (ports name their node so) is not queued: its reservation is
+   * polled as before.
+   */
+  static async #turn(
+    ctx: ConductorContext,
+    nodeId: string | number,
+    attempts: number,
+  ): Promise<() => void> {
+    if (typeof nodeId !== 'string') return () => {};
+    const waitMs = (attempts - 1) * ctx.settings.nodeLockedRetryInterval * 1000;
+    const leave = await ctx.turns.take(nodeId, waitMs);
+    if (leave === undefined) throw new NodeLockedError(nodeId, ctx.settings.host);
+    return leave;
   }
 
   /** The task on a node just reserved; the reservation goes if the driver cannot be composed. */
@@ -126,11 +160,15 @@ export class NodeTask {
     ctx: ConductorContext,
     node: NodeObject,
     options: AcquireOptions,
+    leaveTurn: () => void,
   ): Promise<NodeTask> {
     try {
-      return new NodeTask(ctx, node, false, options);
+      const task = new NodeTask(ctx, node, false, options);
+      task.#leaveTurn = leaveTurn;
+      return task;
     } catch (error) {
       const refused = new NodeTask(ctx, node, false, { ...options, loadDriver: false });
+      refused.#leaveTurn = leaveTurn;
       await refused.release();
       throw error;
     }
@@ -165,6 +203,7 @@ export class NodeTask {
     });
     (this as { shared: boolean }).shared = false;
     this.node = exclusive.node;
+    this.#leaveTurn = exclusive.#leaveTurn;
   }
 
   /** Whether the state machine accepts `event` from the node's state. */
@@ -265,24 +304,42 @@ export class NodeTask {
       }
     } finally {
       this.ctx.reservations.released(this.uuid, certain);
+      this.#leaveTurn();
     }
   }
 
-  /** Ends the method: spawns the work if any (the reservation goes with it), else releases. */
+  /**
+   * Ends the method: spawns the work if any (the reservation goes with it), or runs it here
+   * (`inlineWork`; its failure recorded as the pool's would be), else releases.
+   */
   async finish(): Promise<void> {
     const work = this.#work;
     if (work === undefined) return this.release();
     this.#work = undefined;
+    if (this.inlineWork) {
+      try {
+        await work.run(this);
+      } catch (error) {
+        await this.#recordFailure(work.name, error);
+      } finally {
+        await this.release();
+      }
+      return;
+    }
     try {
       this.ctx.pool.spawn(
         async () => {
           try {
             await work.run(this);
+          } catch (error) {
+            // Recorded while the node is still held: after the release, it could land on the
+            // next operation's node.
+            await this.#recordFailure(work.name, error);
           } finally {
             await this.release();
           }
         },
-        (error) => void this.#recordFailure(work.name, error),
+        (error) => this.ctx.log.error(`${work.name} on node ${this.uuid}: ${String(error)}`),
       );
     } catch (error) {
       try {

@@ -2,10 +2,10 @@
  * The conductor's periodic tasks, each on its own interval and never overlapping itself:
  * the heartbeat (`[conductor] heartbeat_interval`: touch the conductors row), the power state
  * sync (`sync_power_state_interval`), the provision state checks
- * (`check_provision_state_interval`: nodes of dead conductors, deploy and clean callbacks
- * timed out), the takeover of active nodes newly mapped here (`sync_local_state_interval`)
- * and of allocations a dead conductor left (`check_allocations_interval`). An interval of 0
- * turns a task off, as in Ironic.
+ * (`check_provision_state_interval`: nodes of dead conductors, nodes left in a state nobody
+ * can resume, deploy and clean callbacks timed out), the takeover of active nodes newly mapped
+ * here (`sync_local_state_interval`) and of allocations a dead conductor left
+ * (`check_allocations_interval`). An interval of 0 turns a task off, as in Ironic.
  */
 
 import { ProvisionState as S } from '../common/provision-states.ts';
@@ -15,7 +15,7 @@ import { checkOrphanAllocations } from './manager-allocations.ts';
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
-import { checkOrphanNodes, syncLocalState } from './takeover.ts';
+import { checkOrphanNodes, failTransientStates, syncLocalState } from './takeover.ts';
 
 export interface PeriodicTask {
   readonly name: string;
@@ -169,6 +169,7 @@ export function conductorPeriodicTasks(
       intervalSeconds: s.checkProvisionStateInterval,
       run: async () => {
         await checkOrphanNodes(ctx);
+        await failTransientStates(ctx);
         await checkDeployTimeouts(ctx);
         await checkCleanwaitTimeouts(ctx);
       },

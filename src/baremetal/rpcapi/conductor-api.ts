@@ -71,10 +71,35 @@ export class ConductorApi {
     return this.#call(node, V.initial, 'create_node', { node }) as Promise<NodeObject>;
   }
 
-  updateNode(node: NodeObject, options: { resetInterfaces?: boolean } = {}): Promise<NodeObject> {
+  /**
+   * `expectedValues`: the fields the change was computed from, as read (1.3); the conductor
+   * applies it only if they still hold those values, else NodeChanged. `keyedFields`: the
+   * dictionaries it changed key by key, which the conductor merges with keys others changed.
+   * Below 1.3 the change is sent without them, and is applied as it comes
+   * (`canCheckNodeUpdates` tells which).
+   */
+  updateNode(
+    node: NodeObject,
+    options: {
+      resetInterfaces?: boolean;
+      expectedValues?: Record<string, unknown>;
+      keyedFields?: readonly string[];
+    } = {},
+  ): Promise<NodeObject> {
     const args: Record<string, unknown> = { node };
     if (options.resetInterfaces !== undefined) args.reset_interfaces = options.resetInterfaces;
-    return this.#call(node, V.initial, 'update_node', args) as Promise<NodeObject>;
+    let version = V.initial;
+    if (options.expectedValues !== undefined && this.canCheckNodeUpdates()) {
+      args.expected_values = options.expectedValues;
+      if (options.keyedFields !== undefined) args.keyed_fields = options.keyedFields;
+      version = V.nodeUpdateCheck;
+    }
+    return this.#call(node, version, 'update_node', args) as Promise<NodeObject>;
+  }
+
+  /** Whether update_node can carry `expected_values` under the cap in force. */
+  canCheckNodeUpdates(): boolean {
+    return this.canSend(V.nodeUpdateCheck);
   }
 
   async destroyNode(node: NodeObject): Promise<void> {

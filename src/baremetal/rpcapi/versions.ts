@@ -31,6 +31,14 @@ export const CONDUCTOR_RPC = defineRpcVersions([
     note: 'Added create_allocation and destroy_allocation (API 1.52, /v1/allocations)',
     name: 'allocations',
   },
+  {
+    version: '1.3',
+    note:
+      'update_node takes expected_values (the fields the change was computed from, as read: ' +
+      'applied only if unchanged under the reservation, else NodeChanged) and keyed_fields ' +
+      '(dictionaries changed key by key, merged with the keys others changed)',
+    name: 'nodeUpdateCheck',
+  },
 ]);
 
 /** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */

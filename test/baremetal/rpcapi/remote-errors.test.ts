@@ -14,6 +14,7 @@ function sample(name: string, type: new (...args: string[]) => catalogue.IronicE
   if (name === 'NotEmptyError') return new catalogue.NotEmptyError('chassis', 'c-1');
   if (name === 'DuplicateError') return catalogue.duplicateOf('port', 'address', 'aa:bb');
   if (name === 'NodeTraitNotFoundError') return new catalogue.NodeTraitNotFoundError(7, 'CUSTOM_X');
+  if (name === 'NodeChangedError') return new catalogue.NodeChangedError('n-1', ['extra']);
   if (name === 'DriverNotFoundInEntrypointError')
     return new catalogue.DriverNotFoundInEntrypointError(['redfish'], 'ironic.hardware.types');
   if (name === 'InterfaceNotFoundInEntrypointError')

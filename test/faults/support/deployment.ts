@@ -17,6 +17,8 @@ export interface BaremetalConfig {
   /** The RPC exchange, one per test so tests sharing a broker never meet. */
   readonly exchange?: string;
   readonly heartbeatTimeout?: number;
+  /** `[conductor] check_provision_state_interval`, 1 s unless given. */
+  readonly checkProvisionStateInterval?: number;
   readonly extra?: readonly string[];
 }
 
@@ -40,7 +42,7 @@ export function writeBaremetalConfig(config: BaremetalConfig): string {
       '[conductor]',
       'heartbeat_interval = 1',
       `heartbeat_timeout = ${config.heartbeatTimeout ?? 4}`,
-      'check_provision_state_interval = 1',
+      `check_provision_state_interval = ${config.checkProvisionStateInterval ?? 1}`,
       'sync_local_state_interval = 1',
       'automated_clean = false',
       ...(config.extra ?? []),

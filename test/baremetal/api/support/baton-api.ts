@@ -13,6 +13,7 @@ import {
   type ApiHandlerSettings,
   DEFAULT_API_SETTINGS,
 } from '../../../../src/baremetal/api/context.ts';
+import type { ConductorLog } from '../../../../src/baremetal/conductor/conductor-context.ts';
 import {
   type RunningConductor,
   startConductor,
@@ -81,6 +82,8 @@ export interface BatonApiOptions {
   readonly auth?: BaremetalAppOptions['auth'];
   /** Hardware types and implementations of the conductors and the API (Baton's own by default). */
   readonly drivers?: DriverCatalog;
+  /** Where the conductors' log lines go (nowhere by default). */
+  readonly conductorLog?: ConductorLog;
 }
 
 /** The caps of an unpinned process. */
@@ -121,6 +124,7 @@ export async function startBatonApi(options: BatonApiOptions = {}): Promise<Bato
         caps,
         transport: new LocalTransport(bus),
         ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+        ...(options.conductorLog === undefined ? {} : { log: options.conductorLog }),
       }),
     );
   }
@@ -224,7 +228,7 @@ export async function startSecondApi(
  */
 export function forEachApiBackend(
   title: string,
-  body: (api: () => BatonApi) => void,
+  body: (api: () => BatonApi, backend: Backend) => void,
   options: Omit<BatonApiOptions, 'backend'> = {},
 ): void {
   for (const backend of BACKENDS) {
@@ -242,7 +246,7 @@ export function forEachApiBackend(
       body(() => {
         if (api === undefined) throw new Error('the API has not started');
         return api;
-      });
+      }, backend);
     });
   }
 }
