@@ -37,7 +37,9 @@ export interface AllocationFilters {
 }
 
 function selectAllocations(ctx: StoreContext) {
-  return ctx.database.kysely.selectFrom('baremetal_allocations').select(ALLOCATION_COLUMNS as never);
+  return ctx.database.kysely
+    .selectFrom('baremetal_allocations')
+    .select(ALLOCATION_COLUMNS as never);
 }
 
 async function getWhere(
@@ -127,7 +129,10 @@ export async function saveAllocation(
   let nodeUuid: string | null = null;
   try {
     await inRetriedTransaction(ctx.database, async (trx) => {
-      const query = trx.selectFrom('baremetal_allocations').select(['id', 'traits']).where('uuid', '=', uuid);
+      const query = trx
+        .selectFrom('baremetal_allocations')
+        .select(['id', 'traits'])
+        .where('uuid', '=', uuid);
       const current = await forUpdate(query, ctx.database.caps).executeTakeFirst();
       if (current === undefined) throw new NotFoundError('allocation', uuid);
       await trx

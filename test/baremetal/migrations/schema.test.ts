@@ -12,7 +12,6 @@ import { sql } from 'kysely';
 import { VERSIONED_TABLES } from '../../../src/baremetal/db/index.ts';
 import { columnCatalog } from '../../../src/baremetal/db/schema-catalog.ts';
 import { BAREMETAL_MIGRATIONS } from '../../../src/baremetal/migrations/index.ts';
-import { PLACEMENT_MIGRATIONS } from '../../../src/placement/migrations/index.ts';
 import {
   checkPolicy,
   checkSchema,
@@ -20,6 +19,7 @@ import {
   openDatabase,
   policyViolations,
 } from '../../../src/db/index.ts';
+import { PLACEMENT_MIGRATIONS } from '../../../src/placement/migrations/index.ts';
 import { forEachBackend } from '../../db/support/backends.ts';
 import { createRealIronicSchema, ironicDbsyncUnavailable } from '../support/real-ironic-schema.ts';
 import { readSqliteSchema, type TableInfo } from '../support/sqlite-schema.ts';
