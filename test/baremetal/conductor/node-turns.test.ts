@@ -44,22 +44,26 @@ describe('turns on a node', () => {
     assert.ok(await turns.take('other'), 'other nodes are independent');
   });
 
-  it('give up after the patience when the holder keeps the node, not while the line moves', async () => {
+  it('give up after the patience when the holder keeps the node, not while the line moves', async (t) => {
+    // The clock is the test's: waits of tens of milliseconds must not depend on the machine.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const turns = new Turns();
     const held = (await turns.take('n')) as () => void;
-    assert.equal(await turns.take('n', 30), undefined, 'the holder kept it 30 ms');
+    const impatient = turns.take('n', 30);
+    t.mock.timers.tick(30);
+    assert.equal(await impatient, undefined, 'the holder kept it 30 ms');
     // A line of holders each keeping the node 20 ms: a waiter with 30 ms of patience behind
-    // four of them (80 ms) gets its turn.
-    const line = [1, 2, 3, 4].map(async () => {
-      const leave = await turns.take('n', 30);
-      assert.ok(leave);
-      await sleep(20);
-      leave();
-    });
+    // four of them (90 ms in all) gets its turn, since each hand-over starts its clock again.
+    const line = [1, 2, 3, 4].map(() => turns.take('n', 30));
     const last = turns.take('n', 30);
-    await sleep(10);
+    t.mock.timers.tick(10);
     held();
-    await Promise.all(line);
+    for (const waiting of line) {
+      const leave = await waiting;
+      assert.ok(leave, 'each in the line gets its turn');
+      t.mock.timers.tick(20);
+      leave();
+    }
     const leave = await last;
     assert.ok(leave, 'the line moved');
     leave();
