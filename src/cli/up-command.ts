@@ -115,7 +115,8 @@ export function planUp(options: UpOptions, bin: string = BATON_BIN, config: UpCo
     return {
       service,
       url,
-      path: parsed.backend === 'sqlite' ? (parsed.path ?? '') : '',
+      // Only a SQLite URL has a file path.
+      path: parsed.path ?? '',
       dataDir,
       files: reader.found.files,
       found: reader.found,

@@ -63,7 +63,7 @@ describe('service versions and releases', () => {
     assert.equal(auto.release, '2025.2');
     assert.equal(auto.rpcCap, '1.58');
     assert.equal(auto.objectTargets.objectVersion('Node', '1.40'), '1.39');
-    assert.equal(auto.apiMax, '1.96', 'automatic caps leave the API range to the pin');
+    assert.equal(auto.apiMax, '1.92', 'automatic caps limit the API to the oldest live release');
     assert.equal(describeCapsSource(auto), 'auto from x-conductor@5 (2025.2, host b)');
   });
 
