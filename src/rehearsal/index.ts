@@ -26,8 +26,8 @@ export {
 } from './report.ts';
 export type { OutcomeFailure, RequestKind, RequestRecord, WindowFigures } from './request-log.ts';
 export {
-  backFromSteps,
   type Build,
+  backFromSteps,
   PROCESSES_PER_TIER,
   rehearsalSteps,
   type Step,
