@@ -83,6 +83,7 @@ export function describeObjectType(type: ObjectType): string {
   return out;
 }
 
+/** A type's fingerprint: its version and a hash of its fields and remotable methods. */
 export function fingerprint(type: ObjectType): string {
   return `${type.version}-${hash('sha256', describeObjectType(type), 'hex')}`;
 }
@@ -100,6 +101,7 @@ export interface FingerprintReport {
   actual: Record<string, string>;
 }
 
+/** Compares types' fingerprints with the expected ones: what changed without a version bump. */
 export function compareFingerprints(
   types: readonly ObjectType[],
   expected: Readonly<Record<string, string>>,

@@ -33,6 +33,7 @@ function tokenScopeOf(credentials: PolicyCredentials): string {
   return 'project';
 }
 
+/** The registered rules with the policy file's overrides: the enforcer. */
 export class RuleSet implements PolicyEnforcer {
   readonly #rules = new Map<string, Check>();
   readonly #registered = new Map<string, RuleDefault>();

@@ -34,6 +34,7 @@ export interface FieldType<T> {
   nullValue?(): T;
 }
 
+/** A field: its type, whether it may be null, and its default. */
 export interface FieldSpec<T = unknown, N extends boolean = boolean> {
   readonly type: FieldType<T>;
   readonly nullable: N;
