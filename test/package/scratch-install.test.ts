@@ -3,8 +3,8 @@
  * use it: `npm pack`, then `npm install --offline` of the tarball in a scratch folder under the
  * system's temporary directory, then a program that imports only the package's entry points
  * (scratch-program/main.ts) is type-checked against the installed .d.ts files (no
- * skipLibCheck) and run. Deep imports into the package are refused, and the `baton` command
- * runs from the installed copy.
+ * skipLibCheck) and run, and so is docs/toolkit.md's first program. Deep imports into the
+ * package are refused, and the `baton` command runs from the installed copy.
  *
  * Offline: npm's cache holds the dependencies' tarballs (this repository's `npm install` put
  * them there) but not their registry documents, so the scratch project gets a package lock
@@ -93,13 +93,22 @@ function writeScratchProject(dir: string, tarball: string): void {
           skipLibCheck: false,
           outDir: 'out',
         },
-        files: ['main.ts'],
+        files: ['main.ts', 'first-program.ts'],
       },
       null,
       2,
     )}\n`,
   );
   copyFileSync(join(ROOT, 'test/package/scratch-program/main.ts'), join(dir, 'main.ts'));
+  writeFileSync(join(dir, 'first-program.ts'), firstProgram());
+}
+
+/** The first program of docs/toolkit.md, as a reader copies it. */
+function firstProgram(): string {
+  const text = readFileSync(join(ROOT, 'docs/toolkit.md'), 'utf8');
+  const block = /^```ts\n([\s\S]*?)^```$/m.exec(text)?.[1];
+  assert.ok(block, 'docs/toolkit.md has no ts block');
+  return block;
 }
 
 /** Runs a command in the scratch project; its output, or a failure with everything it printed. */
@@ -164,6 +173,13 @@ describe('the packed toolkit in a scratch project', { timeout: 240_000 }, () => 
       backend: 'sqlite',
       rows: [{ id: 1 }],
     });
+  });
+
+  it("runs docs/toolkit.md's first program as written", () => {
+    // Compiled with main.ts by the test above.
+    const out = run(dir, process.execPath, ['out/first-program.js']);
+    assert.match(out, /'myservice_object\.version': '1\.0'/);
+    assert.doesNotMatch(out, /size/);
   });
 
   it('refuses a path inside the package that is not an entry point', () => {
