@@ -50,7 +50,7 @@ describe('npm pack', () => {
     packed = npmPack({ dryRun: true });
     paths = new Set(packed.files.map((file) => file.path));
     process.stdout.write(
-      `# ${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.entryCount} files\n`,
+      `${packed.filename}: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.entryCount} files\n`,
     );
   });
 
