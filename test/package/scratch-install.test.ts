@@ -197,6 +197,35 @@ describe('the packed toolkit in a scratch project', { timeout: 240_000 }, () => 
     }
   });
 
+  it('gives TypeScript no declarations for a deep path either', () => {
+    writeFileSync(
+      join(dir, 'deep.ts'),
+      "import { openDatabase } from 'baton/dist/db/connect.js';\nconsole.log(openDatabase);\n",
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--ignoreConfig',
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        'deep.ts',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.notEqual(result.status, 0);
+    assert.match(
+      result.stdout,
+      /deep\.ts.*TS2307: Cannot find module 'baton\/dist\/db\/connect\.js'/,
+    );
+  });
+
   it('runs the baton command from the installed copy', () => {
     const out = execFileSync(join(dir, 'node_modules/.bin/baton'), ['--version'], {
       cwd: dir,
