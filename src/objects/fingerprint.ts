@@ -88,6 +88,7 @@ export function fingerprint(type: ObjectType): string {
   return `${type.version}-${hash('sha256', describeObjectType(type), 'hex')}`;
 }
 
+/** What compareFingerprints found. */
 export interface FingerprintReport {
   /** Types whose fields or methods changed while their version stayed the same. */
   changedWithoutVersionBump: string[];

@@ -41,6 +41,7 @@ export interface VersionStep {
   readonly downgrade?: (obj: VersionedObject) => void;
 }
 
+/** A parameter of a remotable method, as the fingerprint describes it. */
 export interface MethodParam {
   readonly name: string;
   /** Present when the parameter is optional. */
@@ -72,7 +73,7 @@ export interface ObjectTypeDefinition<F extends FieldMap> {
   readonly onConversion?: ConversionHook;
 }
 
-/** Called on each conversion of an object to an older version, after the steps' own downgrades. */
+/** Called on every conversion to another version, up or down, after the steps, with the target. */
 export type ConversionHook = (obj: VersionedObject, target: string) => void;
 
 /** A versioned object type: its fields, its versions and the fields each version has. */

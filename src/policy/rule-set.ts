@@ -18,6 +18,7 @@ import {
 } from './enforcer.ts';
 import type { RuleDefault } from './rule-default.ts';
 
+/** What a RuleSet is made of: the `[oslo_policy]` switches, the overrides and the defaults. */
 export interface RuleSetOptions {
   readonly enforceScope: boolean;
   readonly enforceNewDefaults: boolean;

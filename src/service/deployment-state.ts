@@ -67,6 +67,7 @@ export interface DeploymentState {
   readonly caps: CapsInForce;
 }
 
+/** What readDeploymentState reads with. */
 export interface ReadStateOptions {
   readonly config: ServiceConfig;
   readonly liveness?: LivenessOptions;

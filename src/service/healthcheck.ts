@@ -24,7 +24,7 @@ export interface HealthcheckConfig {
   readonly healthcheckDisableByFilePath?: string | undefined;
 }
 
-/** A health check's answer: status, headers and body. */
+/** A health check's answer: status, content type and body. */
 export interface HealthAnswer {
   readonly status: number;
   /** Empty for a 204 (WebOb drops the type of a response that has no content). */

@@ -21,7 +21,10 @@ export interface ServiceRequirement {
   readonly minServiceVersion: number;
 }
 
-/** What a batch of an online migration is given: the transaction and the limits of the batch. */
+/**
+ * What a batch of an online migration is given: its transaction, the database's capabilities,
+ * the service, and what the previous batch left.
+ */
 export interface OnlineMigrationContext {
   /** The batch's transaction: what one call writes commits or rolls back together. */
   // biome-ignore lint/suspicious/noExplicitAny: migrations name tables of their own service

@@ -19,7 +19,7 @@ import {
   servicesKysely,
 } from './services-table.ts';
 
-/** Who a process is in the services table: its binary, host and topic. */
+/** Who a process is in the services table: its binary, its host and its service version. */
 export interface ServiceIdentity {
   readonly binary: string;
   readonly host: string;

@@ -19,7 +19,7 @@ export interface MixedServiceVersionsCheckOptions extends LivenessOptions {
   readonly name?: string;
 }
 
-/** The upgrade check that fails while live processes of a binary run different service versions. */
+/** The upgrade check that warns while live processes of a binary run different service versions. */
 export function mixedServiceVersionsCheck(
   db: Database,
   options: MixedServiceVersionsCheckOptions = {},
