@@ -25,6 +25,10 @@ export interface AuthHookOptions {
   readonly isPublic?: (path: string) => boolean;
 }
 
+/**
+ * Adds the authentication hook to a Fastify app: each request is authenticated before its handler
+ * runs, and one without valid credentials is answered 401.
+ */
 export function registerAuthHook(app: FastifyInstance, options: AuthHookOptions): void {
   const { authenticator } = options;
   app.decorateRequest('credentials', undefined);

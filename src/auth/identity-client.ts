@@ -32,6 +32,7 @@ const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 60_000;
 
 export interface IdentityClientOptions {
+  /** The clock, in milliseconds (tests may replace it). */
   readonly now?: () => number;
   /** How a retry waits (tests may shorten it). */
   readonly pause?: (ms: number) => Promise<void>;

@@ -21,6 +21,7 @@ export type TokenScope =
     }
   | { readonly domain: DomainRef };
 
+/** The `[keystone_authtoken]` settings the authenticator works from, read and checked. */
 export interface KeystoneAuthConfig {
   /** Where the service authenticates (the v3 root, `…/v3`). */
   readonly authUrl: string;

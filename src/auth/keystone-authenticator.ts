@@ -52,9 +52,14 @@ export interface RequestAuthenticator {
   authenticate(request: AuthRequest): Promise<AuthOutcome> | AuthOutcome;
   /** Header names the client may not set itself (removed from every request it sees). */
   readonly strippedHeaders: readonly string[];
+  /** Releases what the authenticator holds (connections, timers). */
   close?(): void;
 }
 
+/**
+ * How a KeystoneAuthenticator is built: the identity client's options and the size of its token
+ * cache.
+ */
 export interface KeystoneAuthenticatorOptions extends IdentityClientOptions {
   readonly maxCachedTokens?: number;
 }
@@ -173,6 +178,7 @@ export class KeystoneAuthenticator implements RequestAuthenticator {
     return { credentials: credentialsFromHeaders(headers), headers };
   }
 
+  /** Closes the identity client's connections. */
   close(): void {
     this.#client.close();
   }

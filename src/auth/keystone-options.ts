@@ -112,6 +112,10 @@ function option(
 
 const URL_TEXT: OptionType<string> = { ...STRING, metavar: 'url' };
 
+/**
+ * The `[keystone_authtoken]` options a service reads, as config options (for reading and for the
+ * sample file).
+ */
 export const KEYSTONE_AUTHTOKEN_OPTIONS: readonly ConfigOption[] = [
   option(
     'www_authenticate_uri',

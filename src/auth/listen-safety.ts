@@ -10,6 +10,10 @@ import { UnsafeListenError } from './errors.ts';
 
 /** The option (`[api]` section) and its flag; both services use the same name. */
 export const INSECURE_NOAUTH_OPTION = 'insecure_noauth_on_any_address';
+/**
+ * The command-line flag that lets a service without authentication listen on a non-loopback
+ * address.
+ */
 export const INSECURE_NOAUTH_FLAG = '--insecure-noauth-on-any-address';
 
 /** Whether only this machine can reach an address (127.0.0.0/8, ::1, localhost). */

@@ -19,9 +19,11 @@ export interface Database<DB = Record<string, unknown>> {
   readonly kysely: Kysely<DB>;
   readonly url: DatabaseUrl;
   readonly caps: Capabilities;
+  /** Closes the pool (or the SQLite handle); the database is unusable afterwards. */
   close(): Promise<void>;
 }
 
+/** How openDatabase opens a database. */
 export interface OpenOptions {
   /** Milliseconds a SQLite writer waits for the write lock before failing. */
   readonly busyTimeoutMs?: number;
@@ -82,6 +84,10 @@ function sqliteKysely<DB>(path: string, options: OpenOptions): Kysely<DB> {
   });
 }
 
+/**
+ * Opens the database a URL names (SQLite, PostgreSQL or MySQL/MariaDB) with the settings the
+ * toolkit relies on, and learns what the server can do (its capabilities).
+ */
 export async function openDatabase<DB = Record<string, unknown>>(
   urlText: string,
   options: OpenOptions = {},

@@ -8,6 +8,7 @@
  */
 import { isAbsolute, join, resolve } from 'node:path';
 
+/** The database servers the toolkit supports. */
 export type Backend = 'sqlite' | 'postgresql' | 'mysql';
 
 /** What the MySQL driver is given (mysql2's own options, read from the URL). */
@@ -21,6 +22,7 @@ export interface MysqlTarget {
   readonly socketPath?: string;
 }
 
+/** A database URL, parsed: the backend and where the database is. */
 export interface DatabaseUrl {
   readonly backend: Backend;
   /** The URL as given. */
@@ -35,6 +37,7 @@ export interface DatabaseUrl {
   readonly mysql?: MysqlTarget;
 }
 
+/** A database URL that cannot be used: malformed, or of an unsupported scheme. */
 export class DatabaseUrlError extends Error {
   override name = 'DatabaseUrlError';
 }
@@ -114,6 +117,10 @@ function mysqlTarget(parsed: URL, host: string, redacted: string): MysqlTarget {
   };
 }
 
+/**
+ * Parses a database URL (`sqlite:PATH`, `postgresql://…`, `mysql+pymysql://…`); a relative SQLite
+ * path is taken from `baseDir`.
+ */
 export function parseDatabaseUrl(url: string, baseDir = process.cwd()): DatabaseUrl {
   const redacted = redactUrl(url);
   const match = /^([a-z][a-z0-9]*)(?:\+[a-z0-9_]+)?:/i.exec(url);

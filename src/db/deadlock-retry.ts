@@ -20,6 +20,7 @@ export function isDeadlock(error: unknown): boolean {
   );
 }
 
+/** How often and how long retryOnDeadlock tries again. */
 export interface DeadlockRetryOptions {
   readonly attempts?: number;
   /** Called before each new attempt (for logs and tests). */

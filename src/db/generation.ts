@@ -7,6 +7,9 @@
 import type { Kysely } from 'kysely';
 import { ConcurrentUpdateError } from './errors.ts';
 
+/**
+ * Which row's generation to move, and from which value: the compare-and-swap bumpGeneration makes.
+ */
 export interface GenerationUpdate {
   readonly table: string;
   readonly id: string | number;

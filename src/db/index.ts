@@ -36,6 +36,7 @@ export {
 export * from './migrations/index.ts';
 export * from './object-versions/index.ts';
 export * from './online-migrations/index.ts';
+export type { PreparedStatementOptions } from './pg-prepared.ts';
 export * from './services/index.ts';
 export { type Executor, inTransaction } from './transaction.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';

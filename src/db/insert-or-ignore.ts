@@ -18,6 +18,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Capabilities } from './capabilities.ts';
 
+/** One row to insert: column names to values. */
 export type InsertRow = Readonly<Record<string, unknown>>;
 
 /**

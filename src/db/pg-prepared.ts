@@ -22,6 +22,7 @@ import type pg from 'pg';
 const RESULT_TYPE_CHANGED = '0A000';
 const MAX_COUNTED = 4_096;
 
+/** How many statements a PostgreSQL connection keeps prepared. */
 export interface PreparedStatementOptions {
   /** The most statements named on one connection (default 100). */
   readonly maxPerConnection?: number;

@@ -10,8 +10,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './connect.ts';
 
+/** Where a query runs: the database itself or a transaction on it. */
 export type Executor<DB> = Kysely<DB> | Transaction<DB>;
 
+/** Runs `work` in a transaction, committed when it returns and rolled back when it throws. */
 export async function inTransaction<DB, T>(
   database: Database<DB>,
   work: (trx: Kysely<DB>) => Promise<T>,

@@ -12,6 +12,7 @@ export abstract class MicroversionClientError extends Error {
   }
 }
 
+/** Why a requested version was refused before sending: not `X.Y`, or outside the client's range. */
 export type InvalidRequestReason = 'format' | 'outside-client-range';
 
 /** Use case 4: the user's version is not `X.Y`/`latest`, or not one this client knows. */

@@ -12,6 +12,7 @@ import {
 } from './version.ts';
 import type { KnownServerVersions } from './version-cache.ts';
 
+/** A range of versions, both ends included. */
 export interface Range {
   readonly min: Version;
   readonly max: Version;

@@ -26,6 +26,7 @@ import { compareVersions, formatVersion, parseVersion, type Version } from './ve
 import { defaultVersionCache, type VersionCache } from './version-cache.ts';
 import type { VersionRange } from './version-list.ts';
 
+/** How a MicroversionClient talks to its service. */
 export interface MicroversionClientOptions {
   /** Base URL of the service, e.g. `http://127.0.0.1:6385/v1`. Also the cache key. */
   readonly endpoint: string;
@@ -40,9 +41,11 @@ export interface MicroversionClientOptions {
   readonly cache?: VersionCache;
   /** The one version of a server that predates microversions (the microversion spec: 1.0). */
   readonly unversionedVersion?: string;
+  /** The fetch to use (default: the global one). */
   readonly fetch?: typeof fetch;
 }
 
+/** One request: method, headers and body. */
 export interface ClientRequest {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -116,6 +119,10 @@ export class MicroversionClient {
     this.choice = parseUserChoice(options.requested, this.client);
   }
 
+  /**
+   * Sends a request at the negotiated version, negotiating first when the server's versions are not
+   * known yet.
+   */
   async request(path: string, init: ClientRequest = {}): Promise<MicroversionResponse> {
     const method = (init.method ?? 'GET').toUpperCase();
     const { choice } = this;

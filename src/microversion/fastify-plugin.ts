@@ -17,6 +17,7 @@ declare module 'fastify' {
   }
 }
 
+/** What microversionPlugin needs. */
 export interface MicroversionPluginOptions {
   readonly negotiator: VersionNegotiator;
 }

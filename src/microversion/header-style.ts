@@ -12,6 +12,7 @@ export const STANDARD_HEADER = 'OpenStack-API-Version';
  */
 export type HeaderMode = 'new' | 'legacy' | 'both';
 
+/** Which version headers a service reads and answers with. */
 export interface HeaderStyle {
   readonly mode: HeaderMode;
   /** Required for `legacy` and `both`: the service's own version header. */
@@ -39,6 +40,7 @@ export interface CompiledHeaderStyle {
   readonly varyNames: readonly string[];
 }
 
+/** A header style that cannot work (a legacy mode without a header name…). */
 export class HeaderStyleError extends Error {
   readonly style: HeaderStyle;
 
@@ -49,6 +51,7 @@ export class HeaderStyleError extends Error {
   }
 }
 
+/** Checks a header style and precomputes what each request needs of it. */
 export function compileHeaderStyle(style: HeaderStyle): CompiledHeaderStyle {
   const readsStandard = style.mode !== 'legacy';
   const readsLegacy = style.mode !== 'new';

@@ -4,7 +4,11 @@ export type {
   MicroversionResponse,
 } from './client.ts';
 export { MicroversionClient } from './client.ts';
-export type { InvalidRequestReason } from './client-errors.ts';
+export type {
+  InvalidRequestReason,
+  RangeSource,
+  UnsupportedRequestState,
+} from './client-errors.ts';
 export {
   InvalidRequestedVersionError,
   MicroversionClientError,

@@ -9,6 +9,7 @@ import { FeatureWindows } from './feature-windows.ts';
 import type { FeatureGate } from './features.ts';
 import { compareVersions, parseVersion, type Version } from './version.ts';
 
+/** A JSON Schema, as a plain object. */
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents are free-form
 export type JsonSchemaObject = Record<string, any>;
 
@@ -58,13 +59,19 @@ export interface OpenApiOperation extends Gated {
   readonly public?: boolean;
 }
 
+/** A service described for its OpenAPI documents: title, version header and operations. */
 export interface OpenApiService {
   readonly title: string;
   readonly description: string;
   /** Every microversion the service serves, ascending. */
   readonly versions: readonly string[];
   /** The request header that asks for a version, and an example value at a version. */
-  readonly versionHeader: { readonly name: string; readonly example: (version: string) => string };
+  readonly versionHeader: {
+    /** The header's name. */
+    readonly name: string;
+    /** The header's value asking for a version, e.g. `placement 1.39`. */
+    readonly example: (version: string) => string;
+  };
   /**
    * Response headers every answer carries (name to description): under `components.headers`
    * once, rather than repeated on each of the hundreds of responses.
@@ -251,6 +258,7 @@ function sharedSchemas(service: OpenApiService, version: Version) {
   return shared;
 }
 
+/** Asked for the document of a version the service does not serve. */
 export class UnknownDocumentVersionError extends Error {}
 
 /** The service's OpenAPI 3.1 document at `version` (one of its versions, as it lists them). */
@@ -341,6 +349,7 @@ export class OpenApiDocuments {
     this.#service = service;
   }
 
+  /** The document a file name asks for (`1.5.json`), as text; undefined for an unknown one. */
   text(file: string): string | undefined {
     const version = file.endsWith('.json') ? file.slice(0, -'.json'.length) : undefined;
     if (version === undefined || !this.#service.versions.includes(version)) return undefined;

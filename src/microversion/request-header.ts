@@ -79,6 +79,7 @@ export interface VersionHeaderValues {
   legacy: string | undefined;
 }
 
+/** The values of the standard and legacy version headers of a request. */
 export function versionHeaderValues(
   headers: HeaderBag,
   style: CompiledHeaderStyle,

@@ -1,5 +1,6 @@
 import { compareVersions, type Version } from './version.ts';
 
+/** A response header, as name and value. */
 export type ResponseHeader = readonly [name: string, value: string];
 
 /**

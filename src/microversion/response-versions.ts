@@ -4,6 +4,7 @@ import { tryParseVersion, type Version } from './version.ts';
 
 /** Read access to response headers (the Fetch API's `Headers`). */
 export interface HeaderReader {
+  /** The header's value, or null when absent. */
   get(name: string): string | null;
 }
 

@@ -19,6 +19,7 @@ export interface ErrorReport {
 /** Returns the JSON body for an error; each service keeps its own format (Placement, Ironic). */
 export type ErrorFormatter = (report: ErrorReport) => unknown;
 
+/** What a VersionNegotiator serves: the service, its range and pin, its headers and its errors. */
 export interface MicroversionServerConfig {
   /** Service type as in the catalog and the standard header: `placement`, `baremetal`. */
   readonly serviceType: string;

@@ -23,18 +23,22 @@ export class VersionCache {
     return endpoint.slice(0, end);
   }
 
+  /** What is known of an endpoint's versions. */
   get(endpoint: string): KnownServerVersions | undefined {
     return this.#entries.get(VersionCache.key(endpoint));
   }
 
+  /** Records what an endpoint serves. */
   set(endpoint: string, known: KnownServerVersions): void {
     this.#entries.set(VersionCache.key(endpoint), known);
   }
 
+  /** Forgets an endpoint; true when it was known. */
   delete(endpoint: string): boolean {
     return this.#entries.delete(VersionCache.key(endpoint));
   }
 
+  /** Forgets every endpoint. */
   clear(): void {
     this.#entries.clear();
   }

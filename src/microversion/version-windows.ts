@@ -11,6 +11,7 @@ export interface VersionWindow<H> {
   readonly handler: H;
 }
 
+/** What is wrong with a set of version windows. */
 export type WindowProblem =
   | 'empty'
   | 'bad-version'
@@ -23,6 +24,7 @@ export type WindowProblem =
 
 /** What serves a request at a version: the implementation, or undefined when none does. */
 export interface WindowSelector<H> {
+  /** The handler for a version, or undefined when no window holds it. */
   select(version: Version): H | undefined;
 }
 

@@ -37,6 +37,7 @@ export class InvalidVersionError extends Error {
   }
 }
 
+/** A version from its two numbers. */
 export function makeVersion(major: number, minor: number): Version {
   return { major, minor };
 }
@@ -63,6 +64,7 @@ export function tryParseVersion(text: string): Version | undefined {
   return { major, minor };
 }
 
+/** Parses `X.Y`; throws InvalidVersionError for anything else. */
 export function parseVersion(text: string): Version {
   const version = tryParseVersion(text);
   if (version === undefined) throw new InvalidVersionError(text);
@@ -79,14 +81,17 @@ export function compareVersions(a: Version, b: Version): number {
   return a.major !== b.major ? a.major - b.major : a.minor - b.minor;
 }
 
+/** Whether two versions are the same. */
 export function versionsEqual(a: Version, b: Version): boolean {
   return a.major === b.major && a.minor === b.minor;
 }
 
+/** The lower of two versions. */
 export function minVersion(a: Version, b: Version): Version {
   return compareVersions(a, b) <= 0 ? a : b;
 }
 
+/** The higher of two versions. */
 export function maxVersion(a: Version, b: Version): Version {
   return compareVersions(a, b) >= 0 ? a : b;
 }

@@ -86,6 +86,10 @@ function parseCanonical(text: string): OffsetDateTime | null | undefined {
   return OffsetDateTime.fromEpoch(epochSeconds, 0, offset, zoneName);
 }
 
+/**
+ * A date and time with its UTC offset, to the microsecond, as Python's aware datetime is (naive
+ * when it has no offset).
+ */
 export class OffsetDateTime {
   /** Whole seconds since the Unix epoch, UTC. */
   readonly epochSeconds: number;
@@ -272,10 +276,12 @@ export class OffsetDateTime {
     );
   }
 
+  /** The ISO 8601 text, as JSON. */
   toJSON(): string {
     return this.toPrimitive();
   }
 
+  /** The ISO 8601 text. */
   toString(): string {
     return this.isoformat();
   }

@@ -10,8 +10,13 @@ import type { FieldMap } from './object-type.ts';
 import type { VersionTargets } from './targets.ts';
 import type { FieldValues, VersionedObject } from './versioned-object.ts';
 
+/** The columns to write for an object, with its `version`. */
 export type DbChanges<F extends FieldMap> = Partial<FieldValues<F>> & { version: string };
 
+/**
+ * What to write for an object: its changed fields and its version, converted to the version the
+ * database is written at.
+ */
 export function versionChangesForDb<F extends FieldMap>(
   obj: VersionedObject<F>,
   pin?: VersionTargets,

@@ -41,6 +41,10 @@ function checkRowVersion<F extends FieldMap>(
   readable.add(version);
 }
 
+/**
+ * Reads a database row as an object of the type's latest version, converting up from the row's
+ * `version` and remembering the changes the conversion made.
+ */
 export function objectFromDbRow<F extends FieldMap>(
   type: ObjectType<F>,
   row: Readonly<Record<string, unknown>>,

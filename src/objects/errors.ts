@@ -142,6 +142,7 @@ export class MalformedPrimitiveError extends ObjectError {
   }
 }
 
+/** A value, shortened for an error message. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);

@@ -83,10 +83,12 @@ export function describeObjectType(type: ObjectType): string {
   return out;
 }
 
+/** A type's fingerprint: its version and a hash of its fields and remotable methods. */
 export function fingerprint(type: ObjectType): string {
   return `${type.version}-${hash('sha256', describeObjectType(type), 'hex')}`;
 }
 
+/** What compareFingerprints found. */
 export interface FingerprintReport {
   /** Types whose fields or methods changed while their version stayed the same. */
   changedWithoutVersionBump: string[];
@@ -100,6 +102,7 @@ export interface FingerprintReport {
   actual: Record<string, string>;
 }
 
+/** Compares types' fingerprints with the expected ones: what changed without a version bump. */
 export function compareFingerprints(
   types: readonly ObjectType[],
   expected: Readonly<Record<string, string>>,

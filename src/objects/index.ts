@@ -4,18 +4,21 @@ export { OffsetDateTime } from './datetime.ts';
 export { type DbChanges, versionChangesForDb } from './db-changes.ts';
 export { objectFromDbRow } from './db-row.ts';
 export * from './errors.ts';
-export type { FieldSpec, FieldType, ValueOf } from './fields/field.ts';
+export type { JsonDict } from './fields/collections.ts';
+export type { FieldOptions, FieldSpec, FieldType, ValueOf } from './fields/field.ts';
 export { f } from './fields/index.ts';
 export {
   assertFingerprints,
   compareFingerprints,
   describeObjectType,
+  type FingerprintReport,
   fingerprint,
 } from './fingerprint.ts';
 export {
   type ConversionHook,
   defineObjectType,
   type FieldMap,
+  type MethodParam,
   type ObjectNamespace,
   ObjectType,
   type ObjectTypeDefinition,

@@ -9,6 +9,7 @@ import type { FieldSpec, ValueOf, WireDecoder } from './fields/field.ts';
 import { compareObjectVersions, isObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
+/** An object type's fields, by name. */
 export type FieldMap = Record<string, FieldSpec>;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -34,10 +35,13 @@ export interface VersionStep {
   readonly added?: readonly string[];
   /** Added fields' values in an object converted up from an older version (default null). */
   readonly unavailableValues?: Readonly<Record<string, unknown>>;
+  /** Changes an object read at the previous version into this one. */
   readonly upgrade?: (obj: VersionedObject) => void;
+  /** Changes an object of this version for a reader of the previous one. */
   readonly downgrade?: (obj: VersionedObject) => void;
 }
 
+/** A parameter of a remotable method, as the fingerprint describes it. */
 export interface MethodParam {
   readonly name: string;
   /** Present when the parameter is optional. */
@@ -51,6 +55,7 @@ export interface RemotableMethod {
   readonly params: readonly (string | MethodParam)[];
 }
 
+/** What defineObjectType takes: the name, namespace, fields and version history of a type. */
 export interface ObjectTypeDefinition<F extends FieldMap> {
   readonly name: string;
   readonly namespace: ObjectNamespace;
@@ -68,8 +73,10 @@ export interface ObjectTypeDefinition<F extends FieldMap> {
   readonly onConversion?: ConversionHook;
 }
 
+/** Called on every conversion to another version, up or down, after the steps, with the target. */
 export type ConversionHook = (obj: VersionedObject, target: string) => void;
 
+/** A versioned object type: its fields, its versions and the fields each version has. */
 export class ObjectType<F extends FieldMap = FieldMap> {
   readonly name: string;
   readonly namespace: ObjectNamespace;
@@ -188,14 +195,17 @@ export class ObjectType<F extends FieldMap = FieldMap> {
     return this.positions.get(name) ?? -1;
   }
 
+  /** Whether the type has this field (at its latest version). */
   hasField(name: string): boolean {
     return this.positions.has(name);
   }
 
+  /** The type's versions, oldest first. */
   knownVersions(): string[] {
     return this.history.map((step) => step.version);
   }
 
+  /** Whether the type has this version. */
   isKnownVersion(version: string): boolean {
     return this.#stepIndex.has(version);
   }

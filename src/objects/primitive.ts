@@ -16,6 +16,10 @@ import type { ObjectNamespace } from './object-type.ts';
 import { compareObjectVersions } from './version.ts';
 import type { VersionedObject } from './versioned-object.ts';
 
+/**
+ * An object as oslo.versionedobjects' primitive (`<namespace>.name`, `.version`, `.data`,
+ * `.changes`).
+ */
 export type ObjectPrimitive = Record<string, unknown>;
 
 export interface PrimitiveKeys {
@@ -28,6 +32,7 @@ export interface PrimitiveKeys {
 
 const keysCache = new Map<string, PrimitiveKeys>();
 
+/** The primitive's keys for a namespace. */
 export function primitiveKeys(namespace: ObjectNamespace): PrimitiveKeys {
   let keys = keysCache.get(namespace.serial);
   if (keys === undefined) {

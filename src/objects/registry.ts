@@ -17,6 +17,7 @@ import { type PrimitiveKeys, primitiveKeys } from './primitive.ts';
 import { isCompatibleVersion, parseObjectVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
+/** The object types of one namespace, by name: what reads a primitive back into an object. */
 export class ObjectRegistry implements PrimitiveReader {
   readonly namespace: ObjectNamespace;
   readonly #keys: PrimitiveKeys;
@@ -39,10 +40,12 @@ export class ObjectRegistry implements PrimitiveReader {
     }
   }
 
+  /** The type of this name, or undefined. */
   get(name: string): ObjectType | undefined {
     return this.#types.get(name);
   }
 
+  /** Every registered type. */
   types(): ObjectType[] {
     return [...this.#types.values()];
   }
@@ -107,6 +110,7 @@ export class ObjectRegistry implements PrimitiveReader {
     return obj;
   }
 
+  /** Reads a primitive back into an object. */
   readObject(primitive: unknown): unknown {
     return this.fromPrimitive(primitive);
   }

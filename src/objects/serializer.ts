@@ -14,6 +14,10 @@ import type { VersionTargets } from './targets.ts';
 import { stripPatchVersion } from './version.ts';
 import { VersionedObject } from './versioned-object.ts';
 
+/**
+ * The RPC serializer of versioned objects: sends each at the version the caps in force allow, and
+ * reads what arrives at the latest.
+ */
 export class ObjectSerializer {
   readonly registry: ObjectRegistry;
   readonly targets: VersionTargets | undefined;
@@ -24,6 +28,7 @@ export class ObjectSerializer {
     this.targets = targets;
   }
 
+  /** An entity as sent: objects converted to their target versions and made primitives. */
   serializeEntity(entity: unknown): unknown {
     if (entity instanceof VersionedObject) {
       const target =
@@ -36,6 +41,7 @@ export class ObjectSerializer {
     return entity;
   }
 
+  /** An entity as received: primitives read back as objects of the latest version. */
   deserializeEntity(entity: unknown): unknown {
     if (this.registry.isPrimitive(entity)) {
       const obj = this.#read(entity);

@@ -22,6 +22,7 @@ type Slot = unknown | typeof UNSET;
 
 const blanks = new WeakMap<ObjectType, { slots: Slot[]; changed: number[] }>();
 
+/** The values of a type's fields, by name. */
 export type FieldValues<F extends FieldMap> = { [K in keyof F]: ValueOf<F[K]> };
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -30,6 +31,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * An object of a versioned type: its field values, which of them are set, and which changed since
+ * it was read.
+ */
 export class VersionedObject<F extends FieldMap = FieldMap> {
   readonly type: ObjectType<F>;
   /** The version this instance's data is in. */
@@ -77,6 +82,7 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
     return value === UNSET ? undefined : value;
   }
 
+  /** Whether the field has a value (null counts as one). */
   isSet(name: keyof F & string): boolean {
     return this.#slots[this.#indexOf(name)] !== UNSET;
   }
@@ -251,6 +257,7 @@ export class VersionedObject<F extends FieldMap = FieldMap> {
     return copy;
   }
 
+  /** The type, version and set fields, for logs. */
   toString(): string {
     const parts: string[] = [];
     this.forEachSet((name, value) => {

@@ -7,6 +7,7 @@
  */
 import type { Check } from './checks.ts';
 
+/** A rule's text that oslo.policy's language cannot parse. */
 export class PolicySyntaxError extends Error {
   override name = 'PolicySyntaxError';
 }

@@ -14,6 +14,7 @@ export interface PolicyCredentials {
   readonly [key: string]: unknown;
 }
 
+/** What an action is done to, as the rules read it (`project_id`, `user_id`…). */
 export type PolicyTarget = Readonly<Record<string, unknown>>;
 
 export type Check =

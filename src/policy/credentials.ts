@@ -31,6 +31,7 @@ export function expandImpliedRoles(roles: readonly string[]): string[] {
   return expanded;
 }
 
+/** Credentials as the policy checks read them. */
 export function policyCredentials(credentials: Credentials): PolicyCredentials {
   return policyValuesOf(credentials) as PolicyCredentials;
 }

@@ -4,6 +4,7 @@ import type { RequestCredentials } from '../auth/request-credentials.ts';
 /** Who is asking, as the auth layer established it (Keystone or noauth2). */
 export type Credentials = RequestCredentials;
 
+/** What a handler asks a policy: may these credentials do this action on this target. */
 export interface PolicyEnforcer {
   /**
    * True when allowed. `target` holds what check strings like `project_id:%(project_id)s`

@@ -9,7 +9,7 @@ import type { RuleDefault } from './rule-default.ts';
 import { RuleSet } from './rule-set.ts';
 
 export { PolicySyntaxError } from './check-parser.ts';
-export type { PolicyCredentials } from './checks.ts';
+export type { PolicyCredentials, PolicyTarget } from './checks.ts';
 export { expandImpliedRoles, policyCredentials } from './credentials.ts';
 export {
   type Credentials,
@@ -19,7 +19,7 @@ export {
 } from './enforcer.ts';
 export { PolicyFileError } from './policy-file.ts';
 export type { RuleDefault, ScopeType } from './rule-default.ts';
-export { RuleSet } from './rule-set.ts';
+export { RuleSet, type RuleSetOptions } from './rule-set.ts';
 
 /** `[oslo_policy]` as both services read it. */
 export interface PolicySettings {

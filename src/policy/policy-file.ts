@@ -13,6 +13,7 @@ function parseYaml(text: string): unknown {
   return (requireModule('yaml') as typeof import('yaml')).parse(text);
 }
 
+/** A policy file that is missing, unreadable or invalid. */
 export class PolicyFileError extends Error {
   override name = 'PolicyFileError';
   constructor(path: string, reason: string) {

@@ -2,6 +2,10 @@
 
 export type ScopeType = 'system' | 'project' | 'domain';
 
+/**
+ * A registered rule: its name, default check text, description and scope types (oslo.policy's
+ * RuleDefault).
+ */
 export interface RuleDefault {
   readonly name: string;
   readonly checkString: string;

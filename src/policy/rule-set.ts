@@ -18,6 +18,7 @@ import {
 } from './enforcer.ts';
 import type { RuleDefault } from './rule-default.ts';
 
+/** What a RuleSet is made of: the `[oslo_policy]` switches, the overrides and the defaults. */
 export interface RuleSetOptions {
   readonly enforceScope: boolean;
   readonly enforceNewDefaults: boolean;
@@ -33,6 +34,7 @@ function tokenScopeOf(credentials: PolicyCredentials): string {
   return 'project';
 }
 
+/** The registered rules with the policy file's overrides: the enforcer. */
 export class RuleSet implements PolicyEnforcer {
   readonly #rules = new Map<string, Check>();
   readonly #registered = new Map<string, RuleDefault>();

@@ -28,6 +28,7 @@ export interface PortRow {
   readonly nodeUuid: string | null;
 }
 
+/** What the data check found: rows expected and found, and each problem. */
 export interface DataCheckResult {
   readonly nodesExpected: number;
   readonly portsExpected: number;

@@ -56,6 +56,10 @@ import {
   type Tier,
 } from './step-plan.ts';
 
+/**
+ * What a rehearsal runs: where the releases are, the database, the RPC transport, the load and the
+ * pace.
+ */
 export interface RehearsalOptions {
   /** The working tree: the new release, and where the release files are. */
   readonly repoRoot: string;
@@ -71,6 +75,7 @@ export interface RehearsalOptions {
   /** Walk forward to this step, then back to step 0 (docs/rehearsal.md, "Going back"). */
   readonly backFrom?: string;
   readonly cacheDir?: string;
+  /** Where the progress lines go. */
   readonly say: (line: string) => void;
 }
 
@@ -124,6 +129,10 @@ async function scrapeCaps(port: number) {
   }
 }
 
+/**
+ * Runs a rehearsal: the previous release under load, replaced process by process with the working
+ * tree's, then the data check.
+ */
 export async function rehearse(options: RehearsalOptions): Promise<RehearsalReport> {
   const { repoRoot, say } = options;
   const release = chooseRelease(await readReleaseFiles(repoRoot), SERVICE, options.from);

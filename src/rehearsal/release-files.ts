@@ -14,6 +14,7 @@ export interface ReleaseFile {
   readonly objects: Readonly<Record<string, string>>;
 }
 
+/** A release file that cannot be read, or a release that no file names. */
 export class ReleaseFileError extends Error {}
 
 export function parseReleaseFile(text: string, path: string): ReleaseFile {

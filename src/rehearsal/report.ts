@@ -11,6 +11,7 @@ import type { ReportedCaps } from './metrics-caps.ts';
 import type { OutcomeFailure, RequestRecord, WindowFigures } from './request-log.ts';
 import type { Build, Tier } from './step-plan.ts';
 
+/** One process at a step: its tier, host, build and the caps it reports. */
 export interface ProcessView {
   readonly tier: Tier;
   readonly host: string;
@@ -23,6 +24,7 @@ export interface ProcessView {
   readonly caps?: ReportedCaps;
 }
 
+/** A command a step ran (`db upgrade`…) and how it ended. */
 export interface CommandView {
   readonly command: string;
   readonly status: number;
@@ -30,6 +32,7 @@ export interface CommandView {
   readonly output: string;
 }
 
+/** One step of the rehearsal: what ran, the load's figures, the rows per object version. */
 export interface StepReport {
   readonly id: string;
   readonly title: string;
@@ -45,6 +48,7 @@ export interface StepReport {
   readonly versions: VersionCounts;
 }
 
+/** The rehearsal's whole report: each step, the totals, the failures and the data check. */
 export interface RehearsalReport {
   readonly previous: { readonly name: string; readonly commit: string };
   readonly database: string;
@@ -94,6 +98,7 @@ function versionLines(versions: VersionCounts): string {
     .join('\n');
 }
 
+/** The steps as a text table. */
 export function renderStepTable(steps: readonly StepReport[]): string {
   return renderBoxTable(
     [
@@ -122,6 +127,7 @@ export function renderStepTable(steps: readonly StepReport[]): string {
   );
 }
 
+/** The report as text: the step table, totals, failures and the data check. */
 export function renderReport(report: RehearsalReport): string {
   const lines = [
     `Rehearsal: ${report.previous.name} (${report.previous.commit.slice(0, 12)}) -> working tree, ${report.database}, rpc ${report.rpc}, ${report.stepSeconds} s per step, load at ${report.microversion} (target ${report.targetRate} req/s)`,

@@ -18,6 +18,7 @@ export type RequestKind =
   | 'inventory'
   | 'latest';
 
+/** One request of the load and how it ended. */
 export interface RequestRecord {
   readonly kind: RequestKind;
   readonly method: string;
@@ -51,6 +52,7 @@ export class RequestLog {
   }
 }
 
+/** The load's figures over a window: requests, failures, rate and latencies. */
 export interface WindowFigures {
   readonly requests: number;
   readonly served: number;

@@ -17,11 +17,13 @@
 
 import type { Build } from '../service/upgrade-plan.ts';
 
+/** A tier of processes. */
 export type Tier = 'conductor' | 'api';
 
 // the rolling-upgrade doc's words for a tier are `baton upgrade plan`'s (src/service/upgrade-plan.ts).
 export { type Build, describeTier } from '../service/upgrade-plan.ts';
 
+/** What a step does: replace a process, or run a database command. */
 export type StepAction =
   | { readonly kind: 'db-upgrade' }
   | { readonly kind: 'replace'; readonly tier: Tier; readonly index: number; readonly to: Build }
@@ -32,6 +34,7 @@ export type StepAction =
   /** After going back: the new release's plan must place the deployment at step 0. */
   | { readonly kind: 'plan-at-start' };
 
+/** A step of the rolling upgrade, as the rehearsal walks it. */
 export interface Step {
   readonly id: string;
   readonly title: string;
@@ -48,6 +51,7 @@ const replace = (tier: Tier, index: number, to: Build): StepAction => ({
   to,
 });
 
+/** The rolling-upgrade doc's steps for `perTier` processes of each tier. */
 export function rehearsalSteps(perTier: number = PROCESSES_PER_TIER): readonly Step[] {
   const indexes = Array.from({ length: perTier }, (_, i) => i);
   const wave = (phase: number, first: number, tier: Tier, to: Build): Step[] =>

@@ -44,6 +44,7 @@ export class LiveCaps implements CapsInForce {
     for (const listener of this.#listeners) listener(caps);
   }
 
+  /** Calls `listener` whenever the caps in force change. */
   onUpdate(listener: (caps: CapsInForce) => void): void {
     this.#listeners.push(listener);
   }

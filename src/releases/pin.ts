@@ -20,6 +20,7 @@ import {
   UnknownReleaseError,
 } from './release-mapping.ts';
 
+/** The code's latest versions: API, RPC and each object type's. */
 export interface LatestVersions {
   readonly api: string;
   readonly rpc: string;

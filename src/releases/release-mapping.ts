@@ -20,11 +20,13 @@ export interface Release {
   readonly serviceVersion?: number;
 }
 
+/** Each release by name, with `master` for the code. */
 export type ReleaseMapping = Readonly<Record<string, Release>>;
 
 /** The entry every mapping must have: the code as it is now. */
 export const MASTER = 'master';
 
+/** A pin that names no release of the mapping. */
 export class UnknownReleaseError extends Error {
   override name = 'UnknownReleaseError';
   readonly release: string;
@@ -38,6 +40,7 @@ export class UnknownReleaseError extends Error {
   }
 }
 
+/** A release mapping that contradicts itself or the code. */
 export class InvalidReleaseMappingError extends Error {
   override name = 'InvalidReleaseMappingError';
   /** The entry at fault (a release name, or `master`); undefined when the mapping as a whole is. */

@@ -106,6 +106,10 @@ export class RpcClient {
     return cap;
   }
 
+  /**
+   * A client with the same transport, these options replacing its own (version, server,
+   * namespace, fanout, timeout, context).
+   */
   prepare(options: PrepareOptions): RpcClient {
     const s = this.#s;
     return new RpcClient({

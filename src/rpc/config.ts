@@ -17,6 +17,7 @@ import type { RpcPeerDirectory } from './transports/peer-directory.ts';
 import type { RpcTransport } from './transports/transport.ts';
 
 export const RPC_TRANSPORTS = ['local', 'http', 'amqp'] as const;
+/** The RPC transports: `local`, `http`, `amqp`. */
 export type RpcTransportKind = (typeof RPC_TRANSPORTS)[number];
 
 /** The embedded default: nothing to install. */
@@ -27,6 +28,7 @@ export const DEFAULT_URLS: Readonly<Record<RpcTransportKind, string>> = {
   amqp: 'amqp://guest:guest@127.0.0.1:5672/',
 };
 
+/** The `[DEFAULT]` RPC settings as read from the config file. */
 export interface RpcSettings {
   readonly rpc_transport?: string;
   readonly rpc_transport_url?: string;
@@ -36,6 +38,7 @@ export interface RpcSettings {
   readonly amqp_auto_delete?: string | boolean;
 }
 
+/** The RPC settings, checked. */
 export interface RpcConfig {
   readonly transport: RpcTransportKind;
   readonly url: URL;
@@ -51,6 +54,7 @@ const PROTOCOLS: Readonly<Record<RpcTransportKind, readonly string[]>> = {
   amqp: ['amqp:', 'amqps:'],
 };
 
+/** Checks the RPC settings; throws on an unknown transport or a bad URL. */
 export function readRpcConfig(settings: RpcSettings): RpcConfig {
   const name = settings.rpc_transport?.trim() || DEFAULT_RPC_TRANSPORT;
   if (!(RPC_TRANSPORTS as readonly string[]).includes(name))
@@ -90,6 +94,7 @@ function optionalFlag<K extends string>(key: K, name: string, value: string | bo
   throw new RpcConfigError(`${name} '${value}' is not true or false`);
 }
 
+/** What the transports need from the service. */
 export interface TransportDeps {
   /** Where the http transport's servers announce themselves and are found (the service's root supplies it). */
   readonly peers?: RpcPeerDirectory;
@@ -101,6 +106,7 @@ export interface TransportDeps {
 
 let processBus: LocalBus | undefined;
 
+/** Makes the transport the config names. */
 export function createTransport(config: RpcConfig, deps: TransportDeps = {}): RpcTransport {
   switch (config.transport) {
     case 'local':

@@ -15,6 +15,7 @@ import { failureOf } from './wire-errors.ts';
 /** A named argument: new arguments in a later minor version must be optional. */
 export type RpcParam = 'required' | 'optional';
 
+/** What a handler learns about its call. */
 export interface RpcCallInfo {
   readonly method: string;
   /** The version the client built the request for: handlers may branch on it. */
@@ -24,11 +25,14 @@ export interface RpcCallInfo {
   readonly context: RpcContext;
 }
 
+/** A remote method: its parameters and its handler. */
 export interface RpcMethod {
   readonly params: Readonly<Record<string, RpcParam>>;
+  /** Handles a call with its checked arguments. */
   handle(args: Record<string, unknown>, call: RpcCallInfo): unknown;
 }
 
+/** A set of methods under one namespace and version. */
 export interface RpcEndpoint {
   readonly namespace?: string | null;
   /** The version this endpoint serves, `X.Y`. */
@@ -38,6 +42,7 @@ export interface RpcEndpoint {
 
 const NO_CONTEXT: RpcContext = Object.freeze({});
 
+/** Routes a request to the endpoint that serves its namespace and version. */
 export class RpcDispatcher {
   readonly endpoints: readonly RpcEndpoint[];
   readonly serializer: RpcSerializer;

@@ -11,6 +11,7 @@ export class RpcError extends Error {
 
 /** Anything that can cross the wire says which facts go with it. */
 export interface WireError {
+  /** The facts that travel with the error. */
   wireData(): Record<string, unknown>;
 }
 
@@ -32,6 +33,7 @@ export class UnsupportedVersionError extends RpcError implements WireError {
     this.requested = requested;
     this.served = served;
   }
+  /** The facts that travel with the error. */
   wireData() {
     return { method: this.method, requested: this.requested, served: this.served };
   }
@@ -50,6 +52,7 @@ export class UnknownMethodError extends RpcError implements WireError {
     this.method = method;
     this.namespace = namespace;
   }
+  /** The facts that travel with the error. */
   wireData() {
     return { method: this.method, namespace: this.namespace };
   }
@@ -65,6 +68,7 @@ export class InvalidArgumentsError extends RpcError implements WireError {
     this.method = method;
     this.reason = reason;
   }
+  /** The facts that travel with the error. */
   wireData() {
     return { method: this.method, reason: this.reason };
   }
@@ -107,6 +111,7 @@ export interface RpcDestination {
   readonly fanout?: boolean;
 }
 
+/** A destination, in words for a message. */
 export function describeDestination(dest: RpcDestination): string {
   if (dest.fanout) return `topic '${dest.topic}' (all servers)`;
   return dest.server === undefined
@@ -134,6 +139,7 @@ export class RpcTimeoutError extends RpcError implements WireError {
     this.method = method;
     this.timeoutMs = timeoutMs;
   }
+  /** The facts that travel with the error. */
   wireData() {
     return {
       topic: this.topic,

@@ -9,6 +9,7 @@ import type { WireFailure } from './wire-errors.ts';
 /** oslo.messaging's request context (request id, user, …): JSON values by name. */
 export type RpcContext = Readonly<Record<string, unknown>>;
 
+/** A request as it travels: method, namespace, version, arguments and context. */
 export interface RpcRequest {
   readonly method: string;
   /** The RPC API version the client built this request for. */
@@ -20,6 +21,7 @@ export interface RpcRequest {
   readonly context?: RpcContext;
 }
 
+/** A reply: a result or a failure. */
 export type RpcReply =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly failure: WireFailure };

@@ -37,6 +37,7 @@ export type RpcOutcome =
   | 'connection_lost'
   | 'failed';
 
+/** One RPC call that ended, as observers see it. */
 export interface RpcCallEvent {
   /** `client`: this process sent it; `server`: this process handled it. */
   readonly side: 'client' | 'server';
@@ -54,7 +55,9 @@ export interface RpcCallEvent {
   readonly errorMessage?: string;
 }
 
+/** Told of every call that ends (for metrics and logs). */
 export interface RpcObserver {
+  /** A call ended. */
   rpcEnded(event: RpcCallEvent): void;
 }
 
@@ -63,9 +66,13 @@ export interface RpcObserver {
  * what they cannot hand to a caller (an unreadable message, a duplicate dropped).
  */
 export interface RpcLogger {
+  /** Logs at debug level. */
   debug(fields: Readonly<Record<string, unknown>>, message: string): void;
+  /** Logs at info level. */
   info(fields: Readonly<Record<string, unknown>>, message: string): void;
+  /** Logs at warn level. */
   warn(fields: Readonly<Record<string, unknown>>, message: string): void;
+  /** Logs at error level. */
   error(fields: Readonly<Record<string, unknown>>, message: string): void;
 }
 

@@ -8,6 +8,7 @@ import { compareObjectVersions, parseObjectVersion } from '../objects/version.ts
 
 const RPC_VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
+/** Whether a value is an `X.Y` RPC version. */
 export function isRpcVersion(version: unknown): version is string {
   return typeof version === 'string' && RPC_VERSION.test(version);
 }

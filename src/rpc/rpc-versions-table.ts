@@ -6,6 +6,7 @@
  */
 import { assertRpcVersion, compareRpcVersions } from './rpc-version.ts';
 
+/** One version of an RPC interface and what it changed. */
 export interface RpcVersionStep<N extends string = string> {
   readonly version: string;
   readonly note: string;
@@ -13,6 +14,7 @@ export interface RpcVersionStep<N extends string = string> {
   readonly name?: N;
 }
 
+/** An RPC interface's version history, checked. */
 export interface RpcVersionsTable<N extends string> {
   /** The latest version: what an unpinned client sends, what an endpoint serves. */
   readonly latest: string;
@@ -21,6 +23,7 @@ export interface RpcVersionsTable<N extends string> {
   readonly history: readonly RpcVersionStep<N>[];
 }
 
+/** Checks an RPC interface's version history (increasing versions, unique names) into its table. */
 export function defineRpcVersions<const N extends string>(
   history: readonly RpcVersionStep<N>[],
 ): RpcVersionsTable<N> {

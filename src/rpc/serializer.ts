@@ -9,8 +9,11 @@ import type { ObjectRegistry } from '../objects/registry.ts';
 import { ObjectSerializer } from '../objects/serializer.ts';
 import type { VersionTargets } from '../objects/targets.ts';
 
+/** Turns arguments and results into what travels, and back. */
 export interface RpcSerializer {
+  /** A value as sent. */
   serializeEntity(entity: unknown): unknown;
+  /** A value as received. */
   deserializeEntity(entity: unknown): unknown;
 }
 

@@ -9,6 +9,7 @@ import { outcomeOfReply, type RpcLogger, type RpcObserver } from './observer.ts'
 import { PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
 import type { IncomingRpc, RpcListener, RpcTransport } from './transports/transport.ts';
 
+/** What an RpcServer listens on and dispatches to. */
 export interface RpcServerOptions {
   readonly transport: RpcTransport;
   readonly topic: string;
@@ -24,6 +25,7 @@ export interface RpcServerOptions {
   readonly logger?: RpcLogger;
 }
 
+/** Listens on a topic and dispatches each request to its endpoints. */
 export class RpcServer {
   readonly topic: string;
   readonly server: string;
@@ -44,6 +46,7 @@ export class RpcServer {
     this.#logger = options.logger;
   }
 
+  /** Starts listening. */
   async start(): Promise<void> {
     if (this.#listener !== undefined) return;
     this.#listener = await this.#transport.listen(
@@ -52,6 +55,7 @@ export class RpcServer {
     );
   }
 
+  /** Stops listening, after the requests being handled. */
   async stop(): Promise<void> {
     const listener = this.#listener;
     this.#listener = undefined;

@@ -14,6 +14,7 @@ import {
   type WireError,
 } from './errors.ts';
 
+/** An error as it travels in a reply. */
 export interface WireFailure {
   readonly type: string;
   readonly message: string;
@@ -23,10 +24,12 @@ export interface WireFailure {
 /** Rebuilds an error from its message and data. */
 export type RemoteErrorFactory = (message: string, data: Record<string, unknown>) => Error;
 
+/** The errors a client rebuilds from replies, by type name. */
 export type RemoteErrorTypes = Readonly<Record<string, RemoteErrorFactory>>;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 
+/** The RPC errors every client rebuilds. */
 export const BUILT_IN_REMOTE_ERRORS: RemoteErrorTypes = {
   UnsupportedVersionError: (_m, d) =>
     new UnsupportedVersionError(

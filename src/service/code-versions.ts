@@ -7,6 +7,7 @@ import type { ObjectType } from '../objects/index.ts';
 import type { Release } from '../releases/index.ts';
 import type { RpcVersionsTable } from '../rpc/index.ts';
 
+/** The versions the code speaks: API, RPC and each object type's latest. */
 export interface CodeVersions {
   /** The latest API microversion; undefined for a service without an API. */
   readonly api: string | undefined;
@@ -18,6 +19,7 @@ export interface CodeVersions {
   readonly serviceVersion: number | undefined;
 }
 
+/** The tables a service's versions come from. */
 export interface CodeTables {
   /** The API's microversions, oldest first (the last one is the latest). */
   readonly apiVersions?: readonly string[];
@@ -27,6 +29,7 @@ export interface CodeTables {
   readonly serviceVersion?: number;
 }
 
+/** The code's versions, read from its tables. */
 export function codeVersionsOf(tables: CodeTables): CodeVersions {
   const objects: Record<string, string> = {};
   for (const type of tables.objectTypes ?? []) {

@@ -7,10 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 
+/** A config file that cannot be read or holds a bad value. */
 export class ConfigFileError extends Error {
   override name = 'ConfigFileError';
 }
 
+/** An INI file's values, by section and option. */
 export type IniSections = Map<string, Map<string, string>>;
 
 /** oslo.config's INI dialect: `[section]`, `key = value` or `key: value`, `#`/`;` comments, indented continuation lines, surrounding quotes stripped; the last value of a key wins. */
@@ -54,6 +56,7 @@ export function parseIni(text: string): IniSections {
   return sections;
 }
 
+/** An option's value as a boolean, as oslo.config reads one. */
 export function toBoolean(option: string, value: string): boolean {
   const lowered = value.trim().toLowerCase();
   if (['true', 'yes', 'on', '1'].includes(lowered)) return true;
@@ -61,6 +64,7 @@ export function toBoolean(option: string, value: string): boolean {
   throw new ConfigFileError(`${option}: '${value}' is not a boolean (true/false)`);
 }
 
+/** An option's value as an integer within `[min, max]`. */
 export function toInteger(option: string, value: string, min: number, max: number): number {
   const number = Number(value.trim());
   if (!/^\s*\d+\s*$/.test(value) || number < min || number > max) {

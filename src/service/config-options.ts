@@ -25,6 +25,7 @@ export interface OptionType<T = unknown> {
   readonly notes?: readonly string[];
 }
 
+/** A config option: where it lives, its type, default and help. */
 export interface ConfigOption {
   readonly section: string;
   readonly name: string;
@@ -57,11 +58,13 @@ export type OptionTypeLike<T = unknown> =
   | OptionType<T>
   | ((text: string, option: string, baseDir: string) => T);
 
+/** An option type, from a type or a function making one. */
 export function optionType<T>(type: OptionTypeLike<T>): OptionType<T> {
   if (typeof type !== 'function') return type;
   return { name: 'string value', parse: type, format: String, flag: 'value' };
 }
 
+/** A string option. */
 export const STRING: OptionType<string> = {
   name: 'string value',
   parse: (text) => text,
@@ -69,6 +72,7 @@ export const STRING: OptionType<string> = {
   flag: 'value',
 };
 
+/** A boolean option, as oslo.config reads one. */
 export const BOOLEAN: OptionType<boolean> = {
   name: 'boolean value',
   parse: (text, option) => toBoolean(option, text),
@@ -76,6 +80,7 @@ export const BOOLEAN: OptionType<boolean> = {
   flag: 'switch',
 };
 
+/** A comma-separated list option. */
 export const LIST: OptionType<readonly string[]> = {
   name: 'list value',
   parse: (text) => toList(text),
@@ -84,6 +89,7 @@ export const LIST: OptionType<readonly string[]> = {
   metavar: 'list',
 };
 
+/** An integer option within `[min, max]`. */
 export function integer(min: number, max: number, name = 'integer value'): OptionType<number> {
   return {
     name,
@@ -95,6 +101,7 @@ export function integer(min: number, max: number, name = 'integer value'): Optio
   };
 }
 
+/** A port number option. */
 export const PORT: OptionType<number> = integer(0, 65535, 'port value');
 
 /** A file path; a relative one is relative to the config file (or, on a flag, to the cwd). */

@@ -59,6 +59,7 @@ export function holdReloadSignals(): void {
   process.on('SIGHUP', held.listener);
 }
 
+/** Runs `reload` on each SIGHUP, one at a time; returns what stops listening. */
 export function onReloadSignal(
   reload: () => Promise<void>,
   onError: (error: unknown) => void,

@@ -25,6 +25,7 @@ function commentLines(text: string): string[] {
   return lines;
 }
 
+/** What heads a sample config file. */
 export interface SampleHeading {
   /** Who the options are from (oslo's `# From <namespace>`): `baton.placement`. */
   readonly namespace: string;
@@ -32,6 +33,7 @@ export interface SampleHeading {
   readonly preamble: readonly string[];
 }
 
+/** A sample config file of the options, as oslo-config-generator writes one. */
 export function renderConfigSample(schema: ConfigSchema, heading: SampleHeading): string {
   const sections: string[] = [];
   for (const option of schema.options) {

@@ -9,17 +9,20 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
+/** The environment variable naming the data directory. */
 export const DATA_DIR_ENV = 'BATON_DATA_DIR';
 
 /** Where the directory was given, for messages that say why it is where it is. */
 export type DataDirSource = 'flag' | 'config' | 'xdg' | 'home';
 
+/** The data directory, and where its choice came from. */
 export interface DataDir {
   /** Absolute. */
   readonly path: string;
   readonly source: DataDirSource;
 }
 
+/** What chooses the data directory. */
 export interface DataDirSettings {
   /** `--data-dir` (commander fills it from BATON_DATA_DIR when the flag is absent). */
   readonly flag?: string | undefined;
@@ -37,6 +40,7 @@ export function defaultDataDir(env: Environment = process.env): DataDir {
   return { path: join(homedir(), '.local', 'share', 'baton'), source: 'home' };
 }
 
+/** The data directory: `--data-dir` (or BATON_DATA_DIR), else the config file's, else the default. */
 export function resolveDataDir(
   settings: DataDirSettings = {},
   env: Environment = process.env,

@@ -27,6 +27,7 @@ import {
 import { readDeployment } from './deployment-caps.ts';
 import type { ServiceConfig, ServiceDefinition } from './service-definition.ts';
 
+/** An online migration's state in the deployment. */
 export interface OnlineMigrationState {
   readonly name: string;
   readonly description: string;
@@ -36,6 +37,10 @@ export interface OnlineMigrationState {
   readonly error?: string;
 }
 
+/**
+ * What the database says of a deployment: live processes, schema, online migrations, rows per
+ * object version.
+ */
 export interface DeploymentState {
   readonly service: string;
   readonly release: string;
@@ -62,6 +67,7 @@ export interface DeploymentState {
   readonly caps: CapsInForce;
 }
 
+/** What readDeploymentState reads with. */
 export interface ReadStateOptions {
   readonly config: ServiceConfig;
   readonly liveness?: LivenessOptions;
@@ -69,6 +75,7 @@ export interface ReadStateOptions {
   readonly pin?: string | undefined;
 }
 
+/** Reads a service's deployment state from its database. */
 export async function readDeploymentState(
   db: Database,
   service: ServiceDefinition,

@@ -45,6 +45,7 @@ export async function processesWritingAbove(
   });
 }
 
+/** What downgradeRows did. */
 export interface DowngradeRowsOutcome {
   readonly result: RewriteDownResult;
   /** Object types `release` does not know whose tables hold rows, with their counts. */

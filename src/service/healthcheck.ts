@@ -18,11 +18,13 @@ export const DISABLED_BY_FILE_REASON = 'DISABLED BY FILE';
 /** Baton's reason while the process drains after a stop signal. */
 export const DRAINING_REASON = 'DRAINING';
 
+/** The `[healthcheck]` settings. */
 export interface HealthcheckConfig {
   /** `[healthcheck] disable_by_file_path`: while this file exists, the check answers 503. */
   readonly healthcheckDisableByFilePath?: string | undefined;
 }
 
+/** A health check's answer: status, content type and body. */
 export interface HealthAnswer {
   readonly status: number;
   /** Empty for a 204 (WebOb drops the type of a response that has no content). */
@@ -68,6 +70,7 @@ export class HealthState {
     return undefined;
   }
 
+  /** The answer to a health check request now. */
   answer(method: string, accept: string | undefined): HealthAnswer {
     return healthAnswer(this.problem(), method, accept);
   }

@@ -6,6 +6,7 @@ export {
   codeVersionsOf,
   masterReleaseOf,
 } from './code-versions.ts';
+export type { ConfigProject } from './config-files.ts';
 export {
   ConfigFileError,
   type IniSections,
@@ -22,6 +23,7 @@ export {
   type ConfigSchema,
   choice,
   DATABASE_URL,
+  type DeprecatedName,
   defaultTextOf,
   deprecatedNamesUsed,
   flagOf,
@@ -63,6 +65,7 @@ export {
 export {
   type DeploymentState,
   type OnlineMigrationState,
+  type ReadStateOptions,
   readDeploymentState,
 } from './deployment-state.ts';
 export {

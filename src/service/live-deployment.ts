@@ -10,11 +10,18 @@ import { type CapsInForce, describeCapsSource, LiveCaps } from '../releases/inde
 import { checkDeployment, readDeployment, tooOldMessage } from './deployment-caps.ts';
 import type { ServiceDefinition } from './service-definition.ts';
 
+/** Where followDeployment reports changes. */
 export interface DeploymentLog {
+  /** Reports a change. */
   info(message: string): void;
+  /** Reports a problem. */
   warn(message: string): void;
 }
 
+/**
+ * A deployment followed while the process runs: the caps in force, updated as the services table
+ * changes.
+ */
 export interface LiveDeployment {
   /** The caps in force now; hand it to the stores, serializers and RPC clients. */
   readonly caps: LiveCaps;

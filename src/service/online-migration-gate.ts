@@ -14,6 +14,7 @@ import {
 import { readDeployment } from './deployment-caps.ts';
 import type { ServiceDefinition } from './service-definition.ts';
 
+/** Whether the online migrations may run now. */
 export interface OnlineMigrationGate {
   /** Live processes that cannot read what the migrations write; empty: the gate is open. */
   readonly blockers: readonly UnreadableBy[];
@@ -43,6 +44,7 @@ export function pendingUpgradeStep(
   );
 }
 
+/** The message for a closed gate. */
 export function gateMessage(
   service: ServiceDefinition,
   live: readonly LiveService[],

@@ -35,6 +35,7 @@ export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
   readonly maxRequestBodySize: number;
 }
 
+/** The operations settings when none are given. */
 export const DEFAULT_OPERATIONS: OperationsConfig = {
   ...DEFAULT_LOGGING,
   healthcheckDisableByFilePath: undefined,

@@ -87,6 +87,7 @@ function option(
   return { section, name, field, help, type: type as OptionType, ...extra };
 }
 
+/** The operations options every service reads (logging, metrics, health check). */
 export const OPERATIONS_OPTIONS: readonly ConfigOption[] = [
   option(
     'DEFAULT',

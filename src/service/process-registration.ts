@@ -31,11 +31,13 @@ export async function checkPeerVersions(
   if (startup.warn) warn(startup.warn);
 }
 
+/** A process registered in the services table. */
 export interface ProcessRegistration {
   /** Stops the heartbeats and removes the row (a clean stop). */
   leave(): Promise<void>;
 }
 
+/** How registerProcess registers. */
 export interface RegisterProcessOptions {
   /** Seconds between heartbeats (default: the services table's). */
   readonly heartbeatSeconds?: number | undefined;

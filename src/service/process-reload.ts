@@ -14,6 +14,7 @@ import { type LoggingConfig, type LogLevel, logSettingsOf } from './logging/log-
 import type { ServiceLogger } from './logging/service-logger.ts';
 import type { ServicesWatch } from './services-watch.ts';
 
+/** The process a reload changes. */
 export interface ReloadTarget {
   readonly log: ServiceLogger;
   /** The deployment the process follows (its caps). */
@@ -24,6 +25,7 @@ export interface ReloadTarget {
   readonly childLoggers?: readonly unknown[];
 }
 
+/** What a reload starts from: the settings in force and the ones read now. */
 export interface ReloadInput {
   /** The settings the process runs with, and the ones planned now from the file and flags. */
   readonly before: unknown;
@@ -37,6 +39,7 @@ export interface ReloadInput {
   readonly pinAfter: string | undefined;
 }
 
+/** What a reload changed. */
 export interface ReloadReport {
   readonly level: LogLevel;
   readonly needRestart: readonly string[];
@@ -49,6 +52,7 @@ export function loggingPaths(prefix = ''): string[] {
   return ['debug', 'logLevel'].map((name) => `${prefix}${name}`);
 }
 
+/** Applies the settings that may change without a restart, and says which need one. */
 export async function reloadProcess(
   target: ReloadTarget,
   input: ReloadInput,

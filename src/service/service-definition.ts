@@ -28,6 +28,7 @@ export interface ServiceConfig {
   readonly settings: unknown;
 }
 
+/** The config of a service that reads none. */
 export const NO_CONFIG: ServiceConfig = { settings: undefined };
 
 /**
@@ -43,6 +44,9 @@ export interface OperatorDialect {
   readonly releaseString: string;
 }
 
+/**
+ * What a service is to the toolkit: its name, releases, binaries, migrations and versioned tables.
+ */
 export interface ServiceDefinition {
   readonly name: string;
   /** Word the database commands as the real service's tools do; Baton's own wording when absent. */
@@ -69,6 +73,7 @@ export interface ServiceDefinition {
    * flags of the service's commands; a service without it has no sample.
    */
   readonly config?: ConfigSchema;
+  /** The service's online migrations. */
   onlineMigrations(config?: ServiceConfig): OnlineMigrationRegistry;
   /** Tables holding versioned objects (none for Placement, which has no objects). */
   readonly objectTables: readonly ObjectTable[];
@@ -85,11 +90,13 @@ export interface ServiceDefinition {
   readonly newModels: readonly string[];
 }
 
+/** What defineService takes. */
 export interface ServiceDefinitionInput extends Omit<ServiceDefinition, 'releases'> {
   /** The releases before this code and this one, by name; `master` is derived, not written. */
   readonly releases: ReleaseMapping;
 }
 
+/** Checks a service's definition and derives its `master` release from the code. */
 export function defineService(input: ServiceDefinitionInput): ServiceDefinition {
   if (Object.hasOwn(input.releases, MASTER)) {
     throw new InvalidReleaseMappingError(
@@ -120,6 +127,7 @@ export function compatibilityOf(service: ServiceDefinition): FindIncompatibleOpt
   return { tables: service.objectTables, supported: { objects }, newModels: service.newModels };
 }
 
+/** A service name that no definition has. */
 export class UnknownServiceError extends Error {
   override name = 'UnknownServiceError';
   constructor(service: string, known: readonly string[]) {

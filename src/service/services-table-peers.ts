@@ -7,6 +7,7 @@
 import { type Database, listServices, registerService } from '../db/index.ts';
 import type { RpcPeer, RpcPeerDirectory, RpcPeerRegistration } from '../rpc/index.ts';
 
+/** How servicesTablePeers announces. */
 export interface ServicesTablePeersOptions {
   /** The service version written with each announced address (default 1). */
   readonly serviceVersion?: number;
@@ -18,6 +19,7 @@ export interface ServicesTablePeersOptions {
   readonly warn?: (message: string) => void;
 }
 
+/** An RPC peer directory kept in the services table. */
 export function servicesTablePeers(
   db: Database,
   options: ServicesTablePeersOptions = {},

@@ -6,18 +6,21 @@
  */
 import { type Database, type LivenessOptions, listServices } from '../db/index.ts';
 
+/** A binary's live processes and their versions. */
 export interface BinaryState {
   /** The lowest service version among its live processes; undefined when none is live. */
   readonly minimumVersion: number | undefined;
   readonly liveProcesses: number;
 }
 
+/** The services table, as last read. */
 export interface ServicesSnapshot {
   /** Every binary the caller watches, live or not. */
   readonly binaries: ReadonlyMap<string, BinaryState>;
   readonly readAt: Date;
 }
 
+/** What watchServices reads and how often. */
 export interface ServicesWatchOptions extends LivenessOptions {
   /** The binaries to report (the service's; others in the table are ignored). */
   readonly binaries: readonly string[];
@@ -27,6 +30,7 @@ export interface ServicesWatchOptions extends LivenessOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** A running watch of the services table. */
 export interface ServicesWatch {
   /** The last snapshot read; undefined until the first read has succeeded. */
   current(): ServicesSnapshot | undefined;
@@ -36,6 +40,7 @@ export interface ServicesWatch {
   stop(): Promise<void>;
 }
 
+/** Seconds between reads of the services table. */
 export const DEFAULT_SERVICES_WATCH_SECONDS = 10;
 
 /** Reads the table once, then every `intervalSeconds` until stopped (the timer never holds the process). */

@@ -79,6 +79,7 @@ export interface PlanInput {
 /** `not needed`: a fresh install, which no step of the table leads to. */
 export type StepState = 'done' | 'next' | 'to do' | 'not needed';
 
+/** A step of the upgrade plan and where the deployment stands on it. */
 export interface PlanStep {
   readonly id: string;
   /** What each binary runs after the step ("all new pinned"). */
@@ -87,6 +88,7 @@ export interface PlanStep {
   readonly state: StepState;
 }
 
+/** A live process as the plan sees it. */
 export interface PlannedProcess {
   readonly binary: string;
   readonly host: string;
@@ -101,12 +103,14 @@ export interface PlannedProcess {
   readonly configFiles: readonly string[];
 }
 
+/** The next step to take. */
 export interface NextStep {
   readonly id: string;
   readonly what: string;
   readonly commands: readonly string[];
 }
 
+/** The upgrade plan: the steps, where the deployment is, and what to do next. */
 export interface UpgradePlan {
   readonly service: string;
   readonly fromRelease: string | undefined;
@@ -236,6 +240,7 @@ function sameTiers(a: Readonly<Record<string, string>>, b: Readonly<Record<strin
   return Object.keys(a).every((binary) => b[binary] === 'none live' || a[binary] === b[binary]);
 }
 
+/** Plans the upgrade from the live processes and the database's state. */
 export function planUpgrade(input: PlanInput): UpgradePlan {
   const live = input.processes.filter(
     (p) => p.live && input.order.includes(p.binary) && p.version <= input.codeVersion,

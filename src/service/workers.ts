@@ -8,6 +8,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 
+/** Whether this process is a worker of a supervised pool. */
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
 }
@@ -33,8 +34,11 @@ export function leaveCluster(): void {
   if (cluster.isWorker) cluster.worker?.disconnect();
 }
 
+/** Where superviseWorkers writes. */
 export interface WorkersIo {
+  /** Writes a line. */
   readonly out: (line: string) => void;
+  /** Writes error text. */
   readonly err: (text: string) => void;
 }
 

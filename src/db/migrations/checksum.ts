@@ -26,6 +26,10 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
+/**
+ * The checksum of a migration's operations, recorded with it in the history table: a migration
+ * edited after it ran is seen.
+ */
 export function operationsChecksum(operations: readonly Operation[]): string {
   return createHash('sha256').update(canonicalJson(operations)).digest('hex');
 }

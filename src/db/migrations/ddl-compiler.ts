@@ -45,6 +45,7 @@ export type DdlStep =
       readonly constraint: string;
     };
 
+/** A schema operation that the database's backend cannot do. */
 export class UnsupportedOperationError extends Error {
   override name = 'UnsupportedOperationError';
   readonly backend: Backend;

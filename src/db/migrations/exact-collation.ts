@@ -7,6 +7,10 @@
  */
 import type { Operation } from './operations.ts';
 
+/**
+ * The operations that make a name column compare byte for byte on MariaDB (none on the other
+ * backends).
+ */
 export function exactCollationOnMariadb(
   table: string,
   column: string,

@@ -17,6 +17,7 @@ import { columnExists, tableExists } from './introspect.ts';
 // biome-ignore lint/suspicious/noExplicitAny: the history table is not in the caller's schema
 type AnyKysely = Kysely<any>;
 
+/** One row of the schema history table: a migration that ran. */
 export interface SchemaHistoryRow {
   readonly id: string;
   readonly release: string;

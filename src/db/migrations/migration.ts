@@ -19,6 +19,7 @@ export interface Blocker {
   remaining(db: Kysely<any>): Promise<number>;
 }
 
+/** One schema migration: an id and the operations it applies, in order. */
 export interface Migration {
   /** Unique in the set and never reused, e.g. `0003_add_consumer_generation`. */
   readonly id: string;
@@ -46,6 +47,7 @@ export interface Deprecation {
   readonly release: string;
 }
 
+/** A service's migrations, oldest first. */
 export interface MigrationSet {
   /** The service whose schema this is, e.g. `placement`; a key in the history table. */
   readonly service: string;

@@ -22,6 +22,7 @@ export type ColumnType =
 /** A literal default value (SQL expressions are not portable; use a `sql` operation). */
 export type ColumnDefault = string | number | boolean;
 
+/** A column, as a table creation or an added column declares it. */
 export interface Column {
   readonly name: string;
   readonly type: ColumnType;
@@ -33,8 +34,10 @@ export interface Column {
   readonly autoIncrement?: boolean;
 }
 
+/** What a foreign key does when the row it refers to is deleted. */
 export type ForeignKeyAction = 'cascade' | 'set null' | 'restrict' | 'no action';
 
+/** A foreign key from columns of one table to columns of another. */
 export interface ForeignKey {
   /** Constraint name; derived from the table and columns when left out. */
   readonly name?: string;
@@ -43,12 +46,14 @@ export interface ForeignKey {
   readonly onDelete?: ForeignKeyAction;
 }
 
+/** A unique constraint over one or more columns. */
 export interface UniqueConstraint {
   /** Constraint name; derived from the table and columns when left out. */
   readonly name?: string;
   readonly columns: readonly string[];
 }
 
+/** Creates a table with its columns, primary key and constraints. */
 export interface CreateTable {
   readonly op: 'createTable';
   readonly table: string;
@@ -59,12 +64,14 @@ export interface CreateTable {
   readonly foreignKeys?: readonly ForeignKey[];
 }
 
+/** Adds a column to a table (expand: allowed at any time). */
 export interface AddColumn {
   readonly op: 'addColumn';
   readonly table: string;
   readonly column: Column;
 }
 
+/** Creates an index. */
 export interface CreateIndex {
   readonly op: 'createIndex';
   readonly table: string;
@@ -76,22 +83,26 @@ export interface CreateIndex {
   readonly concurrently?: boolean;
 }
 
+/** Adds a foreign key to an existing table. */
 export interface AddForeignKey extends ForeignKey {
   readonly op: 'addForeignKey';
   readonly table: string;
 }
 
+/** Drops a column (contract: refused by the change policy while older code may read it). */
 export interface DropColumn {
   readonly op: 'dropColumn';
   readonly table: string;
   readonly column: string;
 }
 
+/** Drops a table (contract). */
 export interface DropTable {
   readonly op: 'dropTable';
   readonly table: string;
 }
 
+/** Renames a column (refused by the change policy during a rolling upgrade). */
 export interface RenameColumn {
   readonly op: 'renameColumn';
   readonly table: string;
@@ -108,6 +119,7 @@ export interface AlterColumn {
   readonly nullable: boolean;
 }
 
+/** Renames a table (refused by the change policy during a rolling upgrade). */
 export interface RenameTable {
   readonly op: 'renameTable';
   readonly from: string;
@@ -126,6 +138,7 @@ export interface RawSql {
   readonly reviewed: string;
 }
 
+/** Every schema operation a migration may hold. */
 export type Operation =
   | CreateTable
   | AddColumn

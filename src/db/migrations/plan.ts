@@ -9,11 +9,13 @@ import type { Capabilities } from '../capabilities.ts';
 import { compileOperation, type DdlStep } from './ddl-compiler.ts';
 import type { Migration } from './migration.ts';
 
+/** A run of DDL steps applied together, in one transaction where the backend allows it. */
 export interface PlanSegment {
   readonly transactional: boolean;
   readonly steps: readonly DdlStep[];
 }
 
+/** The DDL a migration compiles to on one backend. */
 export interface MigrationPlan {
   readonly steps: readonly DdlStep[];
   readonly segments: readonly PlanSegment[];
@@ -21,6 +23,7 @@ export interface MigrationPlan {
   readonly atomic: boolean;
 }
 
+/** Compiles a migration's operations to the DDL steps of the database's backend. */
 export function planMigration(migration: Migration, caps: Capabilities): MigrationPlan {
   const createdHere = new Set(
     migration.operations.flatMap((o) => (o.op === 'createTable' ? [o.table] : [])),

@@ -11,6 +11,7 @@ import { definitionProblems } from './definition-checks.ts';
 import type { Migration, MigrationSet } from './migration.ts';
 import { operationRules } from './policy-rules.ts';
 
+/** A rule of the database change policy that a migration can break. */
 export type PolicyRule =
   | 'rename-column'
   | 'alter-column'
@@ -25,6 +26,7 @@ export type PolicyRule =
   | 'release-order'
   | 'duplicate-id';
 
+/** One operation of a migration that breaks a rule of the change policy. */
 export interface PolicyViolation {
   readonly rule: PolicyRule;
   /** What is refused and what to do instead. */
@@ -47,6 +49,7 @@ export interface LockWarning {
   readonly acknowledged?: string;
 }
 
+/** The policy's view of one migration: its id, its operations and the exceptions it declares. */
 export interface MigrationPolicy {
   readonly id: string;
   readonly release: string;
@@ -54,6 +57,7 @@ export interface MigrationPolicy {
   readonly lockWarnings: readonly LockWarning[];
 }
 
+/** What the change policy found in a set of migrations. */
 export interface PolicyReport {
   /** No violation anywhere: the set may run. */
   readonly ok: boolean;

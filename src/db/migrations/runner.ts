@@ -26,6 +26,7 @@ import { LockTimeout, type MigrationSession, withMigrationLock } from './migrati
 import { type MigrationPlan, planMigration } from './plan.ts';
 import { checkPolicy, type LockWarning, policyViolations } from './policy.ts';
 
+/** How migrateToLatest runs. */
 export interface MigrateOptions {
   /** How long to wait for another process's run to finish (default 10 minutes). */
   readonly lockTimeoutMs?: number;
@@ -33,6 +34,7 @@ export interface MigrateOptions {
   readonly onStep?: (event: MigrationStepEvent) => void;
 }
 
+/** A migration migrateToLatest applied, and how long it took. */
 export interface AppliedMigration {
   readonly id: string;
   readonly release: string;
@@ -40,6 +42,7 @@ export interface AppliedMigration {
   readonly lockWarnings: readonly LockWarning[];
 }
 
+/** What migrateToLatest did. */
 export interface MigrationResultSet {
   /** Applied by this call, in order. */
   readonly applied: readonly AppliedMigration[];
@@ -71,6 +74,10 @@ function asMigrationError(service: string, error: unknown): MigrationError {
   });
 }
 
+/**
+ * Applies the migrations the database has not run yet, in order, recording each in the history
+ * table; one process at a time runs them.
+ */
 export async function migrateToLatest<DB>(
   database: Database<DB>,
   set: MigrationSet,

@@ -17,8 +17,10 @@ import { schemaHistoryOf } from './history.ts';
 import type { MigrationSet } from './migration.ts';
 import { codeReleaseOf, migrateToLatest } from './runner.ts';
 
+/** How the database's schema compares with the code's migrations. */
 export type SchemaState = 'current' | 'empty' | 'behind' | 'ahead' | 'modified';
 
+/** The schema's state and the migrations behind it. */
 export interface SchemaReport {
   readonly state: SchemaState;
   /** Migrations of the set that are applied, in set order. */
@@ -144,6 +146,7 @@ export async function checkSchema<DB>(
   );
 }
 
+/** How assertSchema treats a database that is not current. */
 export interface AssertSchemaOptions {
   /** On an empty database, apply every migration (the embedded SQLite default). */
   readonly createIfEmpty?: boolean;

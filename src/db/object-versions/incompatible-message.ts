@@ -6,6 +6,7 @@
 import { renderBoxTable } from '../upgrade-check/box-table.ts';
 import type { IncompatibleObjectVersion } from './find-incompatible.ts';
 
+/** How a message names the service and its releases. */
 export interface ReleaseNaming {
   /** The service whose database it is (`placement`, `baremetal`). */
   readonly service: string;
@@ -13,6 +14,7 @@ export interface ReleaseNaming {
   readonly release: string;
 }
 
+/** The operator's message for rows at object versions this release cannot read. */
 export function incompatibleObjectVersionsMessage(
   rows: readonly IncompatibleObjectVersion[],
   { service, release }: ReleaseNaming,

@@ -29,6 +29,7 @@ type Row = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: tables are named at run time
 type AnyKysely = Kysely<any>;
 
+/** What rewriting rows down to older object versions did. */
 export interface RewriteDownResult {
   /** Rows above the target versions when the run started, per table. */
   readonly tables: readonly {

@@ -7,6 +7,7 @@
 import { compareObjectVersions, parseObjectVersion } from '../../objects/index.ts';
 import type { ObjectVersionCounts } from './version-counts.ts';
 
+/** Rows of one table at object versions newer than a reader knows. */
 export interface UnreadableRows {
   readonly table: string;
   readonly objectName: string;

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../connect.ts';
 import type { ObjectTable } from './find-incompatible.ts';
 
+/** How many rows of a table are at each object version. */
 export interface ObjectVersionCounts {
   readonly table: string;
   readonly objectName: string;

@@ -7,12 +7,14 @@ export const DEFAULT_BATCH_SIZE = 50;
 const isPositiveInteger = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
+/** Checks `--max-count`: a positive integer, or undefined for no limit. */
 export function checkMaxCount(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (!isPositiveInteger(value)) throw new InvalidMaxCountError(value);
   return value;
 }
 
+/** Checks the batch size: a positive integer; the default when not given. */
 export function checkBatchSize(value: unknown): number {
   if (value === undefined) return DEFAULT_BATCH_SIZE;
   if (!isPositiveInteger(value)) throw new InvalidBatchSizeError(value);
@@ -27,6 +29,7 @@ export function checkBatchSize(value: unknown): number {
  */
 export const SINGLE_WRITER_BATCH_PAUSE_MS = 2;
 
+/** Checks the pause between batches, in seconds; undefined for none. */
 export function checkBatchPause(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))

@@ -9,6 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Capabilities } from '../capabilities.ts';
 
+/** What an online migration reports of its rows: how many need it, and how many it did. */
 export interface MigrationCount {
   readonly total: number;
   readonly migrated: number;
@@ -20,6 +21,10 @@ export interface ServiceRequirement {
   readonly minServiceVersion: number;
 }
 
+/**
+ * What a batch of an online migration is given: its transaction, the database's capabilities,
+ * the service, and what the previous batch left.
+ */
 export interface OnlineMigrationContext {
   /** The batch's transaction: what one call writes commits or rolls back together. */
   // biome-ignore lint/suspicious/noExplicitAny: migrations name tables of their own service
@@ -47,6 +52,7 @@ export function totalAfterBatch(estimate: number, asked: number, migrated: numbe
   return migrated + Math.max(1, estimate - migrated);
 }
 
+/** A data migration that runs while the service serves, in batches, until no row needs it. */
 export interface OnlineMigration {
   /** Stable name, shown to operators (snake_case, like Ironic's). */
   readonly name: string;

@@ -12,6 +12,7 @@ import { type MigrationCount, requirementsOf } from './online-migration.ts';
 import type { OnlineMigrationRegistry } from './registry.ts';
 import { unmetRequirement, type WaitingFor } from './service-gate.ts';
 
+/** An online migration that still has rows to migrate. */
 export interface PendingMigration {
   readonly name: string;
   readonly description: string;
@@ -30,6 +31,7 @@ class RollBack extends Error {
   }
 }
 
+/** The online migrations of a registry that still have work, counted on the database. */
 export async function findPendingOnlineMigrations(
   db: Database,
   registry: OnlineMigrationRegistry,

@@ -12,12 +12,14 @@ import {
   type VersionedTable,
 } from './update-to-latest.ts';
 
+/** A service's online migrations, in the order they run. */
 export interface OnlineMigrationRegistry {
   /** The service the migrations belong to (`placement`, `baremetal`). */
   readonly service: string;
   readonly migrations: readonly OnlineMigration[];
 }
 
+/** What createOnlineMigrationRegistry makes a registry from. */
 export interface RegistryDefinition {
   readonly service: string;
   /** The service's own migrations, in execution order. */
@@ -28,6 +30,7 @@ export interface RegistryDefinition {
   readonly latestVersions?: UpdateToLatestOptions;
 }
 
+/** Makes a service's registry of online migrations, checking their names are unique. */
 export function createOnlineMigrationRegistry(
   definition: RegistryDefinition,
 ): OnlineMigrationRegistry {

@@ -33,6 +33,7 @@ export function onlineMigrationsVerdict(report: OnlineMigrationsReport): string 
   }
 }
 
+/** The text `db online-migrations` prints for a report. */
 export function renderOnlineMigrationsReport(
   report: OnlineMigrationsReport,
   naming?: { readonly release: string },

@@ -9,6 +9,7 @@
 import type { IncompatibleObjectVersion } from '../object-versions/index.ts';
 import type { WaitingFor } from './service-gate.ts';
 
+/** Where one online migration stands after a run. */
 export type MigrationStatus =
   /** Nothing left. */
   | 'done'
@@ -21,6 +22,7 @@ export type MigrationStatus =
   /** Not reached: an earlier migration stopped the run, or `maxCount` was used up. */
   | 'not-run';
 
+/** One online migration's line of the report. */
 export interface MigrationReport {
   readonly name: string;
   readonly description: string;
@@ -36,8 +38,10 @@ export interface MigrationReport {
   readonly error?: Error;
 }
 
+/** How a run of the online migrations ended. */
 export type RunOutcome = 'complete' | 'incomplete' | 'waiting' | 'failed' | 'incompatible';
 
+/** What a run of the online migrations did, migration by migration. */
 export interface OnlineMigrationsReport {
   readonly service: string;
   readonly outcome: RunOutcome;
@@ -51,6 +55,10 @@ export interface OnlineMigrationsReport {
   readonly timeLimitReached?: true;
 }
 
+/**
+ * The exit status of `db online-migrations` for each outcome (Ironic's: 0 done, 1 more to do, 2
+ * failed or refused).
+ */
 export const ONLINE_MIGRATIONS_EXIT_STATUS: Readonly<Record<RunOutcome, 0 | 1 | 2>> = {
   complete: 0,
   incomplete: 1,

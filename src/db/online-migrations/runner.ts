@@ -37,6 +37,7 @@ import {
 } from './report.ts';
 import { unmetRequirement } from './service-gate.ts';
 
+/** Progress of a run, reported after each batch. */
 export interface BatchProgress {
   readonly migration: string;
   /** 1 for a migration's first batch. */
@@ -49,6 +50,7 @@ export interface BatchProgress {
   readonly runMigrated: number;
 }
 
+/** How runOnlineMigrations runs. */
 export interface RunOptions extends LivenessOptions {
   /** Stop after this many rows in all (a positive integer); default: run to the end. */
   readonly maxCount?: number;
@@ -60,6 +62,7 @@ export interface RunOptions extends LivenessOptions {
    * writers would otherwise starve, 0 on the others.
    */
   readonly batchPauseMs?: number;
+  /** Called after each batch. */
   readonly onBatch?: (progress: BatchProgress) => void;
   /** Refuse to run (exit 2) when rows are at versions this release cannot read. */
   readonly compatibility?: FindIncompatibleOptions;
@@ -74,6 +77,10 @@ export interface RunOptions extends LivenessOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * Runs a registry's online migrations in batches until none has work left (or `maxCount` rows are
+ * done), and reports each.
+ */
 export async function runOnlineMigrations(
   db: Database,
   registry: OnlineMigrationRegistry,

@@ -28,6 +28,7 @@ export async function unmetRequirement(
   return undefined;
 }
 
+/** The message for a migration that waits for older processes to go. */
 export function waitingMessage(waiting: WaitingFor): string {
   return (
     `waiting until every live ${waiting.binary} service runs service version ` +

@@ -28,10 +28,12 @@ import type {
 } from './online-migration.ts';
 import { totalAfterBatch } from './online-migration.ts';
 
+/** The name of the online migration that rewrites rows to their types' latest object versions. */
 export const UPDATE_TO_LATEST_VERSIONS = 'update_to_latest_versions';
 
 type Row = Record<string, unknown>;
 
+/** A table whose rows hold versioned objects, with how to read a row and write it back. */
 export interface VersionedTable<F extends FieldMap = FieldMap> {
   readonly table: string;
   readonly type: ObjectType<F>;
@@ -48,6 +50,7 @@ export interface VersionedTable<F extends FieldMap = FieldMap> {
   readonly toColumns?: (changes: Readonly<Row>) => Row;
 }
 
+/** How updateToLatestVersions is gated. */
 export interface UpdateToLatestOptions {
   /** Services that must all run new enough code before rows may be written at the latest versions. */
   readonly requires?: ServiceRequirement | readonly ServiceRequirement[];
@@ -62,6 +65,10 @@ function stale(db: AnyKysely, table: string, latest: string) {
     .where((eb) => eb.or([eb('version', 'is', null), eb('version', '<>', latest)]));
 }
 
+/**
+ * The online migration that rewrites every row of these tables to its type's latest object version,
+ * once every live process can read it.
+ */
 export function updateToLatestVersions(
   tables: readonly VersionedTable[],
   options: UpdateToLatestOptions = {},

@@ -23,6 +23,7 @@ export interface Claimant {
   readonly machine: string;
 }
 
+/** How a process claims its identity in the services table. */
 export interface ClaimOptions extends LivenessOptions {
   /** How long a stopping holder is waited for (default 0: refuse at once). */
   readonly waitForStoppingMs?: number;
@@ -30,6 +31,7 @@ export interface ClaimOptions extends LivenessOptions {
   readonly onWait?: (holder: HolderView) => void;
   /** Whether a pid runs on this machine (tests decide; default: signal 0). */
   readonly pidAlive?: (pid: number) => boolean;
+  /** How the claim waits (tests may shorten it). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly clock?: Clock;
 }
@@ -70,6 +72,7 @@ export class IdentityInUseError extends Error {
   }
 }
 
+/** This machine's host name, as the services table records it. */
 export const THIS_MACHINE = hostname();
 
 function pidRuns(pid: number): boolean {

@@ -9,6 +9,7 @@ import {
   servicesKysely,
 } from './services-table.ts';
 
+/** A row of the services table, as listServices reads it. */
 export interface ServiceRecord {
   readonly id: string;
   readonly binary: string;

@@ -15,6 +15,7 @@ export const DEFAULT_LIVE_WITHIN_SECONDS = 60;
 /** Suggested heartbeat interval. */
 export const DEFAULT_HEARTBEAT_SECONDS = 10;
 
+/** When a service is taken as live. */
 export interface LivenessOptions {
   /** A service seen within this many seconds is live (default 60). */
   readonly liveWithinSeconds?: number;

@@ -19,6 +19,7 @@ import {
   servicesKysely,
 } from './services-table.ts';
 
+/** Who a process is in the services table: its binary, its host and its service version. */
 export interface ServiceIdentity {
   readonly binary: string;
   readonly host: string;
@@ -26,6 +27,7 @@ export interface ServiceIdentity {
   readonly version: number;
 }
 
+/** What registerService records, and how. */
 export interface RegisterOptions extends ServiceIdentity {
   readonly clock?: Clock;
   /**
@@ -76,12 +78,14 @@ function capsColumns(caps: (() => ServiceCaps) | undefined) {
   return { pin_release: pin ?? null, caps_release: release ?? null };
 }
 
+/** How often a registered process beats. */
 export interface HeartbeatLoopOptions {
   readonly intervalSeconds?: number;
   /** Called when a heartbeat fails (the loop keeps going; the next one may succeed). */
   readonly onError?: (error: unknown) => void;
 }
 
+/** A registered process: its row, its heartbeat and its clean stop. */
 export interface ServiceRegistration extends ServiceIdentity {
   readonly id: string;
   /** Marks the service alive now; re-creates its row if an operator removed it. */
@@ -178,6 +182,7 @@ async function upsert(
   }
 }
 
+/** Records this process in the services table with its service version and starts its heartbeat. */
 export async function registerService(
   db: Database,
   options: RegisterOptions,

@@ -9,6 +9,7 @@ import { type ServiceRecord, serviceRecord } from './list-services.ts';
 import { type Clock, checkSeconds } from './liveness.ts';
 import { ensureServicesTable, SERVICES_TABLE, servicesKysely } from './services-table.ts';
 
+/** Which rows removeDeadServices takes out. */
 export interface RemoveDeadOptions {
   /** A service not seen for this many seconds is dead. */
   readonly deadAfterSeconds: number;

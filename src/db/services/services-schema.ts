@@ -7,6 +7,7 @@
  */
 import type { MigrationSet } from '../migrations/migration.ts';
 
+/** The migrations of the services table. */
 export const SERVICES_SCHEMA: MigrationSet = {
   service: 'baton_services',
   releases: ['2026.1'],

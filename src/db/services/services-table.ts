@@ -13,6 +13,7 @@ import type { Database } from '../connect.ts';
 import { migrateToLatest } from '../migrations/runner.ts';
 import { SERVICES_SCHEMA } from './services-schema.ts';
 
+/** The services table's name. */
 export const SERVICES_TABLE = 'baton_services';
 
 export interface ServiceRow {

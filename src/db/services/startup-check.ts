@@ -9,6 +9,7 @@ import type { Database } from '../connect.ts';
 import { checkSeconds, checkServiceVersion, type LivenessOptions, liveSince } from './liveness.ts';
 import { ensureServicesTable, SERVICES_TABLE, servicesKysely } from './services-table.ts';
 
+/** What checkStartup checks a starting process against. */
 export interface StartupCheckOptions extends LivenessOptions {
   readonly binary: string;
   /** The version of the code starting up. */
@@ -19,6 +20,7 @@ export interface StartupCheckOptions extends LivenessOptions {
   readonly supportedSpan: number;
 }
 
+/** Whether a process may start, and why not. */
 export interface StartupCheck {
   /** False when the service must not start. */
   readonly ok: boolean;
@@ -28,6 +30,10 @@ export interface StartupCheck {
   readonly oldestPeerVersion?: number;
 }
 
+/**
+ * Checks, before a process starts, that the live services' versions allow it (the service-version
+ * spec's start check).
+ */
 export async function checkStartup(
   db: Database,
   options: StartupCheckOptions,

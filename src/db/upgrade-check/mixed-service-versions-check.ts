@@ -12,12 +12,14 @@ import {
   type UpgradeCheck,
 } from './upgrade-check.ts';
 
+/** What mixedServiceVersionsCheck looks at. */
 export interface MixedServiceVersionsCheckOptions extends LivenessOptions {
   /** Only these binaries (default: every binary in the table). */
   readonly binaries?: readonly string[];
   readonly name?: string;
 }
 
+/** The upgrade check that warns while live processes of a binary run different service versions. */
 export function mixedServiceVersionsCheck(
   db: Database,
   options: MixedServiceVersionsCheckOptions = {},

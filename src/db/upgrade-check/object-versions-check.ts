@@ -19,6 +19,7 @@ export interface ObjectVersionsCheckOptions extends FindIncompatibleOptions, Rel
   readonly name?: string;
 }
 
+/** The upgrade check that fails while rows are at object versions the new release cannot read. */
 export function objectVersionsCheck(
   db: Database,
   options: ObjectVersionsCheckOptions,

@@ -24,11 +24,13 @@ import {
   type UpgradeCheck,
 } from './upgrade-check.ts';
 
+/** How pendingOnlineMigrationsCheck rates the work it finds. */
 export interface PendingOnlineMigrationsCheckOptions extends LivenessOptions {
   readonly pendingIs?: 'warning' | 'failure';
   readonly name?: string;
 }
 
+/** The upgrade check that reports online migrations with rows left. */
 export function pendingOnlineMigrationsCheck(
   db: Database,
   registry: OnlineMigrationRegistry,

@@ -16,6 +16,7 @@ export interface PinnedRelease {
   readonly release: string | undefined;
 }
 
+/** The upgrade check that warns while a release pin is set. */
 export function releasePinCheck(
   pin: PinnedRelease,
   options: { readonly name?: string } = {},

@@ -48,6 +48,7 @@ export function wrapText(text: string, width = WRAP_WIDTH, indent = INDENT): str
   return lines;
 }
 
+/** The check results as `upgrade check`'s table. */
 export function renderUpgradeCheckTable(rows: readonly UpgradeCheckRow[]): string {
   return renderBoxTable(
     ['Upgrade Check Results'],

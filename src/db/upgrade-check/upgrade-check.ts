@@ -8,21 +8,26 @@
 
 export type CheckCode = 'success' | 'warning' | 'failure';
 
+/** The result of one check: success, warning or failure, with details. */
 export interface CheckResult {
   readonly code: CheckCode;
   readonly details?: string;
 }
 
+/** One check of `upgrade check` (oslo.upgradecheck's design). */
 export interface UpgradeCheck {
   /** Shown as "Check: <name>". */
   readonly name: string;
+  /** Runs the check. */
   run(): Promise<CheckResult> | CheckResult;
 }
 
+/** A check's result with its name. */
 export interface UpgradeCheckRow extends CheckResult {
   readonly name: string;
 }
 
+/** Every check's result and the exit status they give. */
 export interface UpgradeCheckReport {
   readonly rows: readonly UpgradeCheckRow[];
   /** The worst code of all checks (success when there are none). */
@@ -30,15 +35,19 @@ export interface UpgradeCheckReport {
   readonly exitStatus: 0 | 1 | 2;
 }
 
+/** The exit status of each result code, as oslo.upgradecheck's. */
 export const CHECK_EXIT_STATUS: Readonly<Record<CheckCode, 0 | 1 | 2>> = {
   success: 0,
   warning: 1,
   failure: 2,
 };
 
+/** A passed check. */
 export const checkSuccess = (details?: string): CheckResult =>
   details === undefined ? { code: 'success' } : { code: 'success', details };
+/** A check that found something to look at. */
 export const checkWarning = (details: string): CheckResult => ({ code: 'warning', details });
+/** A check that found what blocks the upgrade. */
 export const checkFailure = (details: string): CheckResult => ({ code: 'failure', details });
 
 /**

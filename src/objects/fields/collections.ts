@@ -3,6 +3,7 @@ import { CoercionError, describeValue } from '../errors.ts';
 import { isPlainObject, setOwn } from '../plain-object.ts';
 import type { FieldType } from './field.ts';
 
+/** A JSON dictionary. */
 export type JsonDict = Record<string, unknown>;
 
 function fromPairs(pairs: readonly unknown[]): JsonDict | null {

@@ -34,6 +34,7 @@ export interface FieldType<T> {
   nullValue?(): T;
 }
 
+/** A field: its type, whether it may be null, and its default. */
 export interface FieldSpec<T = unknown, N extends boolean = boolean> {
   readonly type: FieldType<T>;
   readonly nullable: N;
@@ -46,6 +47,7 @@ export interface FieldSpec<T = unknown, N extends boolean = boolean> {
 export type ValueOf<S> =
   S extends FieldSpec<infer T, infer N> ? (N extends true ? T | null : T) : never;
 
+/** What a field builder takes: whether the field may be null, its default, and read-only. */
 export interface FieldOptions<T> {
   nullable?: boolean;
   default?: T | null;

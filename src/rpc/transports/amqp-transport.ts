@@ -49,6 +49,7 @@ import {
 } from './amqp-wire.ts';
 import type { RpcListener, RpcListenTarget, RpcRequestHandler, RpcTransport } from './transport.ts';
 
+/** How the AMQP transport reaches RabbitMQ. */
 export interface AmqpTransportOptions {
   /** `amqp://user:password@host:5672/vhost` */
   readonly url: string;
@@ -78,6 +79,7 @@ interface PendingCall {
 
 type CastOutcome = 'confirmed' | 'returned' | 'nacked' | 'dropped' | 'timeout';
 
+/** RPC over AMQP (RabbitMQ), laid out as oslo.messaging's rabbit driver. */
 export class AmqpTransport implements RpcTransport {
   readonly kind = 'amqp';
   readonly exchange: string;
@@ -205,6 +207,7 @@ export class AmqpTransport implements RpcTransport {
     }
   }
 
+  /** Sends a request and waits for its reply. */
   async call(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<RpcReply> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -251,6 +254,7 @@ export class AmqpTransport implements RpcTransport {
     }
   }
 
+  /** Sends a request without waiting for a reply. */
   async cast(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // One body for every attempt: a server that got an earlier one drops the copy by its _unique_id.
@@ -322,6 +326,7 @@ export class AmqpTransport implements RpcTransport {
     });
   }
 
+  /** Starts taking requests for a target. */
   async listen(target: RpcListenTarget, handler: RpcRequestHandler): Promise<RpcListener> {
     try {
       const session = await this.#connection.ready(Date.now() + this.#connectTimeoutMs);

@@ -33,6 +33,7 @@ import {
 import type { RpcPeerDirectory } from './peer-directory.ts';
 import type { RpcListener, RpcListenTarget, RpcRequestHandler, RpcTransport } from './transport.ts';
 
+/** How the HTTP transport finds servers and listens. */
 export interface HttpTransportOptions {
   /** Where servers announce their address and clients look them up. */
   readonly peers: RpcPeerDirectory;
@@ -52,6 +53,7 @@ export interface HttpTransportOptions {
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 
+/** RPC over HTTP: servers announce their address in a directory, clients post to it. */
 export class HttpTransport implements RpcTransport {
   readonly kind = 'http';
   readonly #options: HttpTransportOptions;
@@ -76,6 +78,7 @@ export class HttpTransport implements RpcTransport {
       this.#headers.authorization = `Bearer ${options.sharedSecret}`;
   }
 
+  /** Sends a request and waits for its reply. */
   async call(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<RpcReply> {
     const deadline = Date.now() + timeoutMs;
     const id = this.#nextId++;
@@ -108,6 +111,7 @@ export class HttpTransport implements RpcTransport {
     throw new NoRpcServerError(dest, request.method, lastRefusal);
   }
 
+  /** Sends a request without waiting for a reply. */
   async cast(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<void> {
     const body = encodeRequest(undefined, request, dest.server);
     if (!dest.fanout) {
@@ -229,6 +233,7 @@ export class HttpTransport implements RpcTransport {
     return options;
   }
 
+  /** Starts taking requests for a target. */
   async listen(target: RpcListenTarget, handler: RpcRequestHandler): Promise<RpcListener> {
     const o = this.#options;
     const host = o.host ?? '127.0.0.1';

@@ -13,6 +13,7 @@ interface LocalListener {
   stopped: boolean;
 }
 
+/** The in-process bus that local transports share. */
 export class LocalBus {
   readonly listeners: LocalListener[] = [];
   #next = 0;
@@ -33,6 +34,7 @@ export class LocalBus {
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** RPC within one process, for tests and embedded use. */
 export class LocalTransport implements RpcTransport {
   readonly kind = 'local';
   readonly bus: LocalBus;
@@ -43,6 +45,7 @@ export class LocalTransport implements RpcTransport {
     this.bus = bus;
   }
 
+  /** Sends a request and waits for its reply. */
   call(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<RpcReply> {
     const [listener] = this.bus.route(dest);
     if (listener === undefined)
@@ -65,6 +68,7 @@ export class LocalTransport implements RpcTransport {
     });
   }
 
+  /** Sends a request without waiting for a reply. */
   async cast(dest: RpcDestination, request: RpcRequest): Promise<void> {
     const listeners = this.bus.route(dest);
     if (listeners.length === 0)
@@ -84,6 +88,7 @@ export class LocalTransport implements RpcTransport {
     return running;
   }
 
+  /** Starts taking requests for a target. */
   async listen(target: RpcListenTarget, handler: RpcRequestHandler): Promise<RpcListener> {
     const listener: LocalListener = { target, handler, stopped: false };
     this.bus.listeners.push(listener);

@@ -13,11 +13,13 @@ export interface RpcPeer {
   readonly address: string;
 }
 
+/** An announced server. */
 export interface RpcPeerRegistration {
   /** Removes the announcement (a clean stop); peers stop sending here. */
   withdraw(): Promise<void>;
 }
 
+/** Where RPC servers announce their address and clients find them. */
 export interface RpcPeerDirectory {
   /** The live servers of every topic. */
   findPeers(): Promise<readonly RpcPeer[]>;

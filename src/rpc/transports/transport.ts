@@ -14,6 +14,7 @@
 import type { RpcDestination } from '../errors.ts';
 import type { RpcReply, RpcRequest } from '../message.ts';
 
+/** What a server listens for: a topic, and its own server name. */
 export interface RpcListenTarget {
   readonly topic: string;
   /** This server's name (its host); requests addressed to it come here. */
@@ -28,16 +29,21 @@ export interface IncomingRpc {
 
 export type RpcRequestHandler = (incoming: IncomingRpc) => Promise<RpcReply>;
 
+/** A listening server. */
 export interface RpcListener {
   /** Stops taking requests, then waits for the ones being handled. */
   stop(): Promise<void>;
 }
 
+/** Carries requests and replies between RPC clients and servers. */
 export interface RpcTransport {
   /** `local`, `http` or `amqp`. */
   readonly kind: string;
+  /** Sends a request and waits for its reply. */
   call(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<RpcReply>;
+  /** Sends a request without waiting for a reply. */
   cast(dest: RpcDestination, request: RpcRequest, timeoutMs: number): Promise<void>;
+  /** Starts taking requests for a target. */
   listen(target: RpcListenTarget, handler: RpcRequestHandler): Promise<RpcListener>;
   /** Stops listeners and closes connections. */
   close(): Promise<void>;

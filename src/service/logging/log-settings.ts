@@ -5,10 +5,14 @@
  */
 import { isAbsolute, join } from 'node:path';
 
+/** The log levels. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+/** A log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The log formats. */
 export const LOG_FORMATS = ['text', 'json'] as const;
+/** A log format. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The logging options of a service's settings, as its config file and flags set them. */
@@ -25,6 +29,7 @@ export interface LoggingConfig {
   readonly logDir?: string | undefined;
 }
 
+/** The logging settings when none are given. */
 export const DEFAULT_LOGGING: LoggingConfig = {
   debug: false,
   logLevel: undefined,
@@ -41,22 +46,26 @@ export interface LogSettings {
   readonly file: string | undefined;
 }
 
+/** A log level or format that is not known. */
 export class LogSettingsError extends Error {
   override name = 'LogSettingsError';
 }
 
+/** A log level from its text. */
 export function parseLogLevel(value: string, option = '--log-level'): LogLevel {
   const level = value.trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
   throw new LogSettingsError(`${option} must be one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
 }
 
+/** A log format from its text. */
 export function parseLogFormat(value: string, option = '--log-format'): LogFormat {
   const format = value.trim().toLowerCase();
   if ((LOG_FORMATS as readonly string[]).includes(format)) return format as LogFormat;
   throw new LogSettingsError(`${option} must be one of ${LOG_FORMATS.join(', ')}, not '${value}'`);
 }
 
+/** The logger's settings from the logging config. */
 export function logSettingsOf(config: LoggingConfig): LogSettings {
   const level = config.logLevel ?? (config.debug ? 'debug' : 'info');
   const format: LogFormat = config.useJson ? 'json' : 'text';

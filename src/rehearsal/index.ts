@@ -1,0 +1,36 @@
+/**
+ * The rehearsal: a live rolling upgrade under load, from a recorded release to the working
+ * tree, step by step as the rolling-upgrade doc orders them, ending with a check of the data
+ * against what the load saw acknowledged (docs/rehearsal.md). `baton rehearse` is this module
+ * with flags.
+ *
+ * Today it rehearses the bare metal reference service from a checkout of this repository (it
+ * builds the previous release from git and reads `releases/`); the report, its rendering and
+ * the step plan are generic.
+ *
+ * @module
+ */
+export type { DataCheckResult } from './data-check.ts';
+export type { VersionCounts } from './database-snapshot.ts';
+export type { ReportedCaps } from './metrics-caps.ts';
+export { DRAIN_WAIT_SECONDS, type RehearsalOptions, rehearse } from './rehearsal.ts';
+export { type ReleaseFile, ReleaseFileError } from './release-files.ts';
+export {
+  type CommandView,
+  type ProcessView,
+  type RehearsalReport,
+  rehearsalPassed,
+  renderReport,
+  renderStepTable,
+  type StepReport,
+} from './report.ts';
+export type { OutcomeFailure, RequestKind, RequestRecord, WindowFigures } from './request-log.ts';
+export {
+  type Build,
+  backFromSteps,
+  PROCESSES_PER_TIER,
+  rehearsalSteps,
+  type Step,
+  type StepAction,
+  type Tier,
+} from './step-plan.ts';
