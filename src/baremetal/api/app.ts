@@ -74,11 +74,10 @@ export interface BaremetalAppOptions {
 
 /**
  * Ironic's public routes (its `acl_public_routes`): served without a token. Baton adds its
- * OpenAPI documents (public as `/` is) and the dashboard, which answers loopback clients only
- * whatever the auth strategy (api/dashboard.ts): a browser there sends no token.
+ * OpenAPI documents (public as `/` is). The dashboard is not public: under Keystone it needs
+ * an admin token, besides answering loopback clients only (api/dashboard.ts).
  */
-const PUBLIC_ROUTE =
-  /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+|\/openapi\/[^/]+|\/dashboard|\/dashboard\/state\.json)$/;
+const PUBLIC_ROUTE = /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+|\/openapi\/[^/]+)$/;
 
 /** The status the real service answers an error with, and whether it is a fault. */
 interface ErrorAnswer {
