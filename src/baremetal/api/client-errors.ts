@@ -38,8 +38,8 @@ export function clientErrorAnswer(error: ParserError): { status: number; message
 /** Fastify's clientErrorHandler for the bare metal app. */
 export function answerClientError(app: FastifyInstance, error: ParserError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') noteRequestTimeout(app.server);
   const inFlight = (socket as ServerSocket)._httpMessage ?? undefined;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') noteRequestTimeout(app.server, inFlight?.req);
   if (error.code === 'HPE_INVALID_EOF_STATE' || inFlight?.headersSent) {
     // The client closed its end mid-request (an aborted upload: nobody to answer; the request
     // in flight is logged as aborted, app.ts), or nothing can be said any more.

@@ -82,7 +82,7 @@ export function answerClientError(app: FastifyInstance, error: ParserError, sock
     // Counted and reported with the other cut connections (connection-limits.ts). A request
     // whose body did not arrive in time is not answered as bodiless: its connection is cut,
     // after a 408 when nothing of its answer left yet.
-    noteRequestTimeout(app.server);
+    noteRequestTimeout(app.server, inFlight?.req);
     if (inFlight?.headersSent) socket.destroy();
     else writeStandalone(socket, error);
     return;

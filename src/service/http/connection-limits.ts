@@ -18,7 +18,7 @@
  * Cut connections are logged as warnings, at most one line per ten seconds with the counts
  * (a flood of slow clients must not flood the log).
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -60,8 +60,20 @@ export function fastifyConnectionOptions(limits: ConnectionLimits) {
 }
 
 type ServerSocket = Socket & {
-  _httpMessage?: { req?: { complete?: boolean } } | null;
+  _httpMessage?: { req?: IncomingMessage } | null;
 };
+
+/** Requests whose connection the server cut (counted in the report, not logged one by one). */
+const cutRequests = new WeakSet<IncomingMessage>();
+
+/**
+ * True when the server itself cut this request's connection (too slow, or evicted): its
+ * handler sees an aborted body, but the report above already counts it, so it is not logged
+ * again as a client's abort (fastify-operations.ts), which would flood the log under a flood.
+ */
+export function cutByServer(request: IncomingMessage): boolean {
+  return cutRequests.has(request);
+}
 
 /** True while the connection waits on its client: a request not fully received, or idle. */
 function waitingOnClient(socket: Socket): boolean {
@@ -149,6 +161,8 @@ export function limitConnections(
     if (open.size <= limits.maxClientConnections) return;
     for (const held of open) {
       if (held !== socket && waitingOnClient(held)) {
+        const request = (held as ServerSocket)._httpMessage?.req;
+        if (request !== undefined) cutRequests.add(request);
         open.delete(held);
         held.destroy();
         report.note('evicted');
@@ -161,7 +175,11 @@ export function limitConnections(
   });
 }
 
-/** A request not received in time was cut on `server` (its clientError handler calls this). */
-export function noteRequestTimeout(server: Server): void {
+/**
+ * A request not received in time was cut on `server` (its clientError handler calls this,
+ * with the request under way on the connection if there is one).
+ */
+export function noteRequestTimeout(server: Server, request?: IncomingMessage): void {
+  if (request !== undefined) cutRequests.add(request);
   reports.get(server)?.note('timedOut');
 }

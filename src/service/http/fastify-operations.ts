@@ -18,7 +18,7 @@ import type { HealthState } from '../healthcheck.ts';
 import type { Logger } from '../logging/service-logger.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { Scrape } from '../metrics/process-metrics.ts';
-import type { ConnectionLimits } from './connection-limits.ts';
+import { type ConnectionLimits, cutByServer } from './connection-limits.ts';
 import type { HttpDrain } from './http-drain.ts';
 
 // Types only from the logging and metrics modules: an app that imports this module does not
@@ -202,6 +202,8 @@ function logRequest(
  */
 export function reportClientAbort(request: FastifyRequest, reply: FastifyReply): void {
   (reply as unknown as Marked)[ABORTED] = true;
+  // Cut by the server itself (too slow, or evicted): counted in its rate-limited report.
+  if (cutByServer(request.raw)) return;
   logRequest(
     request,
     reply,

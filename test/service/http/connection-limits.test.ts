@@ -206,6 +206,12 @@ for (const service of SERVICES) {
         await sleep(200);
         assert.match(running.err(), /slow or excess client connections cut/);
         assert.doesNotMatch(running.err(), /ERROR/);
+        // Counted in the report, not one line each (a flood must not flood the log).
+        assert.doesNotMatch(running.err(), /request aborted/);
+        assert.ok(
+          (running.err().match(/slow or excess client connections cut/g) ?? []).length <= 2,
+          running.err(),
+        );
       } finally {
         for (const client of clients) client.stop();
         running.child.kill('SIGTERM');
