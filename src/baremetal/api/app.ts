@@ -162,10 +162,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (isClientAbort(error, request)) {
     reply.code(400);
     reportClientAbort(request, reply);
-    return reply
-      .code(400)
-      .type('application/json')
-      .send(faultBody(400, (error as Error).message));
+    return reply.type('application/json').send(faultBody(400, (error as Error).message));
   }
   const answer = errorAnswer(error);
   if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
