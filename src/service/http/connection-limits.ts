@@ -107,6 +107,13 @@ class CutReport {
     else this.#timer ??= setTimeout(() => this.#report(), wait).unref();
   }
 
+  /** Reports what is counted and not yet said (the server closes). */
+  flush(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#report();
+  }
+
   #report(): void {
     this.#timer = undefined;
     this.#lastReport = Date.now();
@@ -153,6 +160,7 @@ export function limitConnections(
   // `--no-keepalive` through some proxies) still gets its answer: Node otherwise aborts the
   // request at the client's end of stream.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.once('close', () => report.flush());
   // Oldest first: a Set keeps the order the connections were accepted in.
   const open = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
