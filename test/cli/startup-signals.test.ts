@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -294,5 +295,41 @@ test('Ctrl-C while an API opens its database is an orderly stop, exit 0, no live
     );
   } finally {
     await db.close();
+  }
+});
+
+test('Ctrl-C while a database does not answer: the start that then fails is an orderly stop, exit 0', async () => {
+  // A PostgreSQL server that accepts and never answers: the start waits in its connection.
+  const held: Socket[] = [];
+  const server = createServer((socket) => {
+    held.push(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const running = baton([
+    'baremetal',
+    'api',
+    '--config-file',
+    conf,
+    '--db',
+    `postgresql://baton:secret@127.0.0.1:${port}/baton`,
+    '--port',
+    '0',
+  ]);
+  try {
+    await until('connecting to the database', running, () => held.length > 0);
+    running.child.kill('SIGINT');
+    await sleep(200);
+    for (const socket of held) socket.destroy();
+    assert.deepEqual(await running.exit, { code: 0, signal: null }, running.out());
+    assert.match(
+      running.out(),
+      /baremetal-api stopped during its start \(SIGINT\): cannot open database postgresql:\/\/baton:\*\*\*@/,
+    );
+    assert.doesNotMatch(running.out(), /secret|\n\s+at /);
+  } finally {
+    running.child.kill('SIGKILL');
+    server.close();
   }
 });
