@@ -15,6 +15,15 @@ const args = process.argv.slice(2);
 const serving = new Set(['up', 'placement serve', 'baremetal api', 'baremetal conductor']);
 if (serving.has(args[0]) || serving.has(args.slice(0, 2).join(' '))) {
   process.on('SIGHUP', () => {});
+  // Nor must Ctrl-C or a SIGTERM (Node's default: death by the signal, exit 130 or 143): the
+  // first one is recorded, and the command stops right after its start, in order, exit 0
+  // (src/service/stop-signal.ts reads it).
+  const early = Symbol.for('baton.earlyStopSignal');
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.on(signal, () => {
+      globalThis[early] ??= signal;
+    });
+  }
 }
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -107,12 +107,12 @@ export function baremetalApi(
             (other) => other.name !== service.name,
           ),
         }),
-      servingLine: (server) =>
+      servingLine: (server, planned) =>
         `${BAREMETAL_API_BINARY} listening on ${server.url} (service version ${BAREMETAL_SERVICE_VERSION}, API 1.1 to ${server.apiMax()}, caps in force: ${describeCapsSource(server.caps)})` +
         (server.metricsUrl === undefined
           ? ''
           : `; metrics and health check on ${server.metricsUrl}`) +
-        `; dashboard on ${server.url}/dashboard (loopback clients only)`,
+        `; dashboard on ${server.url}/dashboard (loopback clients only${planned.config.api.authStrategy === 'keystone' ? ', with an admin token' : ''})`,
       reload: (server, next) => server.reload(next),
       stoppingLine: (signal, planned) =>
         stoppingLine(BAREMETAL_API_BINARY, signal, planned.config.operations),

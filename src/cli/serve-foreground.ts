@@ -129,11 +129,24 @@ export async function runInForeground<Plan, Running>(
   if (pool !== undefined && pool.workers > 1 && !isWorkerProcess()) {
     return supervisePool(fg.binary, pool, io, () => stopping);
   }
+  // A stop asked for while the start is under way (Ctrl-C while the database is opened).
+  let stopAsked: string | undefined;
+  void stopping.then((signal) => {
+    stopAsked = signal;
+  });
   let running: Running;
   try {
     running = await fg.start(planned, io.logSink);
   } catch (error) {
-    throw refusal(error, fg.listensOn?.(planned)) ?? error;
+    const refused = refusal(error, fg.listensOn?.(planned));
+    // The operator asked it to stop before the start failed: an orderly stop, not a failure
+    // (the start undid what it did); the reason is still said, on one line.
+    if (stopAsked !== undefined && refused !== undefined) {
+      io.out(`${fg.binary} stopped during its start (${stopAsked}): ${refused.message}`);
+      leaveCluster();
+      return EXIT.ok;
+    }
+    throw refused ?? error;
   }
   io.out(fg.servingLine(running, planned));
   const stopReload = reloadOnSighup(fg.binary, io, async () => fg.reload(running, await fg.plan()));

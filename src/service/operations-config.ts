@@ -5,10 +5,11 @@
  * operations are built from them (process-operations.ts, loaded only by serving commands).
  */
 import type { HealthcheckConfig } from './healthcheck.ts';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './http/connection-limits.ts';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from './http/request-body.ts';
 import { DEFAULT_LOGGING, type LoggingConfig } from './logging/log-settings.ts';
 
-export interface OperationsConfig extends LoggingConfig, HealthcheckConfig {
+export interface OperationsConfig extends LoggingConfig, HealthcheckConfig, ConnectionLimits {
   /**
    * `[healthcheck] drain_delay`: seconds between a stop signal and closing the listener, the
    * health check failed meanwhile (the bare metal API's `[api] drain_wait` is its old name).
@@ -46,4 +47,5 @@ export const DEFAULT_OPERATIONS: OperationsConfig = {
   metricsPort: undefined,
   metricsRefreshSeconds: 10,
   maxRequestBodySize: DEFAULT_MAX_REQUEST_BODY_SIZE,
+  ...DEFAULT_CONNECTION_LIMITS,
 };

@@ -171,4 +171,25 @@ export const OPERATIONS_OPTIONS: readonly ConfigOption[] = [
     { ...integer(1024, 2 ** 31 - 1), metavar: 'bytes' },
     { flag: 'max-request-body-size' },
   ),
+  option(
+    'DEFAULT',
+    'request_receive_timeout',
+    'requestReceiveTimeout',
+    "Seconds a client may take to send a whole request, its head and body; a slower one is answered 408 and its connection closed (Baton's option). 0: no limit (a client trickling its body then holds its connection for ever).",
+    SECONDS(0, 86400),
+  ),
+  option(
+    'DEFAULT',
+    'client_socket_timeout',
+    'clientSocketTimeout',
+    "Seconds a client connection may stay silent before it is closed (oslo.service's option). 0: no limit.",
+    SECONDS(0, 86400),
+  ),
+  option(
+    'DEFAULT',
+    'max_client_connections',
+    'maxClientConnections',
+    "Client connections an API holds at once; past it, the oldest connection still sending its request or idle is closed to make room for the new one (one being answered never is), so slow clients cannot keep others out (Baton's option).",
+    { ...integer(1, 1_000_000), metavar: 'count' },
+  ),
 ];

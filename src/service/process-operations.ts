@@ -133,7 +133,17 @@ export function createProcessOperations(options: ProcessOperationsOptions): Proc
     health,
     metrics,
     drain,
-    http: { logger: log.logger, health, metrics, drain },
+    http: {
+      logger: log.logger,
+      health,
+      metrics,
+      drain,
+      connections: {
+        requestReceiveTimeout: config.requestReceiveTimeout,
+        clientSocketTimeout: config.clientSocketTimeout,
+        maxClientConnections: config.maxClientConnections,
+      },
+    },
     rpc: {
       observer: rpcObserverOf(log, metrics?.rpc),
       logger: log.logger.child({ component: 'rpc' }),

@@ -12,6 +12,20 @@ export const STOP_WITH_PARENT_ENV = 'BATON_STOP_WITH_PARENT';
 /** What `waitForStopSignal` resolves with when the parent went away. */
 export const PARENT_GONE = 'parent ended';
 
+/**
+ * Where bin/baton.mjs records a stop signal that came while the code still loaded (a serving
+ * command catches SIGTERM and SIGINT from its first line, as it does SIGHUP): Ctrl-C during the
+ * start is then a stop right after it, exit 0, rather than Node's default death by the signal
+ * (exit 130). A global symbol, since the recorder is plain JavaScript loaded before this module.
+ */
+export const EARLY_STOP_SIGNAL = Symbol.for('baton.earlyStopSignal');
+
+/** The stop signal recorded before the command's own handlers were installed, if any. */
+export function earlyStopSignal(): string | undefined {
+  const recorded = (globalThis as Record<symbol, unknown>)[EARLY_STOP_SIGNAL];
+  return typeof recorded === 'string' ? recorded : undefined;
+}
+
 /** Resolves with the name of the first stop signal received (or PARENT_GONE). */
 export function waitForStopSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -19,6 +33,8 @@ export function waitForStopSignal(): Promise<string> {
     // forwards SIGTERM) must not cut the requests in flight.
     const stop = (signal: string) => resolve(signal);
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    const early = earlyStopSignal();
+    if (early !== undefined) stop(early);
     if (process.env[STOP_WITH_PARENT_ENV] === '1') {
       const stdin = process.stdin;
       stdin.once('end', () => stop(PARENT_GONE));

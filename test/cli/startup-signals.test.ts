@@ -4,12 +4,15 @@
  * must end it cleanly without leaving a live services row. Real conductors (and APIs) through
  * bin/baton.mjs on a SQLite file. To catch a process in the middle of its start, the test holds
  * SQLite's write lock: the conductor opens the database, reads, and waits at its first write
- * (its registration) until the lock is released; the signal is sent while it waits.
+ * (its registration) until the lock is released; the signal is sent while it waits. Ctrl-C
+ * (SIGINT) while the code still loads, or while the database is opened, is an orderly stop
+ * too: exit 0, no stack (issue 22 §4; before, Node's default ended the process: exit 130).
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -243,5 +246,90 @@ test("a SIGTERM as soon as an API's services row appears leaves no live row", as
     }
   } finally {
     await db.close();
+  }
+});
+
+const apiArgs = (service: 'placement' | 'baremetal'): readonly string[] =>
+  service === 'baremetal'
+    ? ['baremetal', 'api', '--config-file', conf, '--port', '0', '--drain-wait', '0']
+    : ['placement', 'serve', '--db', `sqlite:${join(dir, 'placement.sqlite')}`, '--port', '0'];
+
+for (const service of ['baremetal', 'placement'] as const) {
+  test(`${service}: Ctrl-C while the code loads is an orderly stop, exit 0`, async () => {
+    const running = baton(apiArgs(service));
+    try {
+      const pid = running.child.pid ?? assert.fail('no pid');
+      // bin/baton.mjs's first lines: the command catches its signals from there on.
+      await until('catching signals', running, () => catchesSighup(pid));
+      assert.doesNotMatch(running.out(), /listening on/);
+      running.child.kill('SIGINT');
+      assert.deepEqual(await running.exit, { code: 0, signal: null }, running.out());
+      assert.match(running.out(), /stopping \(SIGINT\)/);
+      assert.doesNotMatch(running.out(), /Error|\n\s+at /);
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  });
+}
+
+test('Ctrl-C while an API opens its database is an orderly stop, exit 0, no live row', async () => {
+  const release = holdWriteLock();
+  const running = baton(apiArgs('baremetal'));
+  try {
+    const pid = running.child.pid ?? assert.fail('no pid');
+    await until('opening the database', running, () => hasDatabaseOpen(pid));
+    running.child.kill('SIGINT');
+    await sleep(100);
+    release();
+    assert.deepEqual(await running.exit, { code: 0, signal: null }, running.out());
+    assert.doesNotMatch(running.out(), /Error|\n\s+at /);
+  } finally {
+    release();
+    running.child.kill('SIGKILL');
+  }
+  const db = await openDatabase(`sqlite:${dbPath}`, { mustExist: true });
+  try {
+    assert.deepEqual(
+      (await listServices(db)).filter((row) => row.binary === 'baremetal-api' && row.live),
+      [],
+    );
+  } finally {
+    await db.close();
+  }
+});
+
+test('Ctrl-C while a database does not answer: the start that then fails is an orderly stop, exit 0', async () => {
+  // A PostgreSQL server that accepts and never answers: the start waits in its connection.
+  const held: Socket[] = [];
+  const server = createServer((socket) => {
+    held.push(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const running = baton([
+    'baremetal',
+    'api',
+    '--config-file',
+    conf,
+    '--db',
+    `postgresql://baton:secret@127.0.0.1:${port}/baton`,
+    '--port',
+    '0',
+  ]);
+  try {
+    await until('connecting to the database', running, () => held.length > 0);
+    running.child.kill('SIGINT');
+    await sleep(200);
+    for (const socket of held) socket.destroy();
+    assert.deepEqual(await running.exit, { code: 0, signal: null }, running.out());
+    assert.match(
+      running.out(),
+      /baremetal-api stopped during its start \(SIGINT\): cannot open database postgresql:\/\/baton:\*\*\*@/,
+    );
+    assert.doesNotMatch(running.out(), /secret|\n\s+at /);
+  } finally {
+    running.child.kill('SIGKILL');
+    server.close();
   }
 });

@@ -18,18 +18,26 @@ import type { ResolvedVersion, VersionNegotiator } from '../../microversion/inde
 import type { RuleSet } from '../../policy/index.ts';
 import { NoRpcServerError, RpcConnectionLostError, RpcTimeoutError } from '../../rpc/index.ts';
 import {
+  DEFAULT_CONNECTION_LIMITS,
+  fastifyConnectionOptions,
+  limitConnections,
+} from '../../service/http/connection-limits.ts';
+import {
   fastifyLoggerOptions,
   type HttpOperations,
   registerOperations,
+  reportClientAbort,
 } from '../../service/http/fastify-operations.ts';
 import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isClientAbort,
   registerUnreadBodyDiscard,
 } from '../../service/http/request-body.ts';
 import { HealthState } from '../../service/index.ts';
 import { DatabaseUnavailableError } from '../common/errors.ts';
 import { registerAccessChecks } from './access.ts';
+import { answerClientError } from './client-errors.ts';
 import type { BaremetalApiServices } from './context.ts';
 import { type DashboardFeed, registerDashboard } from './dashboard.ts';
 import { faultBody, webobBody } from './error-body.ts';
@@ -66,11 +74,10 @@ export interface BaremetalAppOptions {
 
 /**
  * Ironic's public routes (its `acl_public_routes`): served without a token. Baton adds its
- * OpenAPI documents (public as `/` is) and the dashboard, which answers loopback clients only
- * whatever the auth strategy (api/dashboard.ts): a browser there sends no token.
+ * OpenAPI documents (public as `/` is). The dashboard is not public: under Keystone it needs
+ * an admin token, besides answering loopback clients only (api/dashboard.ts).
  */
-const PUBLIC_ROUTE =
-  /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+|\/openapi\/[^/]+|\/dashboard|\/dashboard\/state\.json)$/;
+const PUBLIC_ROUTE = /^(\/|\/v1|\/v1\/lookup|\/v1\/heartbeat\/[a-z0-9-]+|\/openapi\/[^/]+)$/;
 
 /** The status the real service answers an error with, and whether it is a fault. */
 interface ErrorAnswer {
@@ -151,6 +158,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
     for (const name of VERSION_HEADERS) reply.removeHeader(name);
     return reply.code(503).type('application/json').send(faultBody(503, error.message));
   }
+  // An aborted upload: the client is gone; one warning line (fastify-operations.ts).
+  if (isClientAbort(error, request)) {
+    reply.code(400);
+    reportClientAbort(request, reply);
+    return reply.type('application/json').send(faultBody(400, (error as Error).message));
+  }
   const answer = errorAnswer(error);
   if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
   if (answer.webob) {
@@ -196,8 +209,11 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
       ? { ...options.operations, health: new HealthState() }
       : options.operations;
   const drain = operations.drain;
+  const limits = operations.connections ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
     ...fastifyLoggerOptions(operations.logger),
+    // The time to receive a request and to stay silent, bounded (connection-limits.ts).
+    ...fastifyConnectionOptions(limits),
     genReqId: () => `req-${randomUUID()}`,
     requestIdHeader: false,
     exposeHeadRoutes: false,
@@ -218,10 +234,17 @@ export async function buildBaremetalApp(options: BaremetalAppOptions): Promise<F
       reply.header(REQUEST_ID_HEADER, request.id);
       return sendError(request, reply, error);
     },
+    // What Node's HTTP parser refuses: a fault with a request id too (client-errors.ts).
+    clientErrorHandler(this: unknown, error, socket) {
+      // Fastify calls it with the app as `this`.
+      answerClientError(this as FastifyInstance, error, socket);
+    },
   });
   // First: /healthcheck and /metrics, before the version header (oslo.middleware's healthcheck
   // sits in front of the real pipeline), and every request logged and counted.
   registerOperations(app, operations);
+  // The connections held, bounded: slow clients make room for new ones.
+  limitConnections(app.server, limits, app.log);
   app.decorate('baremetal', options.services);
   app.decorate('baremetalVersions', { getter: negotiatorNow });
   app.decorateRequest('microversion', null as unknown as ResolvedVersion);

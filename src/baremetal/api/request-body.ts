@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import { parsePythonJson } from '../../python-compat/index.ts';
 import { jsonTooDeep } from '../../python-compat/json-depth.ts';
 import { decodeUtf8AsPython } from '../../python-compat/python-utf8.ts';
-import { HttpAbort } from './errors.ts';
+import { loneSurrogateIn, loneSurrogateMessage } from '../../service/http/lone-surrogate.ts';
+import { ClientSideError, HttpAbort } from './errors.ts';
 
 export type JsonBody = { readonly value: unknown } | { readonly error: string };
 
@@ -45,6 +46,9 @@ export function readJsonBody(request: FastifyRequest): JsonBody {
       body = parsePythonJson(text);
     }
   }
+  // A lone surrogate (only a `\u` escape makes one): refused, never stored corrupted.
+  const lone = 'value' in body && text.includes('\\u') ? loneSurrogateIn(body.value) : undefined;
+  if (lone !== undefined) throw new ClientSideError(loneSurrogateMessage(lone));
   cache.set(request, body);
   return body;
 }

@@ -49,6 +49,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   ),
   // Baton's OpenAPI documents: public as `/` is (app.ts).
   'GET /openapi/:document': AUTHENTICATED,
+  // Baton's dashboard (api/dashboard.ts): an admin's, as Ironic's admin-only routes are.
+  'GET /dashboard': system('admin_api'),
+  'GET /dashboard/state.json': system('admin_api'),
   'GET /v1/chassis': system('baremetal:chassis:get'),
   'POST /v1/chassis': system('baremetal:chassis:create'),
   'PATCH /v1/chassis': system('baremetal:chassis:update'),

@@ -7,9 +7,10 @@
  * `/openapi/X.Y.json` documents are routed as they are (the real service has no such path).
  */
 import type { IncomingMessage } from 'node:http';
+import { HEALTHCHECK_PATH, METRICS_PATH } from '../../service/http/fastify-operations.ts';
 
 export interface IronicPath {
-  /** What the routes match: `/`, `/healthcheck`, or `/v1...`. */
+  /** What the routes match: `/`, `/healthcheck`, `/metrics`, or `/v1...`. */
   readonly routed: string;
   /** The path as the application saw it (after the `.json` strip), for `/detail`'s check. */
   readonly seen: string;
@@ -36,7 +37,9 @@ export function ironicPath(path: string): IronicPath {
     seen = stripped.slice(0, -'.json'.length);
     jsonSuffix = true;
   }
-  if (seen === '/' || seen === '' || seen === '/healthcheck') {
+  // The operations' two paths (service/http/fastify-operations.ts) are the API port's own,
+  // as docs/operations.md says: never read as `/v1/metrics`.
+  if (seen === '/' || seen === '' || seen === HEALTHCHECK_PATH || seen === METRICS_PATH) {
     return { routed: seen || '/', seen: seen || '/', jsonSuffix };
   }
   const first = seen.split('/')[1];

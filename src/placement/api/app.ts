@@ -20,13 +20,23 @@ import { ConcurrentUpdateError, isDatabaseUnavailable } from '../../db/index.ts'
 import type { ResolvedVersion } from '../../microversion/index.ts';
 import { boundedMessage } from '../../python-compat/excerpt.ts';
 import {
+  DEFAULT_CONNECTION_LIMITS,
+  fastifyConnectionOptions,
+  limitConnections,
+} from '../../service/http/connection-limits.ts';
+import {
   fastifyLoggerOptions,
   type HttpOperations,
   markErrorCode,
   registerOperations,
+  reportClientAbort,
 } from '../../service/http/fastify-operations.ts';
 import { CLOSING_MESSAGE } from '../../service/http/http-drain.ts';
-import { RequestBodyTooLargeError, registerLazyBody } from '../../service/http/request-body.ts';
+import {
+  isClientAbort,
+  RequestBodyTooLargeError,
+  registerLazyBody,
+} from '../../service/http/request-body.ts';
 import { effectiveAccept } from './accept.ts';
 import { answerClientError, isBodyUnread } from './client-errors.ts';
 import { corsSettingsOf, registerCors } from './cors.ts';
@@ -123,8 +133,11 @@ export function sendPlacementError(
 }
 
 export async function buildPlacementApp(options: PlacementAppOptions): Promise<FastifyInstance> {
+  const limits = options.operations?.connections ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
     ...fastifyLoggerOptions(options.operations?.logger),
+    // The time to receive a request and to stay silent, bounded (connection-limits.ts).
+    ...fastifyConnectionOptions(limits),
     genReqId: () => `req-${randomUUID()}`,
     requestIdHeader: false,
     exposeHeadRoutes: false,
@@ -154,6 +167,8 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
     },
   });
   app.decorate('placement', options.services);
+  // The connections held, bounded: slow clients make room for new ones.
+  limitConnections(app.server, limits, app.log);
   // First: /healthcheck and /metrics come before CORS, auth and versions (oslo.middleware's
   // healthcheck sits in front of the real pipeline), and every request is logged and counted.
   if (options.operations !== undefined) registerOperations(app, options.operations);
@@ -227,6 +242,12 @@ export async function buildPlacementApp(options: PlacementAppOptions): Promise<F
   });
 
   app.setErrorHandler((error: FastifyError | PlacementHttpError, request, reply) => {
+    // An aborted upload: the client is gone; one warning line (fastify-operations.ts).
+    if (isClientAbort(error, request)) {
+      reply.code(400);
+      reportClientAbort(request, reply);
+      return sendPlacementError(request, reply, { status: 400, message: error.message });
+    }
     // keystonemiddleware answers these itself, in front of Placement (docs/security.md).
     if (error instanceof AuthenticationRequiredError) {
       return answerAuthenticationRequired(reply, error);

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage, maxHeaderSize, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { noteRequestTimeout } from '../../service/http/connection-limits.ts';
 import { placementJson } from './error-body.ts';
 import { renderWebobError, titleOf } from './webob-error.ts';
 
@@ -77,6 +78,21 @@ export function answerClientError(app: FastifyInstance, error: ParserError, sock
   const server = socket as ServerSocket;
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const inFlight = server._httpMessage ?? undefined;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // Counted and reported with the other cut connections (connection-limits.ts). A request
+    // whose body did not arrive in time is not answered as bodiless: its connection is cut,
+    // after a 408 when nothing of its answer left yet.
+    noteRequestTimeout(app.server, inFlight?.req);
+    if (inFlight?.headersSent) socket.destroy();
+    else writeStandalone(socket, error);
+    return;
+  }
+  if (error.code === 'HPE_INVALID_EOF_STATE') {
+    // The client closed its end mid-request (an aborted upload): nobody to answer. Cut, the
+    // request in flight is logged as aborted (app.ts).
+    socket.destroy();
+    return;
+  }
   if (inFlight !== undefined) {
     finishInFlight(inFlight, socket);
     return;

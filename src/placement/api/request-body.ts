@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { jsonTooDeep } from '../../python-compat/json-depth.ts';
 import { decodeUtf8AsPython } from '../../python-compat/python-utf8.ts';
+import { loneSurrogateIn, loneSurrogateMessage } from '../../service/http/lone-surrogate.ts';
 import { readRequestBody } from '../../service/http/request-body.ts';
 import { type JsonSchema, schemaProblem } from '../schemas/validator.ts';
 import { acceptableOffers, acceptIsValid, effectiveAccept } from './accept.ts';
@@ -99,6 +100,9 @@ export async function readJsonBody<T = unknown>(
   const problem = schemaProblem(schema, data);
   if (problem !== undefined) throw badRequest(`JSON does not validate: ${problem}`);
   if (holdsNul(data)) throw badRequest(NUL_REFUSED);
+  // Only an escape can make one (the text was decoded strictly): look when there is one.
+  const lone = raw.includes('\\u') ? loneSurrogateIn(data) : undefined;
+  if (lone !== undefined) throw badRequest(`Malformed JSON: ${loneSurrogateMessage(lone)}`);
   return data as T;
 }
 

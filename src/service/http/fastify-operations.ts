@@ -18,6 +18,7 @@ import type { HealthState } from '../healthcheck.ts';
 import type { Logger } from '../logging/service-logger.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { Scrape } from '../metrics/process-metrics.ts';
+import { type ConnectionLimits, cutByServer } from './connection-limits.ts';
 import type { HttpDrain } from './http-drain.ts';
 
 // Types only from the logging and metrics modules: an app that imports this module does not
@@ -42,6 +43,8 @@ export interface HttpOperations {
    * arriving while it is `closing` with a 503 in its own error format.
    */
   readonly drain?: HttpDrain | undefined;
+  /** The bounds on the time to receive a request and the connections held (the default's when absent). */
+  readonly connections?: ConnectionLimits | undefined;
 }
 
 /** The Fastify constructor options that make the service logger the app's. */
@@ -59,7 +62,8 @@ export function fastifyLoggerOptions(logger: Logger | undefined) {
 
 const ERROR_CODE = Symbol('baton.errorCode');
 const OPERATIONAL = Symbol('baton.operational');
-type Marked = { [ERROR_CODE]?: string; [OPERATIONAL]?: true };
+const ABORTED = Symbol('baton.aborted');
+type Marked = { [ERROR_CODE]?: string; [OPERATIONAL]?: true; [ABORTED]?: true };
 
 /** The error code an answer's body carries (`placement.concurrent_update`): 409s are counted by it. */
 export function markErrorCode(reply: FastifyReply, code: string): void {
@@ -141,39 +145,70 @@ export function registerOperations(app: FastifyInstance, ops: HttpOperations): v
   if (logger === undefined && metrics === undefined) return;
   app.addHook('onResponse', (request, reply, done) => {
     const marked = reply as unknown as Marked;
-    const status = reply.statusCode;
-    const seconds = reply.elapsedTime / 1000;
     const operational = marked[OPERATIONAL] === true;
     const route = operational ? (request.url.split('?')[0] ?? '') : routePattern(request);
-    const microversion = microversionOf(request);
     if (!operational) {
       metrics?.http.record({
         method: request.method,
         route,
-        status,
-        microversion,
-        seconds,
+        status: reply.statusCode,
+        microversion: microversionOf(request),
+        seconds: reply.elapsedTime / 1000,
         errorCode: marked[ERROR_CODE],
       });
     }
-    const level = operational ? 'debug' : status >= 500 ? 'error' : 'info';
-    // request.log: the service logger with this request's id bound (fastifyLoggerOptions).
-    if (logger?.isLevelEnabled(level)) {
-      request.log[level](
-        {
-          method: request.method,
-          path: request.url,
-          route,
-          status,
-          microversion,
-          latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-          bytes: Number(reply.getHeader('content-length') ?? 0),
-          remote_address: request.ip,
-          ...(marked[ERROR_CODE] === undefined ? {} : { error_code: marked[ERROR_CODE] }),
-        },
-        'request',
-      );
+    // An aborted request was logged when it was seen (reportClientAbort).
+    if (marked[ABORTED] !== true) {
+      const level = operational ? 'debug' : reply.statusCode >= 500 ? 'error' : 'info';
+      logRequest(request, reply, route, level, 'request');
     }
     done();
   });
+}
+
+/** The request line: request.log is the service logger with this request's id bound. */
+function logRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+  level: 'debug' | 'info' | 'warn' | 'error',
+  message: string,
+): void {
+  // The service logger says which levels it writes (an app without one logs nothing anyway).
+  const log = request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  if (log.isLevelEnabled !== undefined && !log.isLevelEnabled(level)) return;
+  const marked = reply as unknown as Marked;
+  request.log[level](
+    {
+      method: request.method,
+      path: request.url,
+      route,
+      status: reply.statusCode,
+      microversion: microversionOf(request),
+      latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      bytes: Number(reply.getHeader('content-length') ?? 0),
+      remote_address: request.ip,
+      ...(marked[ERROR_CODE] === undefined ? {} : { error_code: marked[ERROR_CODE] }),
+      ...(marked[ABORTED] === true ? { aborted: true } : {}),
+    },
+    message,
+  );
+}
+
+/**
+ * The client went away before its request was received (an aborted upload; request-body.ts's
+ * isClientAbort tells): its request line, now, as one warning without a stack (no answer can
+ * reach the client, and the request may never finish as far as the server can tell).
+ */
+export function reportClientAbort(request: FastifyRequest, reply: FastifyReply): void {
+  (reply as unknown as Marked)[ABORTED] = true;
+  // Cut by the server itself (too slow, or evicted): counted in its rate-limited report.
+  if (cutByServer(request.raw)) return;
+  logRequest(
+    request,
+    reply,
+    routePattern(request),
+    'warn',
+    'request aborted: the client closed the connection before sending all of it',
+  );
 }

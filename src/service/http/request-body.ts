@@ -24,6 +24,24 @@ export class RequestBodyTooLargeError extends Error {
   }
 }
 
+/** The client closed its connection before the whole body arrived: no answer can reach it. */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super('the client closed the connection before its request body was received');
+    this.name = 'RequestAbortedError';
+  }
+}
+
+/**
+ * True when `error` only says the client went away mid-request (an aborted upload): the
+ * services log it as one warning, not as a failure of theirs (fastify-operations.ts).
+ */
+export function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  if (error instanceof RequestAbortedError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return request.raw.aborted || (code === 'ECONNRESET' && !request.raw.complete);
+}
+
 const bodies = new WeakMap<FastifyRequest, Promise<Buffer>>();
 
 /**
@@ -101,9 +119,11 @@ function collect(request: FastifyRequest, limit: number): Promise<Buffer> {
     };
     source.on('data', onData);
     source.once('end', () => resolve(Buffer.concat(chunks, size)));
-    source.once('error', reject);
+    source.once('error', (error: Error & { code?: string }) =>
+      reject(error.code === 'ECONNRESET' ? new RequestAbortedError() : error),
+    );
     // A client gone mid-body: no answer will reach it, but the handler must not wait forever.
-    source.once('close', () => reject(new Error('the client closed the connection mid-body')));
+    source.once('close', () => reject(new RequestAbortedError()));
   });
 }
 

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { RequestAuthenticator } from '../../../src/auth/index.ts';
 import { AuthenticationRequiredError, credentialsFromHeaders } from '../../../src/auth/index.ts';
+import { registerDashboard } from '../../../src/baremetal/api/dashboard.ts';
 import { ROUTE_ACCESS } from '../../../src/baremetal/api/route-access.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
@@ -124,6 +125,8 @@ describe('every route says its check', () => {
       for (const method of [route.method].flat()) declared.push(`${method} ${route.url}`);
     });
     registerRoutes(app);
+    // The dashboard's routes, declared when the process has a dashboard.
+    registerDashboard(app, async () => ({}));
     await app.ready();
     assert.deepEqual(
       declared.filter((key) => ROUTE_ACCESS[key] === undefined),

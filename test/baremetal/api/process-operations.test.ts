@@ -49,6 +49,10 @@ describe('an API process and its operations', () => {
         /^baton_http_requests_total\{method="GET",route="\/v1\/chassis",status="200",microversion="1\.1"\} 1$/m,
       );
       assert.match(metrics, /^baton_process_info\{.*binary="baremetal-api".*\} 1$/m);
+      // The API's own port answers /metrics too (docs/operations.md), not as `/v1/metrics`.
+      const own = await fetch(`${running.url}/metrics`);
+      assert.equal(own.status, 200);
+      assert.match(await own.text(), /^baton_process_info\{.*binary="baremetal-api".*\} 1$/m);
     } finally {
       await running.stop();
     }
