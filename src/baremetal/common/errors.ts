@@ -120,6 +120,19 @@ export class UnsupportedDriverExtensionError extends IronicError {
   }
 }
 
+/** NodeConsoleNotEnabled (an Invalid): the API answers it as a console shown disabled. */
+export class NodeConsoleNotEnabledError extends IronicError {
+  override name = 'NodeConsoleNotEnabledError';
+  override get code() {
+    return 400;
+  }
+  readonly node: string;
+  constructor(node: string) {
+    super(`Console access is not enabled on node ${node}`);
+    this.node = node;
+  }
+}
+
 /** VifNotAttached. */
 export class VifNotAttachedError extends IronicError {
   override name = 'VifNotAttachedError';

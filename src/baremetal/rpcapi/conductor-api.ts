@@ -14,6 +14,7 @@
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../common/hash-ring.ts';
 import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
+import type { SupportedIndicators } from '../drivers/interfaces/index.ts';
 import type {
   AllocationObject,
   NodeObject,
@@ -265,6 +266,79 @@ export class ConductorApi {
   /** RPC 1.2, to a conductor chosen at random (it takes the allocation's node itself). */
   async destroyAllocation(allocation: AllocationObject): Promise<void> {
     await this.#callAny(V.allocations, 'destroy_allocation', { allocation });
+  }
+
+  /** Whether the cap lets the node actions of RPC 1.4 be sent (console, NMI, boot mode...). */
+  canSendNodeActions(): boolean {
+    return this.canSend(V.nodeActions);
+  }
+
+  /**
+   * RPC 1.4 (this and the seven below), checked by the caller with `canSendNodeActions()`.
+   * NodeConsoleNotEnabled when the console is off.
+   */
+  getConsoleInformation(node: NodeObject): Promise<Record<string, unknown>> {
+    return this.#call(node, V.nodeActions, 'get_console_information', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  async setConsoleMode(node: NodeObject, enabled: boolean): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_console_mode', {
+      node_id: routeOf(node).uuid,
+      enabled,
+    });
+  }
+
+  async injectNmi(node: NodeObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'inject_nmi', { node_id: routeOf(node).uuid });
+  }
+
+  async changeNodeBootMode(node: NodeObject, mode: string): Promise<void> {
+    await this.#call(node, V.nodeActions, 'change_node_boot_mode', {
+      node_id: routeOf(node).uuid,
+      new_state: mode,
+    });
+  }
+
+  async changeNodeSecureBoot(node: NodeObject, state: boolean): Promise<void> {
+    await this.#call(node, V.nodeActions, 'change_node_secure_boot', {
+      node_id: routeOf(node).uuid,
+      new_state: state,
+    });
+  }
+
+  getSupportedIndicators(node: NodeObject, component?: string): Promise<SupportedIndicators> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid };
+    if (component !== undefined) args.component = component;
+    return this.#call(
+      node,
+      V.nodeActions,
+      'get_supported_indicators',
+      args,
+    ) as Promise<SupportedIndicators>;
+  }
+
+  getIndicatorState(node: NodeObject, component: string, indicator: string): Promise<string> {
+    return this.#call(node, V.nodeActions, 'get_indicator_state', {
+      node_id: routeOf(node).uuid,
+      component,
+      indicator,
+    }) as Promise<string>;
+  }
+
+  async setIndicatorState(
+    node: NodeObject,
+    component: string,
+    indicator: string,
+    state: string,
+  ): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_indicator_state', {
+      node_id: routeOf(node).uuid,
+      component,
+      indicator,
+      state,
+    });
   }
 
   /** Sends to a live conductor chosen at random; not delivered: sent once more to another. */

@@ -17,7 +17,12 @@ export type { BootInterface } from './boot.ts';
 export type { ConsoleInterface } from './console.ts';
 export type { DeployInterface } from './deploy.ts';
 export type { InspectInterface } from './inspect.ts';
-export type { BootDevice, ManagementInterface } from './management.ts';
+export type {
+  BootDevice,
+  IndicatorInfo,
+  ManagementInterface,
+  SupportedIndicators,
+} from './management.ts';
 export type { NetworkInterface } from './network.ts';
 export type { PowerInterface } from './power.ts';
 export type { RaidInterface } from './raid.ts';
