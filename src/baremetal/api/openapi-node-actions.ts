@@ -1,0 +1,153 @@
+/**
+ * The OpenAPI operations of the node actions (conductor RPC 1.4), for openapi-operations.ts:
+ * the console (every version), inject NMI (1.29), boot mode and secure boot (1.76) and
+ * indicators (no gate: the real 21.4 controller checks none, though its reference says 1.63),
+ * with the bodies node-console.ts, node-boot-mode.ts and node-management.ts bind.
+ */
+import type { JsonSchemaObject, OpenApiOperation } from '../../microversion/index.ts';
+import { FEATURES } from './features.ts';
+import { TARGET_BOOT_MODES } from './node-boot-mode.ts';
+
+const NODE = { node: 'A node UUID, or its name from 1.5.' };
+const INDICATOR = {
+  ...NODE,
+  indicator: 'An indicator as `<name>@<component>` (e.g. `led@system`).',
+};
+const links = {
+  type: 'array',
+  items: { type: 'object', properties: { href: { type: 'string' }, rel: { type: 'string' } } },
+};
+const ok = (description: string, schema: JsonSchemaObject) => ({
+  status: '200',
+  description,
+  schema,
+});
+const accepted = (description: string) => ({ status: '202', description });
+const noContent = (description: string) => ({ status: '204', description });
+
+const CONSOLE: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    console_enabled: { type: 'boolean' },
+    console_info: { type: ['object', 'null'] },
+  },
+  required: ['console_enabled', 'console_info'],
+  additionalProperties: false,
+};
+
+const INDICATOR_ITEM: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    component: { type: 'string' },
+    readonly: { type: 'boolean' },
+    states: { type: 'array', items: { type: 'string' } },
+    links,
+  },
+  required: ['name', 'component', 'readonly', 'states', 'links'],
+  additionalProperties: false,
+};
+
+export const NODE_ACTION_OPERATIONS: readonly OpenApiOperation[] = [
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/states/console',
+    tag: 'node states',
+    summary: 'Whether the console is enabled, and how to reach it (null when it is not).',
+    pathParameters: NODE,
+    responses: [ok('The console.', CONSOLE)],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/states/console',
+    tag: 'node states',
+    summary: 'Start or stop the console (in the background).',
+    pathParameters: NODE,
+    body: {
+      type: 'object',
+      properties: { enabled: { type: ['boolean', 'string'] } },
+      required: ['enabled'],
+    },
+    responses: [accepted("Accepted; the location header names the node's console.")],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/states/boot_mode',
+    since: FEATURES.changeBootMode,
+    tag: 'node states',
+    summary:
+      "Change the boot mode (in the background; a refusal is written to the node's last_error).",
+    pathParameters: NODE,
+    body: {
+      type: 'object',
+      properties: { target: { type: 'string', enum: TARGET_BOOT_MODES } },
+      required: ['target'],
+    },
+    responses: [accepted('Accepted; the location header names the states.')],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/states/secure_boot',
+    since: FEATURES.changeBootMode,
+    tag: 'node states',
+    summary:
+      "Turn secure boot on or off (in the background; a refusal is written to the node's last_error).",
+    pathParameters: NODE,
+    body: {
+      type: 'object',
+      properties: { target: { type: ['boolean', 'string'] } },
+      required: ['target'],
+    },
+    responses: [accepted('Accepted; the location header names the states.')],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/management/inject_nmi',
+    since: FEATURES.injectNmi,
+    tag: 'node management',
+    summary: 'Inject a non-maskable interrupt (refused by fake hardware).',
+    pathParameters: NODE,
+    body: { type: 'object', additionalProperties: false },
+    bodyOptional: true,
+    responses: [noContent('Injected.')],
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/management/indicators',
+    tag: 'node management',
+    summary: "The node's indicators (LEDs), by component.",
+    pathParameters: NODE,
+    responses: [
+      ok('The indicators.', {
+        type: 'object',
+        properties: { indicators: { type: 'array', items: INDICATOR_ITEM } },
+        required: ['indicators'],
+        additionalProperties: false,
+      }),
+    ],
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/management/indicators/{indicator}',
+    tag: 'node management',
+    summary: "An indicator's state.",
+    pathParameters: INDICATOR,
+    responses: [
+      ok('The state.', {
+        type: 'object',
+        properties: { state: { type: 'string' } },
+        required: ['state'],
+        additionalProperties: false,
+      }),
+    ],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/management/indicators/{indicator}',
+    tag: 'node management',
+    summary: "Set an indicator's state (refused by fake hardware).",
+    pathParameters: INDICATOR,
+    body: { type: 'object', properties: { state: { type: 'string' } }, required: ['state'] },
+    responses: [noContent('Set.')],
+  },
+];
