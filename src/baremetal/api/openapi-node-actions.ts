@@ -2,7 +2,8 @@
  * The OpenAPI operations of the node actions (conductor RPC 1.4), for openapi-operations.ts:
  * the console (every version), inject NMI (1.29), boot mode and secure boot (1.76) and
  * indicators (no gate: the real 21.4 controller checks none, though its reference says 1.63),
- * with the bodies node-console.ts, node-boot-mode.ts and node-management.ts bind.
+ * with the bodies node-console.ts, node-boot-mode.ts and node-management.ts bind; and vendor
+ * passthru of nodes and hardware types (vendor-passthru.ts), every version.
  */
 import type { JsonSchemaObject, OpenApiOperation } from '../../microversion/index.ts';
 import { FEATURES } from './features.ts';
@@ -150,4 +151,69 @@ export const NODE_ACTION_OPERATIONS: readonly OpenApiOperation[] = [
     body: { type: 'object', properties: { state: { type: 'string' } }, required: ['state'] },
     responses: [noContent('Set.')],
   },
+];
+
+const DRIVER = { driver_name: 'A hardware type, e.g. `fake-hardware`.' };
+const METHOD_QUERY = [{ name: 'method', description: 'The vendor method to call.' }];
+const PASSTHRU_METHODS: JsonSchemaObject = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: {
+      http_methods: { type: 'array', items: { type: 'string' } },
+      async: { type: 'boolean' },
+      description: { type: 'string' },
+      attach: { type: 'boolean' },
+      require_exclusive_lock: { type: 'boolean' },
+    },
+  },
+};
+const PASSTHRU_RESPONSES = [
+  { status: '200', description: "A synchronous method's return value, as JSON.", schema: {} },
+  accepted('An asynchronous method was started.'),
+];
+
+function passthruCalls(
+  path: string,
+  pathParameters: Record<string, string>,
+  tag: string,
+  whose: string,
+): OpenApiOperation[] {
+  return (['get', 'post', 'put', 'patch', 'delete'] as const).map((method) => ({
+    method,
+    path,
+    tag,
+    summary: `Call a vendor method of ${whose} (the body is its arguments).`,
+    pathParameters,
+    query: METHOD_QUERY,
+    body: { type: 'object' },
+    bodyOptional: true,
+    responses: PASSTHRU_RESPONSES,
+  }));
+}
+
+export const VENDOR_PASSTHRU_OPERATIONS: readonly OpenApiOperation[] = [
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/vendor_passthru/methods',
+    tag: 'node vendor passthru',
+    summary: "The vendor methods of the node's vendor interface.",
+    pathParameters: NODE,
+    responses: [ok('The methods, by name.', PASSTHRU_METHODS)],
+  },
+  ...passthruCalls('/v1/nodes/{node}/vendor_passthru', NODE, 'node vendor passthru', 'the node'),
+  {
+    method: 'get',
+    path: '/v1/drivers/{driver_name}/vendor_passthru/methods',
+    tag: 'driver vendor passthru',
+    summary: "The vendor methods of the hardware type's default vendor interface.",
+    pathParameters: DRIVER,
+    responses: [ok('The methods, by name.', PASSTHRU_METHODS)],
+  },
+  ...passthruCalls(
+    '/v1/drivers/{driver_name}/vendor_passthru',
+    DRIVER,
+    'driver vendor passthru',
+    'the hardware type',
+  ),
 ];

@@ -78,6 +78,19 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/drivers/:driver_name/raid/logical_disk_properties': system(
     'baremetal:driver:get_raid_logical_disk_properties',
   ),
+  'GET /v1/drivers/:driver_name/vendor_passthru/methods': system(
+    'baremetal:driver:vendor_passthru',
+  ),
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => [
+      [
+        `${method} /v1/drivers/:driver_name/vendor_passthru`,
+        system('baremetal:driver:vendor_passthru'),
+      ],
+      [`${method} /v1/nodes/:node/vendor_passthru`, node('baremetal:node:vendor_passthru')],
+    ]),
+  ),
+  'GET /v1/nodes/:node/vendor_passthru/methods': node('baremetal:node:vendor_passthru'),
   'GET /v1/nodes': NODE_LIST,
   'POST /v1/nodes': { kind: 'nodeCreate' },
   'PATCH /v1/nodes': system('baremetal:node:update'),

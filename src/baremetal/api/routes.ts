@@ -1,7 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
  * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, events, ramdisk lookup/heartbeat, vendor passthru, RAID) has no route: WebOb's 404.
+ * history, events, ramdisk lookup/heartbeat, RAID) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -22,6 +22,7 @@ import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
+import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -37,6 +38,7 @@ export function registerRoutes(app: FastifyInstance): void {
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
   registerNodeInventoryRoutes(app);
+  registerVendorPassthruRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
   registerShardRoutes(app);

@@ -324,6 +324,17 @@ export class DatabaseUnavailableError extends IronicError {
   }
 }
 
+/**
+ * VendorPassthruException: a vendor method failed with an error that is not the service's own
+ * (the real passthru decorator wraps it, keeping its text); a synchronous call answers 500.
+ */
+export class VendorPassthruError extends IronicError {
+  override name = 'VendorPassthruError';
+  override get code() {
+    return 500;
+  }
+}
+
 // ---- failures of background work (500; recorded in last_error, never answered) ----
 
 /**

@@ -21,6 +21,7 @@ import * as management from './manager-management.ts';
 import * as nodes from './manager-nodes.ts';
 import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
+import * as vendor from './manager-vendor.ts';
 
 type Args = Record<string, unknown>;
 
@@ -281,6 +282,50 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
           text('get_indicator_state', a, 'component'),
           text('get_indicator_state', a, 'indicator'),
         ),
+    ),
+    vendor_passthru: m(
+      {
+        node_id: 'required',
+        driver_method: 'required',
+        http_method: 'required',
+        info: 'required',
+      },
+      (a) =>
+        vendor.vendorPassthru(
+          ctx,
+          text('vendor_passthru', a, 'node_id'),
+          text('vendor_passthru', a, 'driver_method'),
+          text('vendor_passthru', a, 'http_method'),
+          optionalDict('vendor_passthru', a, 'info') ?? {},
+        ),
+    ),
+    driver_vendor_passthru: m(
+      {
+        driver_name: 'required',
+        driver_method: 'required',
+        http_method: 'required',
+        info: 'required',
+      },
+      (a) =>
+        vendor.driverVendorPassthru(
+          ctx,
+          text('driver_vendor_passthru', a, 'driver_name'),
+          text('driver_vendor_passthru', a, 'driver_method'),
+          text('driver_vendor_passthru', a, 'http_method'),
+          optionalDict('driver_vendor_passthru', a, 'info') ?? {},
+        ),
+    ),
+    get_node_vendor_passthru_methods: m({ node_id: 'required' }, (a) =>
+      vendor.getNodeVendorPassthruMethods(
+        ctx,
+        text('get_node_vendor_passthru_methods', a, 'node_id'),
+      ),
+    ),
+    get_driver_vendor_passthru_methods: m({ driver_name: 'required' }, (a) =>
+      vendor.getDriverVendorPassthruMethods(
+        ctx,
+        text('get_driver_vendor_passthru_methods', a, 'driver_name'),
+      ),
     ),
     set_indicator_state: m(
       { node_id: 'required', component: 'required', indicator: 'required', state: 'required' },

@@ -43,6 +43,13 @@ export interface BootDevice {
   readonly persistent: boolean | null;
 }
 
+/** What a vendor method answers (the conductor's vendor_passthru return). */
+export interface PassthruAnswer {
+  readonly return: unknown;
+  readonly async: boolean;
+  readonly attach: boolean;
+}
+
 export interface ConductorApiOptions {
   /** A client on CONDUCTOR_TOPIC at CONDUCTOR_RPC.latest, capped by the caps in force. */
   readonly client: RpcClient;
@@ -339,6 +346,62 @@ export class ConductorApi {
       indicator,
       state,
     });
+  }
+
+  /** RPC 1.4: a node's vendor method (`info`: the request's JSON object body). */
+  vendorPassthru(
+    node: NodeObject,
+    method: string,
+    httpMethod: string,
+    info: Record<string, unknown>,
+  ): Promise<PassthruAnswer> {
+    return this.#call(node, V.nodeActions, 'vendor_passthru', {
+      node_id: routeOf(node).uuid,
+      driver_method: method,
+      http_method: httpMethod,
+      info,
+    }) as Promise<PassthruAnswer>;
+  }
+
+  getNodeVendorPassthruMethods(node: NodeObject): Promise<Record<string, unknown>> {
+    return this.#call(node, V.nodeActions, 'get_node_vendor_passthru_methods', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  /** RPC 1.4, to a conductor running the hardware type, chosen at random. */
+  driverVendorPassthru(
+    driver: string,
+    method: string,
+    httpMethod: string,
+    info: Record<string, unknown>,
+  ): Promise<PassthruAnswer> {
+    return this.#callDriver(driver, 'driver_vendor_passthru', {
+      driver_name: driver,
+      driver_method: method,
+      http_method: httpMethod,
+      info,
+    }) as Promise<PassthruAnswer>;
+  }
+
+  getDriverVendorPassthruMethods(driver: string): Promise<Record<string, unknown>> {
+    return this.#callDriver(driver, 'get_driver_vendor_passthru_methods', {
+      driver_name: driver,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  /** Sends to a conductor running `driver`; not delivered: sent once more to another. */
+  async #callDriver(driver: string, method: string, args: Record<string, unknown>) {
+    const version = V.nodeActions;
+    const server = await this.rings.conductorForDriver(driver);
+    try {
+      return await this.client.prepare({ server, version }).call(method, args);
+    } catch (error) {
+      if (!(error instanceof NoRpcServerError)) throw error;
+      this.rings.reset();
+      const next = await this.rings.conductorForDriver(driver);
+      return this.client.prepare({ server: next, version }).call(method, args);
+    }
   }
 
   /** Sends to a live conductor chosen at random; not delivered: sent once more to another. */

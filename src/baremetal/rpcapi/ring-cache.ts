@@ -5,6 +5,8 @@
  * is seen without waiting out the interval. `reset()` forgets the rings (a conductor went
  * away under a call).
  */
+
+import { DriverNotFoundError } from '../common/errors.ts';
 import {
   ConductorRings,
   type HashRingOptions,
@@ -71,6 +73,27 @@ export class ConductorRingCache {
       hosts = (await this.rings()).hosts();
     }
     if (hosts.length === 0) throw new NoConductorsError();
+    return hosts[Math.floor(Math.random() * hosts.length)] as string;
+  }
+
+  /**
+   * A live conductor running `driver`, whatever its group, chosen at random (Ironic's
+   * get_topic_for_driver); DriverNotFound when none does (`No conductors registered.` when
+   * there is no conductor at all, as the real one words it).
+   */
+  async conductorForDriver(driver: string): Promise<string> {
+    let rings = await this.rings();
+    let hosts = rings.hostsServing(driver);
+    if (hosts.length === 0) {
+      this.reset();
+      rings = await this.rings();
+      hosts = rings.hostsServing(driver);
+    }
+    if (hosts.length === 0) {
+      throw new DriverNotFoundError(
+        rings.hosts().length === 0 ? 'No conductors registered.' : driver,
+      );
+    }
     return hosts[Math.floor(Math.random() * hosts.length)] as string;
   }
 

@@ -44,7 +44,9 @@ export const CONDUCTOR_RPC = defineRpcVersions([
     note:
       'Added get_console_information, set_console_mode, inject_nmi, change_node_boot_mode, ' +
       'change_node_secure_boot, get_supported_indicators, get_indicator_state and ' +
-      'set_indicator_state (the console, API 1.29 inject NMI, 1.63 indicators, 1.76 boot mode)',
+      'set_indicator_state (the console, API 1.29 inject NMI, 1.63 indicators, 1.76 boot mode), ' +
+      'vendor_passthru, driver_vendor_passthru, get_node_vendor_passthru_methods and ' +
+      'get_driver_vendor_passthru_methods',
     name: 'nodeActions',
   },
 ]);

@@ -4,8 +4,9 @@
  * enabled and disabled, no-console refused), inject NMI (1.29; the fake management's
  * UnsupportedDriverExtension), boot mode and secure boot (1.76; 202, then the refusal of the
  * fake management in last_error), indicators (the fake management's two, their state `on`,
- * setting refused). Under zed's RPC cap each is 406 after the API's own checks; Ironic's
- * default policy decides who may call them.
+ * setting refused), vendor passthru (FakeVendorB's three node methods, no driver methods).
+ * Under zed's RPC cap each is 406 after the API's own checks; Ironic's default policy decides
+ * who may call them.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
@@ -263,6 +264,110 @@ forEachApiBackend(
       assert.equal(set.fault(), UNSUPPORTED('set_indicator_state'));
       assert.equal((await api().store.nodes.getByName('led')).get('reservation'), null);
     });
+
+    test("vendor passthru: the fake vendor's three methods, listed and called, sync 200, async 202", async () => {
+      await createNode(api(), 'vendor');
+      const listed = await call(api(), 'GET', '/v1/nodes/vendor/vendor_passthru/methods');
+      assert.equal(listed.status, 200);
+      const method = (word: string, async: boolean, exclusive: boolean) => ({
+        http_methods: ['POST'],
+        async,
+        description: `Test if the value of bar is ${word}`,
+        attach: false,
+        require_exclusive_lock: exclusive,
+      });
+      assert.deepEqual(listed.body, {
+        fourth_method_shared_lock: method('woof', true, false),
+        second_method: method('kazoo', true, true),
+        third_method_sync: method('meow', false, true),
+      });
+      const url = (name: string) => `/v1/nodes/vendor/vendor_passthru?method=${name}`;
+      const yes = await call(api(), 'POST', url('third_method_sync'), { bar: 'meow' });
+      assert.equal(yes.status, 200);
+      assert.equal(yes.body, true);
+      const no = await call(api(), 'POST', url('third_method_sync'), { bar: 'woof' });
+      assert.equal(no.body, false);
+      for (const name of ['second_method', 'fourth_method_shared_lock']) {
+        const started = await call(api(), 'POST', url(name), { bar: 'x' });
+        assert.equal(started.status, 202, name);
+        assert.equal(started.body, undefined);
+      }
+      await statesWhen(api(), 'vendor', (s) => s.last_error === null);
+      const refusals: [string, string, unknown, number, string][] = [
+        ['POST', 'nope', {}, 400, 'No handler for method nope'],
+        [
+          'GET',
+          'second_method',
+          undefined,
+          400,
+          'The method second_method does not support HTTP GET',
+        ],
+        ['POST', 'second_method', {}, 400, "Parameter 'bar' not passed to method 'second_method'."],
+        [
+          'POST',
+          'third_method_sync',
+          { bar: '' },
+          400,
+          "Parameter 'bar' not passed to method 'third_method_sync'.",
+        ],
+        ['POST', '', {}, 400, 'Method not specified'],
+        [
+          'POST',
+          'third_method_sync',
+          { bar: 'meow', other: 1 },
+          500,
+          "FakeVendorB.third_method_sync() got an unexpected keyword argument 'other'",
+        ],
+      ];
+      for (const [verb, name, body, status, message] of refusals) {
+        const refused = await call(api(), verb, url(name), body);
+        assert.equal(refused.status, status, `${verb} ${name}`);
+        assert.equal(refused.fault(), message);
+      }
+      const missing = await call(api(), 'POST', '/v1/nodes/vendor/vendor_passthru', {});
+      assert.equal(missing.fault(), 'Missing mandatory parameter: method');
+      // An asynchronous method's failure is the node's last_error, as the real task writes it.
+      const failing = await call(api(), 'POST', url('second_method'), { bar: 'kazoo', other: 1 });
+      assert.equal(failing.status, 202);
+      const states = await statesWhen(api(), 'vendor', (s) => s.last_error !== null);
+      assert.equal(
+        states.last_error,
+        "Async execution of second_method failed with error: FakeVendorB.second_method() got an unexpected keyword argument 'other'",
+      );
+      // no-vendor: nothing to list, nothing to call.
+      await createNode(api(), 'novendor', { vendor_interface: 'no-vendor' });
+      const none = await call(api(), 'GET', '/v1/nodes/novendor/vendor_passthru/methods');
+      assert.deepEqual(none.body, {});
+      const unhandled = await call(
+        api(),
+        'POST',
+        '/v1/nodes/novendor/vendor_passthru?method=second_method',
+        { bar: 'x' },
+      );
+      assert.equal(unhandled.fault(), 'No handler for method second_method');
+    });
+
+    test('driver vendor passthru: fake-hardware has no methods; an unknown driver is 404', async () => {
+      const listed = await call(api(), 'GET', '/v1/drivers/fake-hardware/vendor_passthru/methods');
+      assert.equal(listed.status, 200);
+      assert.deepEqual(listed.body, {});
+      const called = await call(
+        api(),
+        'POST',
+        '/v1/drivers/fake-hardware/vendor_passthru?method=first_method',
+        {
+          bar: 'baz',
+        },
+      );
+      assert.equal(called.status, 400);
+      assert.equal(called.fault(), 'No handler for method first_method');
+      const unknown = await call(api(), 'GET', '/v1/drivers/ipmi/vendor_passthru/methods');
+      assert.equal(unknown.status, 404);
+      assert.equal(
+        unknown.fault(),
+        'Could not find the following driver(s) or hardware type(s): ipmi.',
+      );
+    });
   },
   { conductor: CONSOLES },
 );
@@ -283,6 +388,10 @@ test("under zed's RPC cap, every node action is 406 after the API's own checks",
       ['GET', '/v1/nodes/zed/management/indicators'],
       ['GET', '/v1/nodes/zed/management/indicators/led@system'],
       ['PUT', '/v1/nodes/zed/management/indicators/led@system', { state: 'on' }],
+      ['GET', '/v1/nodes/zed/vendor_passthru/methods'],
+      ['POST', '/v1/nodes/zed/vendor_passthru?method=third_method_sync', { bar: 'meow' }],
+      ['GET', '/v1/drivers/fake-hardware/vendor_passthru/methods'],
+      ['POST', '/v1/drivers/fake-hardware/vendor_passthru?method=x', {}],
     ];
     for (const [method, url, body] of refusals) {
       const answer = await call(baton, method, url, body);
@@ -401,6 +510,39 @@ describe("Ironic's default policy on the node actions", () => {
       {},
     );
     assert.equal(admin.statusCode, 400);
+  });
+
+  it("vendor passthru is a system admin's (or a legacy admin's); the owner's members are refused", async () => {
+    const member = await as(
+      project(OWNER, 'member'),
+      'GET',
+      '/v1/nodes/owned/vendor_passthru/methods',
+    );
+    assert.equal(member.statusCode, 403);
+    assert.match(member.body, /baremetal:node:vendor_passthru/);
+    const admin = await as(
+      SYSTEM_ADMIN,
+      'POST',
+      '/v1/nodes/owned/vendor_passthru?method=third_method_sync',
+      {
+        bar: 'meow',
+      },
+    );
+    assert.equal(admin.statusCode, 200, admin.body);
+    assert.equal(admin.json(), true);
+    const driver = await as(
+      project(OWNER, 'member'),
+      'GET',
+      '/v1/drivers/fake-hardware/vendor_passthru/methods',
+    );
+    assert.equal(driver.statusCode, 403);
+    assert.match(driver.body, /baremetal:driver:vendor_passthru/);
+    const systemDriver = await as(
+      SYSTEM_ADMIN,
+      'GET',
+      '/v1/drivers/fake-hardware/vendor_passthru/methods',
+    );
+    assert.equal(systemDriver.statusCode, 200);
   });
 
   it("boot mode is a member's of the owner or the lessee; indicators a reader's", async () => {

@@ -28,7 +28,13 @@ export type { PowerInterface } from './power.ts';
 export type { RaidInterface } from './raid.ts';
 export type { RescueInterface } from './rescue.ts';
 export type { StorageInterface } from './storage.ts';
-export type { VendorInterface } from './vendor.ts';
+export type {
+  DriverVendorMethod,
+  PassthruArgs,
+  PassthruMethod,
+  VendorInterface,
+  VendorMethod,
+} from './vendor.ts';
 
 export interface InterfaceTypes {
   bios: BiosInterface;
