@@ -193,8 +193,9 @@ export class DriverNotFoundError extends IronicError {
     return 404;
   }
   readonly driverName: string;
-  constructor(driverName: string) {
-    super(`Could not find the following driver(s) or hardware type(s): ${driverName}.`);
+  /** `message`: raised with a text of its own (the hash ring's), which replaces the template. */
+  constructor(driverName: string, message?: string) {
+    super(message ?? `Could not find the following driver(s) or hardware type(s): ${driverName}.`);
     this.driverName = driverName;
   }
 }

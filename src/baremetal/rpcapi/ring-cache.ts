@@ -78,8 +78,8 @@ export class ConductorRingCache {
 
   /**
    * A live conductor running `driver`, whatever its group, chosen at random (Ironic's
-   * get_topic_for_driver); DriverNotFound when none does (`No conductors registered.` when
-   * there is no conductor at all, as the real one words it).
+   * get_topic_for_driver); DriverNotFound when none does, with the hash ring's texts: `The
+   * driver 'ipmi' is unknown.`, or `No conductors registered.` when there is no conductor.
    */
   async conductorForDriver(driver: string): Promise<string> {
     let rings = await this.rings();
@@ -90,8 +90,10 @@ export class ConductorRingCache {
       hosts = rings.hostsServing(driver);
     }
     if (hosts.length === 0) {
+      const none = rings.hosts().length === 0;
       throw new DriverNotFoundError(
-        rings.hosts().length === 0 ? 'No conductors registered.' : driver,
+        driver,
+        none ? 'No conductors registered.' : `The driver '${driver}' is unknown.`,
       );
     }
     return hosts[Math.floor(Math.random() * hosts.length)] as string;

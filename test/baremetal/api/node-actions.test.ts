@@ -363,10 +363,7 @@ forEachApiBackend(
       assert.equal(called.fault(), 'No handler for method first_method');
       const unknown = await call(api(), 'GET', '/v1/drivers/ipmi/vendor_passthru/methods');
       assert.equal(unknown.status, 404);
-      assert.equal(
-        unknown.fault(),
-        'Could not find the following driver(s) or hardware type(s): ipmi.',
-      );
+      assert.equal(unknown.fault(), "The driver 'ipmi' is unknown.");
     });
   },
   { conductor: CONSOLES },
