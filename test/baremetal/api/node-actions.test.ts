@@ -129,6 +129,49 @@ forEachApiBackend(
       assert.equal(missingNode.fault(), 'Node missing could not be found.');
     });
 
+    test('a console that cannot be started on takeover is turned off; one that cannot be stopped fails the tear-down', async () => {
+      const provision = async (name: string, target: string, stable: string) => {
+        const answer = await call(api(), 'PUT', `/v1/nodes/${name}/states/provision`, { target });
+        assert.equal(answer.status, 202, `${target}: ${JSON.stringify(answer.body)}`);
+        return statesWhen(
+          api(),
+          name,
+          (s) => s.provision_state === stable || s.provision_state === 'error',
+        );
+      };
+      const noConsole = [{ op: 'replace', path: '/console_interface', value: 'no-console' }];
+      // Adoption takes the node over: its console is started again, and cannot be.
+      const { uuid } = await createNode(api(), 'adopted', { console_interface: 'fake' });
+      await call(api(), 'PUT', '/v1/nodes/adopted/states/console', { enabled: true });
+      await statesWhen(api(), 'adopted', (s) => s.console_enabled === true);
+      assert.equal((await call(api(), 'PATCH', '/v1/nodes/adopted', noConsole)).status, 200);
+      await provision('adopted', 'manage', 'manageable');
+      const adopted = await provision('adopted', 'adopt', 'active');
+      assert.equal(adopted.provision_state, 'active');
+      assert.equal(adopted.console_enabled, false);
+      assert.equal(
+        adopted.last_error,
+        `Failed to start console while taking over the node ${uuid}: ${UNSUPPORTED('console')}.`,
+      );
+      // Undeploying stops the console and keeps it enabled; a console that cannot be stopped
+      // fails the tear-down.
+      await createNode(api(), 'undeployed', { console_interface: 'fake' });
+      await provision('undeployed', 'manage', 'manageable');
+      await provision('undeployed', 'provide', 'available');
+      await provision('undeployed', 'active', 'active');
+      await call(api(), 'PUT', '/v1/nodes/undeployed/states/console', { enabled: true });
+      await statesWhen(api(), 'undeployed', (s) => s.console_enabled === true);
+      const torn = await provision('undeployed', 'deleted', 'available');
+      assert.equal(torn.console_enabled, true);
+      await provision('undeployed', 'active', 'active');
+      await call(api(), 'PUT', '/v1/nodes/undeployed/maintenance', {});
+      assert.equal((await call(api(), 'PATCH', '/v1/nodes/undeployed', noConsole)).status, 200);
+      await call(api(), 'DELETE', '/v1/nodes/undeployed/maintenance');
+      const failed = await provision('undeployed', 'deleted', 'available');
+      assert.equal(failed.provision_state, 'error');
+      assert.equal(failed.last_error, `Failed to tear down: ${UNSUPPORTED('console')}`);
+    });
+
     test('inject NMI: 404 below 1.29; the fake management refuses it (400)', async () => {
       await createNode(api(), 'nmi');
       const old = await call(api(), 'PUT', '/v1/nodes/nmi/management/inject_nmi', {}, '1.28');

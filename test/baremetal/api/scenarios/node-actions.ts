@@ -3,7 +3,8 @@
  * console `fake` enabled beside `no-console`: the console enabled, shown and disabled, and
  * refused with no-console; inject NMI (1.29); boot mode and secure boot (1.76) with the fake
  * management's refusal in last_error; indicators; vendor passthru of a node and of the
- * hardware type. Background work is awaited on both sides before the next step.
+ * hardware type; a console that cannot be started again when a conductor takes the node over
+ * (adoption). Background work is awaited on both sides before the next step.
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
@@ -11,6 +12,8 @@ import type { Scenario } from './index.ts';
 const V = '1.82';
 const C = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c1';
 const NC = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c2';
+const AD = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c3';
+const TD = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c4';
 
 const put = (path: string, body: unknown, version = V, settle?: string): Exchange => ({
   method: 'PUT',
@@ -52,6 +55,48 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
       put(`/v1/nodes/${NC}/states/console`, { enabled: true }),
       get(`/v1/nodes/${NC}/states/console`),
       get('/v1/nodes/act-missing/states/console'),
+    ],
+  },
+  {
+    title: 'a console that cannot be started when the node is taken over (adopt) is turned off',
+    steps: [
+      createNode(AD, 'act-adopt', { console_interface: 'fake' }),
+      put(`/v1/nodes/${AD}/states/console`, { enabled: true }, V, AD),
+      {
+        method: 'PATCH',
+        path: `/v1/nodes/${AD}`,
+        version: V,
+        body: [{ op: 'replace', path: '/console_interface', value: 'no-console' }],
+        unlike: ['updated_at'],
+      },
+      put(`/v1/nodes/${AD}/states/provision`, { target: 'manage' }, V, AD),
+      put(`/v1/nodes/${AD}/states/provision`, { target: 'adopt' }, V, AD),
+      get(`/v1/nodes/${AD}?fields=provision_state,console_enabled,last_error`),
+    ],
+  },
+  {
+    title: 'undeploying stops the console; one that cannot be stopped fails the tear-down',
+    steps: [
+      createNode(TD, 'act-teardown', { console_interface: 'fake' }),
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'manage' }, V, TD),
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'provide' }, V, TD),
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'active' }, V, TD),
+      put(`/v1/nodes/${TD}/states/console`, { enabled: true }, V, TD),
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'deleted' }, V, TD),
+      get(`/v1/nodes/${TD}?fields=provision_state,console_enabled,last_error`),
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'active' }, V, TD),
+      // Interfaces of an active node change only in maintenance.
+      put(`/v1/nodes/${TD}/maintenance`, { reason: 'console' }),
+      {
+        method: 'PATCH',
+        path: `/v1/nodes/${TD}`,
+        version: V,
+        body: [{ op: 'replace', path: '/console_interface', value: 'no-console' }],
+        unlike: ['updated_at'],
+      },
+      { method: 'DELETE', path: `/v1/nodes/${TD}/maintenance`, version: V },
+      put(`/v1/nodes/${TD}/states/provision`, { target: 'deleted' }, V, TD),
+      get(`/v1/nodes/${TD}?fields=provision_state,console_enabled,last_error`),
     ],
   },
   {
