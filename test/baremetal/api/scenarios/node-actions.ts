@@ -152,3 +152,21 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
     ],
   },
 ];
+
+const DP = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c5';
+
+/** With `[fake] deploy_delay` set on both sides, so that a node stays `deploying` a while. */
+export const TRANSITIONAL_SCENARIOS: readonly Scenario[] = [
+  {
+    title: 'boot mode and secure boot refused while the node is deploying (409)',
+    steps: [
+      createNode(DP, 'act-deploying'),
+      put(`/v1/nodes/${DP}/states/provision`, { target: 'manage' }, V, DP),
+      put(`/v1/nodes/${DP}/states/provision`, { target: 'provide' }, V, DP),
+      put(`/v1/nodes/${DP}/states/provision`, { target: 'active' }),
+      put(`/v1/nodes/${DP}/states/boot_mode`, { target: 'uefi' }),
+      put(`/v1/nodes/${DP}/states/secure_boot`, { target: true }, V, DP),
+      get(`/v1/nodes/${DP}?fields=provision_state,boot_mode,secure_boot,last_error`),
+    ],
+  },
+];
