@@ -178,6 +178,7 @@ function passthruCalls(
   pathParameters: Record<string, string>,
   tag: string,
   whose: string,
+  methodQuery = true,
 ): OpenApiOperation[] {
   return (['get', 'post', 'put', 'patch', 'delete'] as const).map((method) => ({
     method,
@@ -185,7 +186,7 @@ function passthruCalls(
     tag,
     summary: `Call a vendor method of ${whose} (the body is its arguments).`,
     pathParameters,
-    query: METHOD_QUERY,
+    ...(methodQuery ? { query: METHOD_QUERY } : {}),
     body: { type: 'object' },
     bodyOptional: true,
     responses: PASSTHRU_RESPONSES,
@@ -202,6 +203,13 @@ export const VENDOR_PASSTHRU_OPERATIONS: readonly OpenApiOperation[] = [
     responses: [ok('The methods, by name.', PASSTHRU_METHODS)],
   },
   ...passthruCalls('/v1/nodes/{node}/vendor_passthru', NODE, 'node vendor passthru', 'the node'),
+  ...passthruCalls(
+    '/v1/nodes/{node}/vendor_passthru/{method}',
+    { ...NODE, method: 'The vendor method to call.' },
+    'node vendor passthru',
+    'the node',
+    false,
+  ),
   {
     method: 'get',
     path: '/v1/drivers/{driver_name}/vendor_passthru/methods',
@@ -215,5 +223,12 @@ export const VENDOR_PASSTHRU_OPERATIONS: readonly OpenApiOperation[] = [
     DRIVER,
     'driver vendor passthru',
     'the hardware type',
+  ),
+  ...passthruCalls(
+    '/v1/drivers/{driver_name}/vendor_passthru/{method}',
+    { ...DRIVER, method: 'The vendor method to call.' },
+    'driver vendor passthru',
+    'the hardware type',
+    false,
   ),
 ];

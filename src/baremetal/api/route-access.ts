@@ -88,6 +88,11 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
         system('baremetal:driver:vendor_passthru'),
       ],
       [`${method} /v1/nodes/:node/vendor_passthru`, node('baremetal:node:vendor_passthru')],
+      [
+        `${method} /v1/drivers/:driver_name/vendor_passthru/:method`,
+        system('baremetal:driver:vendor_passthru'),
+      ],
+      [`${method} /v1/nodes/:node/vendor_passthru/:method`, node('baremetal:node:vendor_passthru')],
     ]),
   ),
   'GET /v1/nodes/:node/vendor_passthru/methods': node('baremetal:node:vendor_passthru'),

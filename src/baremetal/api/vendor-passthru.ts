@@ -2,7 +2,8 @@
  * Vendor passthru as the real API serves it (NodeVendorPassthruController and
  * DriverPassthruController, api_utils.vendor_passthru): the methods of a node's vendor
  * interface, or of a hardware type's default one, listed at `…/vendor_passthru/methods` and
- * called with any HTTP method at `…/vendor_passthru?method=<name>`, the JSON body handed to
+ * called with any HTTP method at `…/vendor_passthru?method=<name>` or `…/vendor_passthru/<name>`
+ * (what the real client sends), the JSON body handed to
  * the method as its arguments. The call is the conductor's (RPC 1.4): an asynchronous method is
  * 202 with no body, a synchronous one 200 with its return value as JSON.
  *
@@ -19,17 +20,25 @@ import { ClientSideError } from './errors.ts';
 import { requireNodeActions } from './node-actions-rpc.ts';
 import { findNode } from './node-lookup.ts';
 import { nodeIdent } from './nodes.ts';
-import { args, bindParams, isDict } from './params.ts';
+import { args, bindParams, isDict, requestParams } from './params.ts';
 import { declareRoute } from './routing.ts';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** The method named and the body as its arguments (`method.body('data')`), checked. */
+/**
+ * The method named and the body as its arguments (`method.body('data')`), checked. The method
+ * is the path's last segment (`…/vendor_passthru/<method>`, what the real client sends, pecan's
+ * positional argument) or the `method` query parameter.
+ */
 function passthruCall(request: FastifyRequest): { method: string; data: Record<string, unknown> } {
+  const inPath = (request.params as { method?: string }).method;
   const params = bindParams(
     request,
     { method: { validate: args.string, required: true }, data: {} },
-    { bodyArg: 'data' },
+    {
+      bodyArg: 'data',
+      ...(inPath === undefined ? {} : { params: { ...requestParams(request), method: inPath } }),
+    },
   );
   return { method: (params.method as string | undefined) ?? '', data: params.data as never };
 }
@@ -112,6 +121,8 @@ const everyMethod = (handler: Handler) =>
 export function registerVendorPassthruRoutes(app: FastifyInstance): void {
   declareRoute(app, '/v1/nodes/:node/vendor_passthru/methods', { GET: nodeMethods });
   declareRoute(app, '/v1/nodes/:node/vendor_passthru', everyMethod(nodeCall));
+  declareRoute(app, '/v1/nodes/:node/vendor_passthru/:method', everyMethod(nodeCall));
   declareRoute(app, '/v1/drivers/:driver_name/vendor_passthru/methods', { GET: driverMethods });
   declareRoute(app, '/v1/drivers/:driver_name/vendor_passthru', everyMethod(driverCall));
+  declareRoute(app, '/v1/drivers/:driver_name/vendor_passthru/:method', everyMethod(driverCall));
 }

@@ -330,6 +330,17 @@ forEachApiBackend(
       assert.equal(yes.body, true);
       const no = await call(api(), 'POST', url('third_method_sync'), { bar: 'woof' });
       assert.equal(no.body, false);
+      // The method as the path's last segment, as the real client sends it.
+      const inPath = await call(
+        api(),
+        'POST',
+        '/v1/nodes/vendor/vendor_passthru/third_method_sync',
+        {
+          bar: 'meow',
+        },
+      );
+      assert.equal(inPath.status, 200);
+      assert.equal(inPath.body, true);
       for (const name of ['second_method', 'fourth_method_shared_lock']) {
         const started = await call(api(), 'POST', url(name), { bar: 'x' });
         assert.equal(started.status, 202, name);

@@ -136,6 +136,8 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
       get(`/v1/nodes/${C}/vendor_passthru/methods`),
       post(`/v1/nodes/${C}/vendor_passthru?method=third_method_sync`, { bar: 'meow' }),
       post(`/v1/nodes/${C}/vendor_passthru?method=third_method_sync`, { bar: 'woof' }),
+      post(`/v1/nodes/${C}/vendor_passthru/third_method_sync`, { bar: 'meow' }),
+      post('/v1/drivers/fake-hardware/vendor_passthru/first_method', { bar: 'baz' }),
       post(`/v1/nodes/${C}/vendor_passthru?method=second_method`, { bar: 'kazoo' }, C),
       post(`/v1/nodes/${C}/vendor_passthru?method=fourth_method_shared_lock`, { bar: 'woof' }),
       get(`/v1/nodes/${C}/vendor_passthru?method=second_method`),
