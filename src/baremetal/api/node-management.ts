@@ -114,9 +114,9 @@ function indicatorParam(request: FastifyRequest): string {
   return (request.params as { indicator: string }).indicator;
 }
 
+/** get_all(node_ident, **kwargs): any other parameter is taken and ignored, as the real one does. */
 const listIndicators: Handler = async (request) => {
   const ident = nodeIdent(request);
-  bindParams(request, {});
   args.uuidOrName('node_ident', ident);
   const node = await findNode(request, ident);
   const { conductors } = servicesOf(request);

@@ -55,6 +55,13 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
       put(`/v1/nodes/${NC}/states/console`, { enabled: true }),
       get(`/v1/nodes/${NC}/states/console`),
       get('/v1/nodes/act-missing/states/console'),
+      get(`/v1/nodes/${C}/states/console?x=1`),
+      put(`/v1/nodes/${C}/management/inject_nmi`, { x: 1 }),
+      put(`/v1/nodes/${C}/states/boot_mode`, { target: 'uefi', x: 1 }),
+      get(`/v1/nodes/${C}/management/indicators/led@system?x=1`),
+      put(`/v1/nodes/${C}/management/indicators/led@system`, { state: 'on', x: 1 }),
+      get(`/v1/nodes/${C}/vendor_passthru/methods?x=1`),
+      put(`/v1/nodes/${C}/states/console`, { enabled: true, x: 1 }),
     ],
   },
   {
@@ -121,6 +128,7 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
     steps: [
       get(`/v1/nodes/${C}/management/indicators`),
       get('/v1/nodes/act-console/management/indicators', '1.62'),
+      get(`/v1/nodes/${C}/management/indicators?component=system&x=1`),
       get(`/v1/nodes/${C}/management/indicators/led@system`),
       get(`/v1/nodes/${C}/management/indicators/led-0@chassis`),
       get(`/v1/nodes/${C}/management/indicators/led`),
