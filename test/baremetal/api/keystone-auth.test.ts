@@ -206,6 +206,27 @@ describe('the bare metal API behind a real Keystone', { skip: keystoneSkipReason
         ['lesseeMember', 'DELETE', '/v1/nodes/leased'],
         ['ownerMember', 'GET', `/v1/nodes?project=${other}`],
         ['ownerMember', 'POST', '/v1/nodes', { driver: 'fake-hardware' }],
+        // The node actions (console, NMI, boot mode, indicators, vendor passthru).
+        ['ownerReader', 'GET', '/v1/nodes/leased/states/console'],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/console', { enabled: true }],
+        ['lesseeMember', 'GET', '/v1/nodes/unowned/states/console'],
+        ['ownerMember', 'PUT', '/v1/nodes/leased/management/inject_nmi', {}],
+        ['ownerReader', 'PUT', '/v1/nodes/leased/states/boot_mode', { target: 'uefi' }],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/secure_boot', { target: 'maybe' }],
+        [
+          'ownerReader',
+          'PUT',
+          '/v1/nodes/leased/management/indicators/led@system',
+          { state: 'on' },
+        ],
+        ['ownerMember', 'GET', '/v1/nodes/leased/vendor_passthru/methods'],
+        [
+          'systemReader',
+          'POST',
+          '/v1/nodes/leased/vendor_passthru/third_method_sync',
+          { bar: 'x' },
+        ],
+        ['ownerMember', 'GET', '/v1/drivers/fake-hardware/vendor_passthru/methods'],
       ];
       for (const [who, method, path, body] of cases) {
         const [baton, ironic] = await Promise.all(
