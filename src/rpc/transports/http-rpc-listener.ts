@@ -120,7 +120,7 @@ export class HttpRpcListener {
     const topic = (req.url ?? '').slice(RPC_PATH_PREFIX.length);
     const from = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     this.#logger?.warn(
-      { rpc_topic: topic, remote: from, status: verdict.status },
+      {},
       `RPC request from ${from} to topic ${topic} refused (${verdict.status}): ${verdict.reason}`,
     );
     const type = verdict.status === 403 ? 'RpcForbidden' : 'RpcAuthenticationError';
