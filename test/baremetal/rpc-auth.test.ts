@@ -23,6 +23,7 @@ import {
 } from '../../src/baremetal/service.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { type Database, listServices, openDatabase } from '../../src/db/index.ts';
+import { ConfigFileError } from '../../src/service/index.ts';
 import { authtokenOptions, iniSection } from '../auth/support/keystone-settings.ts';
 import {
   ADMIN_PASSWORD,
@@ -148,6 +149,47 @@ describe('a conductor whose RPC checks nothing stays on loopback', () => {
     checkBaremetalRpcAuth(amqp.config, 'conductor');
   });
 
+  test('keystone: each side needs its own settings, every missing one named; http_basic is refused', async () => {
+    const keystone = await planWith({ authStrategy: 'keystone' });
+    assert.throws(
+      () => checkBaremetalRpcAuth(keystone.config, 'api'),
+      (error: Error) =>
+        error instanceof ConfigFileError &&
+        error.message ===
+          'the RPC under auth_strategy keystone: [json_rpc] auth_url is required; auth_type is required (password); password is required; username (or user_id) is required',
+    );
+    assert.throws(
+      () => checkBaremetalRpcAuth(keystone.config, 'conductor'),
+      (error: Error) =>
+        error instanceof ConfigFileError &&
+        error.message.startsWith(
+          'the RPC under auth_strategy keystone: [keystone_authtoken] auth_url is required;',
+        ),
+    );
+    // [json_rpc] auth_strategy wins over [DEFAULT]'s, either way.
+    const rpcNoauth = await planWith({ authStrategy: 'keystone', jsonRpcAuthStrategy: 'noauth' });
+    assert.equal(checkBaremetalRpcAuth(rpcNoauth.config, 'api').client, undefined);
+    const credentials = {
+      jsonRpcAuthType: 'password',
+      jsonRpcAuthUrl: 'http://127.0.0.1:5000',
+      jsonRpcUsername: 'ironic',
+      jsonRpcPassword: 'p',
+      jsonRpcUserDomainName: 'Default',
+      jsonRpcSystemScope: 'all',
+    };
+    const rpcKeystone = await planWith({ jsonRpcAuthStrategy: 'keystone', ...credentials });
+    const client = checkBaremetalRpcAuth(rpcKeystone.config, 'api').client;
+    assert.equal(client?.authUrl, 'http://127.0.0.1:5000/v3');
+    assert.deepEqual(client?.scope, { system: { all: true } });
+    assert.deepEqual(checkBaremetalRpcAuth(rpcKeystone.config, 'api').allowedRoles, ['admin']);
+    const basic = await planWith({ jsonRpcAuthStrategy: 'http_basic' });
+    assert.throws(
+      () => checkBaremetalRpcAuth(basic.config, 'conductor'),
+      (error: Error) =>
+        error instanceof ConfigFileError && /'http_basic' is not served/.test(error.message),
+    );
+  });
+
   test('startBaremetalConductor refuses before it opens anything; the command exits 64 naming the option', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bm-rpc-listen-'));
     try {
@@ -251,9 +293,14 @@ describe('rpc_shared_secret: the RPC authenticated without Keystone', () => {
     await powerStateBecomes(api.url, node.uuid, args.new_state, {});
   });
 
-  test('the API sends the secret: a power action through the API', async () => {
+  test('the API sends the secret: a power action through the API, while a bare call is refused', async () => {
     const node = await createNode(api.url, 'secret-2', {});
     const target = node.power_state === 'power off' ? 'power on' : 'power off';
+    assertRefused(
+      await rawCall(address, 'change_node_power_state', { node_id: node.uuid, new_state: target }),
+      401,
+      'bare',
+    );
     const answer = await fetch(`${api.url}/v1/nodes/${node.uuid}/states/power`, {
       method: 'PUT',
       headers: { ...API_VERSION, 'content-type': 'application/json' },
@@ -378,17 +425,16 @@ describe('the conductor RPC behind a real Keystone', { skip: keystoneSkipReason(
     assert.equal((await nodeOf(api.url, node.uuid, asAdmin())).power_state, before);
   });
 
-  test('an admin token runs the call', async () => {
+  test('an admin token runs the call a bare one could not', async () => {
     const node = await createNode(api.url, 'admin-1', asAdmin());
     const before = (await nodeOf(api.url, node.uuid, asAdmin())).power_state;
     const target = before === 'power on' ? 'power off' : 'power on';
+    const args = { node_id: node.uuid, new_state: target };
+    assertRefused(await rawCall(address, 'change_node_power_state', args), 401, 'bare');
     const projectAdmin = await keystone.token('admin', { project: 'admin' });
-    const answer = await rawCall(
-      address,
-      'change_node_power_state',
-      { node_id: node.uuid, new_state: target },
-      { 'x-auth-token': projectAdmin },
-    );
+    const answer = await rawCall(address, 'change_node_power_state', args, {
+      'x-auth-token': projectAdmin,
+    });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal('error' in answer.body, false, JSON.stringify(answer.body));
     await powerStateBecomes(api.url, node.uuid, target, asAdmin());
