@@ -200,11 +200,16 @@ describe('a conductor whose RPC checks nothing stays on loopback', () => {
       await assert.rejects(startBaremetalConductor(plan, { log: QUIET }), UnsafeListenError);
       assert.equal(existsSync(database), false, 'no database opened');
 
+      // Its own file, so that no ironic.conf of this machine takes part.
+      const conf = join(dir, 'ironic.conf');
+      await writeFile(conf, '[DEFAULT]\nauth_strategy = noauth\n');
       let err = '';
       const status = await runCli(
         [
           'baremetal',
           'conductor',
+          '--config-file',
+          conf,
           '--db',
           `sqlite:${database}`,
           '--rpc-transport-url',
