@@ -119,10 +119,9 @@ export class HttpTransport implements RpcTransport {
     Object.assign(this.#headers, await auth.headers());
   }
 
-  /** A 401 answer to be sent once more with renewed credentials. */
-  #retryAfter(sent: Sent, retried: boolean): boolean {
+  /** A 401 answer, to be sent once more with renewed credentials (the caller sends it once). */
+  #retryAfter(sent: Sent): boolean {
     return (
-      !retried &&
       sent.kind !== 'refused' &&
       sent.kind !== 'lost' &&
       sent.kind !== 'timeout' &&
@@ -143,9 +142,9 @@ export class HttpTransport implements RpcTransport {
         const left = deadline - Date.now();
         if (left <= 0) throw new RpcTimeoutError(dest, request.method, timeoutMs);
         const options = this.#requestOptions(target.address, dest.topic);
-        await this.#authorize();
+        if (this.#clientAuth !== undefined) await this.#authorize();
         let sent = await this.#client.send(options, id, body, left, true);
-        if (this.#retryAfter(sent, false)) {
+        if (this.#retryAfter(sent)) {
           await this.#authorize();
           sent = await this.#client.send(
             options,
@@ -220,11 +219,11 @@ export class HttpTransport implements RpcTransport {
       for (const target of exact ? servers.slice(0, 1) : this.#rotate(servers)) {
         const options = this.#requestOptions(target.address, dest.topic);
         const post = async () => {
-          await this.#authorize();
+          if (this.#clientAuth !== undefined) await this.#authorize();
           return this.#client.send(options, undefined, body, deadline - Date.now(), false);
         };
         let sent = await post();
-        if (this.#retryAfter(sent, false)) sent = await post();
+        if (this.#retryAfter(sent)) sent = await post();
         if (sent.kind === 'timeout') throw new RpcTimeoutError(dest, method, timeoutMs);
         if (sent.kind === 'lost') throw new RpcConnectionLostError(dest, method, sent.reason);
         if (sent.kind === 'refused') {
