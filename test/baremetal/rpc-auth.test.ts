@@ -28,6 +28,7 @@ import { authtokenOptions, iniSection } from '../auth/support/keystone-settings.
 import {
   ADMIN_PASSWORD,
   keystoneSkipReason,
+  PASSWORD,
   type RealKeystone,
   startRealKeystone,
   USERS,
@@ -324,12 +325,13 @@ describe('the conductor RPC behind a real Keystone', { skip: keystoneSkipReason(
   let api: BaremetalApiProcess;
   let address: string;
   let admin: string;
+  let file: string;
 
   before(async () => {
     keystone = await startRealKeystone();
     dir = await mkdtemp(join(tmpdir(), 'bm-rpc-keystone-'));
     databaseUrl = `sqlite:${join(dir, 'bm.sqlite')}`;
-    const file = join(dir, 'ironic.conf');
+    file = join(dir, 'ironic.conf');
     await writeFile(
       file,
       iniSection('DEFAULT', { auth_strategy: 'keystone' }) +
@@ -443,6 +445,40 @@ describe('the conductor RPC behind a real Keystone', { skip: keystoneSkipReason(
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal('error' in answer.body, false, JSON.stringify(answer.body));
     await powerStateBecomes(api.url, node.uuid, target, asAdmin());
+  });
+
+  test('an API whose [json_rpc] user lacks the role answers 500 naming the refusal, and nothing runs', async () => {
+    const node = await createNode(api.url, 'wrong-user-1', asAdmin());
+    const before = (await nodeOf(api.url, node.uuid, asAdmin())).power_state;
+    const target = before === 'power on' ? 'power off' : 'power on';
+    // A second API of the same deployment, calling as a project member.
+    const member = join(dir, 'member.conf');
+    await writeFile(
+      member,
+      iniSection('json_rpc', {
+        username: USERS.member.name,
+        password: PASSWORD,
+        project_name: USERS.member.project,
+      }),
+    );
+    const wrong = await startBaremetalApi(
+      await planBaremetal({
+        configFiles: [file, member],
+        flags: { databaseUrl, apiPort: 0, drainDelaySeconds: 0 },
+      }),
+    );
+    try {
+      const answer = await fetch(`${wrong.url}/v1/nodes/${node.uuid}/states/power`, {
+        method: 'PUT',
+        headers: { ...API_VERSION, ...asAdmin(), 'content-type': 'application/json' },
+        body: JSON.stringify({ target }),
+      });
+      assert.equal(answer.status, 500);
+      assert.match(await answer.text(), /the credentials lack a role the server requires/);
+    } finally {
+      await wrong.stop();
+    }
+    assert.equal((await nodeOf(api.url, node.uuid, asAdmin())).power_state, before);
   });
 
   test('the API calls with a token of its own: a power action through the API, while a bare call is refused', async () => {
