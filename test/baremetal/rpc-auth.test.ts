@@ -263,7 +263,7 @@ describe('rpc_shared_secret: the RPC authenticated without Keystone', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test('no secret or a wrong one: 401, nothing run, one warning each; the right one runs the call', async () => {
+  test('no secret or a wrong one: 401, nothing run, one warning each; the right one runs the call, and the API sends it', async () => {
     const node = await createNode(api.url, 'secret-1', {});
     const before = (await nodeOf(api.url, node.uuid, {})).power_state;
     const args = {
@@ -297,23 +297,22 @@ describe('rpc_shared_secret: the RPC authenticated without Keystone', () => {
     assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
     assert.equal('error' in allowed.body, false, JSON.stringify(allowed.body));
     await powerStateBecomes(api.url, node.uuid, args.new_state, {});
-  });
 
-  test('the API sends the secret: a power action through the API, while a bare call is refused', async () => {
-    const node = await createNode(api.url, 'secret-2', {});
-    const target = node.power_state === 'power off' ? 'power on' : 'power off';
+    // The API sends the secret: a power action through the API.
+    const other = await createNode(api.url, 'secret-2', {});
+    const target = other.power_state === 'power off' ? 'power on' : 'power off';
     assertRefused(
-      await rawCall(address, 'change_node_power_state', { node_id: node.uuid, new_state: target }),
+      await rawCall(address, 'change_node_power_state', { node_id: other.uuid, new_state: target }),
       401,
       'bare',
     );
-    const answer = await fetch(`${api.url}/v1/nodes/${node.uuid}/states/power`, {
+    const answer = await fetch(`${api.url}/v1/nodes/${other.uuid}/states/power`, {
       method: 'PUT',
       headers: { ...API_VERSION, 'content-type': 'application/json' },
       body: JSON.stringify({ target }),
     });
     assert.equal(answer.status, 202, await answer.text());
-    await powerStateBecomes(api.url, node.uuid, target, {});
+    await powerStateBecomes(api.url, other.uuid, target, {});
   });
 });
 
