@@ -37,19 +37,24 @@ export type HttpRpcVerdict =
 
 /** The check a server makes of every request. */
 export interface HttpRpcServerAuth {
+  /** The verdict on a request's headers; throwing refuses it (503), never lets it through. */
   check(headers: IncomingHttpHeaders): Promise<HttpRpcVerdict> | HttpRpcVerdict;
+  /** Releases what the check holds (connections to Keystone), when the transport closes. */
   close?(): void;
 }
 
+/** The verdict that lets a request through. */
 export const ALLOWED: HttpRpcVerdict = { ok: true };
 
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
+/** A client sending `rpc_shared_secret` as `Authorization: Bearer <secret>`. */
 export function sharedSecretClientAuth(secret: string): HttpRpcClientAuth {
   const headers = { authorization: `Bearer ${secret}` };
   return { headers: () => headers };
 }
 
+/** A server wanting `Authorization: Bearer <secret>`, compared in constant time. */
 export function sharedSecretServerAuth(secret: string): HttpRpcServerAuth {
   const expected = digest(secret);
   return {
