@@ -94,6 +94,19 @@ export class IdentityClient {
   }
 
   /**
+   * The service's own token (obtained at the first ask, renewed before it expires): what a
+   * client of another service sends as `X-Auth-Token`. Throws IdentityServiceUnavailableError.
+   */
+  async token(): Promise<string> {
+    return (await this.#serviceToken(false)).token;
+  }
+
+  /** Forgets the token, so the next `token()` authenticates again (after a 401 elsewhere). */
+  forgetToken(): void {
+    this.#current = undefined;
+  }
+
+  /**
    * The token's body (`{"token": …}`). Throws TokenNotFoundError when Keystone does not know
    * it, IdentityServiceUnavailableError when Keystone cannot say (down, an error answer, or it
    * refuses the service's own credentials).
