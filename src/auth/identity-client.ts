@@ -31,6 +31,7 @@ const RENEW_MARGIN_MS = 120_000;
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 60_000;
 
+/** What tests may replace in an IdentityClient: its clock and how a retry waits. */
 export interface IdentityClientOptions {
   /** The clock, in milliseconds (tests may replace it). */
   readonly now?: () => number;
@@ -63,6 +64,10 @@ export function identityEndpointOf(
   return undefined;
 }
 
+/**
+ * A service's own client of Keystone: it authenticates with the service's credentials
+ * (`[keystone_authtoken]`, `[json_rpc]`), keeps that token fresh, and validates users' tokens.
+ */
 export class IdentityClient {
   readonly #config: KeystoneAuthConfig;
   readonly #http: JsonHttpClient;
@@ -82,6 +87,7 @@ export class IdentityClient {
     this.#pause = options.pause ?? ((ms) => sleep(ms));
   }
 
+  /** A client for these credentials; nothing is asked of Keystone until a token is needed. */
   static async create(
     config: KeystoneAuthConfig,
     options: IdentityClientOptions = {},

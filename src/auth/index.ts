@@ -10,7 +10,7 @@ export {
   UnsafeListenError,
 } from './errors.ts';
 export { answerAuthenticationRequired, registerAuthHook } from './fastify-auth.ts';
-export { IdentityClient } from './identity-client.ts';
+export { IdentityClient, type IdentityClientOptions } from './identity-client.ts';
 export { type KeystoneAuthConfig, keystoneAuthConfigOf } from './keystone-auth-config.ts';
 export {
   type AuthOutcome,
