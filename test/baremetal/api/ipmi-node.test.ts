@@ -4,8 +4,9 @@
  * management and the password masked; validated without contacting the BMC; powered on and
  * off (the simulated chassis changes, not only the node); its boot device set and shown; a
  * BMC with the wrong password leaves the real last_error (Ironic 21.4.4's words, as the
- * reference session recorded them) and no target power state behind. No conductor log line
- * holds the password.
+ * reference session recorded them) and no target power state behind, and cannot be managed;
+ * the good one is managed, its vendor read from `mc info`. No conductor log line holds the
+ * password.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -131,6 +132,26 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     ]);
   });
 
+  /** The node once the conductor has left `verifying`. */
+  const verified = async (ident: string) => {
+    for (let i = 0; i < 400; i++) {
+      const { body } = await call('GET', `/v1/nodes/${ident}`);
+      if (body.provision_state !== 'verifying') return body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${ident} stayed verifying`);
+  };
+
+  it('is managed: its power read from the BMC, its vendor from `mc info`', async () => {
+    const manage = await call('PUT', '/v1/nodes/node1/states/provision', { target: 'manage' });
+    assert.equal(manage.status, 202, JSON.stringify(manage.body));
+    const node = await verified('node1');
+    assert.equal(node.provision_state, 'manageable');
+    assert.equal(node.power_state, 'power on');
+    assert.equal(node.last_error, null);
+    assert.equal(node.properties.vendor, 'montavista software, inc.');
+  });
+
   it('behind a wrong password: the real last_error, no target power state left', async () => {
     const created = await call('POST', '/v1/nodes', {
       driver: 'ipmi',
@@ -149,6 +170,13 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     );
     assert.equal(node.power_state, null);
     assert.equal(node.target_power_state, null);
+    await call('PUT', '/v1/nodes/node2/states/provision', { target: 'manage' });
+    const after = await verified('node2');
+    assert.equal(after.provision_state, 'enroll');
+    assert.equal(
+      after.last_error,
+      `Failed to get power state for node ${created.body.uuid}. Error: IPMI call failed: power status.`,
+    );
   });
 
   it('logs no password', () => {

@@ -162,14 +162,7 @@ class IpmitoolManagement implements ManagementInterface {
     }
     let keep = persistent;
     if (boolFromString(driverInfo.ipmi_force_boot_device ?? false)) {
-      // driver_utils.force_persistent_boot: remember the device, set it at each power on.
-      const internal = {
-        ...((node.peek('driver_internal_info') ?? {}) as Record<string, unknown>),
-      };
-      if (persistent) internal.persistent_boot_device = device;
-      internal.is_next_boot_persistent = persistent;
-      if (!persistent) internal.vmedia_device = device;
-      node.set('driver_internal_info', internal);
+      await forcePersistentBoot(task, device, persistent);
       keep = false;
     }
     if (bootModeOf(node) === 'uefi') {
@@ -267,6 +260,32 @@ class IpmitoolManagement implements ManagementInterface {
     const found = /Manufacturer Name *: (.+)/.exec(stdout);
     return found ? (found[1] as string).toLowerCase() : null;
   }
+}
+
+/** A task the conductor saves (NodeTask); a bare DriverTask is saved by its caller. */
+type SavingTask = DriverTask & { save?: () => Promise<void> };
+
+/**
+ * driver_utils.force_persistent_boot, for `ipmi_force_boot_device`: a persistent device is
+ * remembered in driver_internal_info (and set again at each power on, `ensureNextBootDevice`),
+ * a one-time one marks the next boot as not persistent; saved at once, as the real one does.
+ */
+export async function forcePersistentBoot(
+  task: SavingTask,
+  device: string,
+  persistent: boolean,
+): Promise<void> {
+  const internal = {
+    ...((task.node.peek('driver_internal_info') ?? {}) as Record<string, unknown>),
+  };
+  if (persistent) {
+    delete internal.is_next_boot_persistent;
+    internal.persistent_boot_device = device;
+  } else {
+    internal.is_next_boot_persistent = false;
+  }
+  task.node.set('driver_internal_info', internal);
+  await task.save?.();
 }
 
 const SILENT_IPMI_LOG: IpmiLog = { info: () => {}, warn: () => {}, error: () => {} };

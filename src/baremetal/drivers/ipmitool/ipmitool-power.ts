@@ -8,8 +8,13 @@ import { InvalidParameterError, PowerStateFailureError } from '../../common/erro
 import { IPMIFailureError, PasswordFileFailedToCreateError } from '../../common/ipmi-errors.ts';
 import type { DriverTask } from '../base-interface.ts';
 import type { Implementation } from '../implementation.ts';
-import type { PowerInterface } from '../interfaces/index.ts';
-import { COMMON_PROPERTIES, type IpmiDriverInfo, parseDriverInfo } from './driver-info.ts';
+import type { ManagementInterface, PowerInterface } from '../interfaces/index.ts';
+import {
+  boolFromString,
+  COMMON_PROPERTIES,
+  type IpmiDriverInfo,
+  parseDriverInfo,
+} from './driver-info.ts';
 import type { IpmiLog } from './ipmi-settings.ts';
 import { IpmitoolExecutionError, type IpmitoolRunner } from './ipmitool-runner.ts';
 import { runnerFor } from './shared-runner.ts';
@@ -32,6 +37,31 @@ export const IPMITOOL_SUPPORTED_POWER_STATES: readonly string[] = [
 
 const isIpmitoolFailure = (error: unknown) =>
   error instanceof IpmitoolExecutionError || error instanceof PasswordFileFailedToCreateError;
+
+/**
+ * driver_utils.ensure_next_boot_device, before each power on of a node with
+ * `ipmi_force_boot_device`: after a one-time boot device, only forget that it was one; else
+ * set the remembered persistent device again (through the node's management interface).
+ */
+export async function ensureNextBootDevice(task: DriverTask, info: IpmiDriverInfo): Promise<void> {
+  if (!boolFromString(info.forceBootDevice)) return;
+  const withDriver = task as DriverTask & {
+    driver?: { management?: ManagementInterface };
+    save?: () => Promise<void>;
+  };
+  const internal = (task.node.peek('driver_internal_info') ?? {}) as Record<string, unknown>;
+  if (internal.is_next_boot_persistent === false) {
+    const rest = { ...internal };
+    delete rest.is_next_boot_persistent;
+    task.node.set('driver_internal_info', rest);
+    await withDriver.save?.();
+    return;
+  }
+  const device = internal.persistent_boot_device;
+  if (typeof device === 'string' && device !== '' && withDriver.driver?.management) {
+    await withDriver.driver.management.setBootDevice(task, device, false);
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,11 +108,14 @@ class IpmitoolPower implements PowerInterface {
 
   async setPowerState(task: DriverTask, state: string, timeout?: number): Promise<void> {
     const info = parseDriverInfo(task.node);
-    if (state === POWER_ON) await this.#setAndWait(info, POWER_ON, timeout);
-    else if (state === POWER_OFF) await this.#setAndWait(info, POWER_OFF, timeout);
+    if (state === POWER_ON) {
+      await ensureNextBootDevice(task, info);
+      await this.#setAndWait(info, POWER_ON, timeout);
+    } else if (state === POWER_OFF) await this.#setAndWait(info, POWER_OFF, timeout);
     else if (state === SOFT_POWER_OFF) await this.#setAndWait(info, SOFT_POWER_OFF, timeout);
     else if (state === SOFT_REBOOT) {
       await this.#setAndWait(info, SOFT_POWER_OFF, timeout);
+      await ensureNextBootDevice(task, info);
       await this.#setAndWait(info, POWER_ON, timeout);
     } else {
       throw new InvalidParameterError(`set_power_state called with invalid power state ${state}.`);
@@ -93,6 +126,7 @@ class IpmitoolPower implements PowerInterface {
     const info = parseDriverInfo(task.node);
     const current = await powerStatus(this.#runner, this.#log, info);
     if (current !== POWER_OFF) await this.#setAndWait(info, POWER_OFF, timeout);
+    await ensureNextBootDevice(task, info);
     await this.#setAndWait(info, POWER_ON, timeout);
   }
 

@@ -191,6 +191,39 @@ describe('ipmitool interfaces against ipmi_sim', { skip }, () => {
     });
   });
 
+  it('with ipmi_force_boot_device, remembers a persistent device and sets it at each power on', async () => {
+    let saves = 0;
+    const task = {
+      ...taskFor(bmc.driverInfo({ ipmi_force_boot_device: true })),
+      driver: { management },
+      save: async () => {
+        saves += 1;
+      },
+    };
+    await management.setBootDevice(task, 'cdrom', true);
+    assert.equal(saves, 1);
+    assert.equal(task.node.get('driver_internal_info')?.persistent_boot_device, 'cdrom');
+    // Sent as a one-time device (the BMC is taken not to remember it)…
+    assert.equal(bmc.bootDevice(), 'cdrom');
+    // …and reported from driver_internal_info, without asking the BMC.
+    assert.deepEqual(await management.getBootDevice(task), {
+      boot_device: 'cdrom',
+      persistent: true,
+    });
+    await power.setPowerState(task, 'power off');
+    const before = bmc.requests().length;
+    await power.setPowerState(task, 'power on');
+    assert.deepEqual(bmc.requests().slice(before), ['boot cdrom', 'power 1']);
+    // A one-time device afterwards: the next power on only forgets it was one.
+    await management.setBootDevice(task, 'pxe', false);
+    assert.equal(task.node.get('driver_internal_info')?.is_next_boot_persistent, false);
+    await power.setPowerState(task, 'power off');
+    const later = bmc.requests().length;
+    await power.setPowerState(task, 'power on');
+    assert.deepEqual(bmc.requests().slice(later), ['power 1']);
+    assert.equal(task.node.get('driver_internal_info')?.is_next_boot_persistent, undefined);
+  });
+
   it('injects an NMI with `power diag`, which this simulator refuses: the real IPMIFailure', async () => {
     const task = taskFor(bmc.driverInfo());
     const started = Date.now();
