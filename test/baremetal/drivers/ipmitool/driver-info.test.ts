@@ -1,7 +1,7 @@
 /**
  * The ipmitool interfaces' driver_info checks (Ironic 21.4.4's `_parse_driver_info`), pure: the
  * real messages for a missing address, a bad port, protocol, privilege, bridging, Kg key and
- * cipher suite, and what a good one parses to. The texts are the real ones from
+ * cipher suite, and what a good one parses to; `sdr -v` parsed into sensor data. The texts are the real ones from
  * ironic/drivers/modules/ipmitool.py and ironic/common/utils.py at tag 21.4.4.
  */
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ import {
 } from '../../../../src/baremetal/common/errors.ts';
 import { parseDriverInfo } from '../../../../src/baremetal/drivers/ipmitool/driver-info.ts';
 import { IPMI_DEFAULTS } from '../../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
+import { parseSensorsData } from '../../../../src/baremetal/drivers/ipmitool/ipmitool-management.ts';
 import { ipmitoolArgs } from '../../../../src/baremetal/drivers/ipmitool/ipmitool-runner.ts';
 import { Node } from '../../../../src/baremetal/objects/index.ts';
 
@@ -140,5 +141,50 @@ describe('ipmitool driver_info', () => {
       'ADMINISTRATOR',
     ]);
     assert.ok(!ipmitoolArgs(lan, IPMI_DEFAULTS).includes('-b'));
+  });
+});
+
+describe('ipmitool sensor data', () => {
+  // `ipmitool sdr -v` as ipmitool prints it (records separated by a blank line).
+  const SDR = [
+    'Sensor ID              : Temp (0x1)',
+    ' Entity ID             : 3.1 (Processor)',
+    ' Sensor Type (Threshold)  : Temperature (0x01)',
+    ' Sensor Reading        : 43 (+/- 0) degrees C',
+    ' Status                : ok',
+    ' Upper critical        : 90.000',
+    '',
+    'Sensor ID              : Fan 1 (0x30)',
+    ' Entity ID             : 29.1 (Fan Device)',
+    ' Sensor Type (Threshold)  : Fan (0x04)',
+    ' Sensor Reading        : 4400 (+/- 75) RPM',
+    '',
+    'Sensor ID              : PS1 Status (0x50)',
+    ' Sensor Type (Discrete): Power Supply (0x08)',
+    ' States Asserted       : Power Supply',
+    '',
+  ].join('\n');
+
+  it('groups the records with a reading by type, then by sensor ID', () => {
+    const parsed = parseSensorsData(UUID, SDR);
+    assert.deepEqual(Object.keys(parsed), ['Temperature', 'Fan']);
+    assert.equal(parsed.Temperature?.['Temp (0x1)']?.['Sensor Reading'], '43 (+/- 0) degrees C');
+    assert.equal(parsed.Fan?.['Fan 1 (0x30)']?.['Entity ID'], '29.1 (Fan Device)');
+    assert.deepEqual(parseSensorsData(UUID, ''), {});
+  });
+
+  it('refuses records it cannot type, or nothing with a reading, in the real words', () => {
+    assert.throws(() => parseSensorsData(UUID, 'Sensor ID : X\n Status : ok\n'), {
+      name: 'FailedToParseSensorDataError',
+      message: new RegExp(
+        `^Failed to parse sensor data for node ${UUID}\\. Error: parse ipmi sensor data failed, unknown sensor type data`,
+      ),
+    });
+    assert.throws(
+      () => parseSensorsData(UUID, 'Sensor ID : X\n Sensor Type (Discrete): Fan (0x04)\n'),
+      {
+        message: /parse ipmi sensor data failed, get nothing with input data/,
+      },
+    );
   });
 });

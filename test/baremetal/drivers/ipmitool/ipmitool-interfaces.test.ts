@@ -4,7 +4,9 @@
  * off change the simulated chassis; boot devices are sent as Ironic 21.4.4 sends them (the
  * boot timeout disabled, then the raw UEFI Set System Boot Options, or `chassis bootdev` for a
  * legacy BIOS node) and read back from `chassis bootparam get 5`; the password never appears
- * in a spawned ipmitool's argv and its file is gone afterwards; a BMC that does not answer
+ * in a spawned ipmitool's argv and its file is gone afterwards; two commands to one BMC are
+ * `min_command_interval` apart; `ipmi_force_boot_device` sets the remembered device again at
+ * power on; a BMC that does not answer
  * ends in the real IPMIFailure within command_retry_timeout, with no hang.
  */
 import assert from 'node:assert/strict';
@@ -26,15 +28,16 @@ import { IPMI_PASSWORD, type IpmiSim, requireIpmiSim, startIpmiSim } from '../su
 const skip = requireIpmiSim();
 const lines: string[] = [];
 const passwordDir = mkdtempSync(join(tmpdir(), 'baton-ipmi-pw-'));
+const IPMI_SETTINGS = {
+  ...IPMI_DEFAULTS,
+  commandRetryTimeout: 3,
+  minCommandInterval: 0,
+  powerStateChangeTimeout: 10,
+  tempDir: passwordDir,
+};
 const OPTIONS: DriverOptions = {
   fake: FAKE_NO_DELAYS,
-  ipmi: {
-    ...IPMI_DEFAULTS,
-    commandRetryTimeout: 3,
-    minCommandInterval: 0,
-    powerStateChangeTimeout: 10,
-    tempDir: passwordDir,
-  },
+  ipmi: IPMI_SETTINGS,
   log: {
     info: (line) => lines.push(line),
     warn: (line) => lines.push(line),
@@ -189,6 +192,33 @@ describe('ipmitool interfaces against ipmi_sim', { skip }, () => {
     await assert.rejects(management.setBootDevice(task, 'floppy', false), {
       message: 'Invalid boot device floppy specified.',
     });
+  });
+
+  it('spaces two commands to one BMC by min_command_interval, and passes it as -N', async () => {
+    const spaced: DriverOptions = { ...OPTIONS, ipmi: { ...IPMI_SETTINGS, minCommandInterval: 1 } };
+    const spacedPower = ipmitoolPower.create(spaced);
+    const starts: number[] = [];
+    const argvs: string[][] = [];
+    runnerFor(spaced).observer = (_child, argv) => {
+      starts.push(Date.now());
+      argvs.push([...argv]);
+    };
+    const task = taskFor(bmc.driverInfo());
+    const states = await Promise.all([
+      spacedPower.getPowerState(task),
+      spacedPower.getPowerState(task),
+    ]);
+    assert.deepEqual(states, [states[0], states[0]]);
+    assert.equal(starts.length, 2);
+    const gap = Math.abs((starts[1] as number) - (starts[0] as number));
+    assert.ok(gap >= 950, `the second command started ${gap} ms after the first`);
+    for (const argv of argvs)
+      assert.deepEqual(argv.slice(argv.indexOf('-R'), argv.indexOf('-R') + 4), [
+        '-R',
+        '1',
+        '-N',
+        '1',
+      ]);
   });
 
   it('with ipmi_force_boot_device, remembers a persistent device and sets it at each power on', async () => {
