@@ -179,6 +179,20 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     );
   });
 
+  it('without ipmi_address: power and management fail validation in the real words', async () => {
+    const created = await call('POST', '/v1/nodes', { driver: 'ipmi', name: 'node3' });
+    assert.equal(created.status, 201);
+    const validated = await call('GET', '/v1/nodes/node3/validate');
+    const reason =
+      "Missing the following IPMI credentials in node's driver_info: ['ipmi_address'].";
+    assert.deepEqual(validated.body.power, { result: false, reason });
+    assert.deepEqual(validated.body.management, { result: false, reason });
+    assert.deepEqual(validated.body.console, {
+      result: false,
+      reason: 'Driver ipmi does not support console (disabled or not implemented).',
+    });
+  });
+
   it('logs no password', () => {
     assert.ok(logLines.some((line) => line.startsWith('Execute: ipmitool ')));
     for (const line of logLines) {
