@@ -62,6 +62,7 @@ describe('a node with the ipmi hardware type', { skip }, () => {
         ipmi: { ...IPMI_DEFAULTS, commandRetryTimeout: 3, minCommandInterval: 0 },
       },
       conductorLog: {
+        debug: (line) => logLines.push(line),
         info: (line) => logLines.push(line),
         warn: (line) => logLines.push(line),
         error: (line) => logLines.push(line),

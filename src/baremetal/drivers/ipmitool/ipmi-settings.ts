@@ -4,6 +4,8 @@
  */
 
 export interface IpmiLog {
+  /** The command lines run (the real one logs them at debug level too). */
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

@@ -161,7 +161,7 @@ export class IpmitoolRunner {
     const program = this.settings.ipmitoolPath;
     const shown = argv.map((arg, i) => (argv[i - 1] === '-y' ? '******' : arg));
     const cmd = [program, ...shown].join(' ');
-    this.#log.info(`Execute: ${cmd}`);
+    this.#log.debug?.(`Execute: ${cmd}`);
     const env = { ...process.env };
     delete env.IPMI_PASSWORD;
     delete env.IPMI_KGKEY;

@@ -39,6 +39,7 @@ const OPTIONS: DriverOptions = {
   fake: FAKE_NO_DELAYS,
   ipmi: IPMI_SETTINGS,
   log: {
+    debug: (line) => lines.push(line),
     info: (line) => lines.push(line),
     warn: (line) => lines.push(line),
     error: (line) => lines.push(line),
