@@ -2,7 +2,8 @@
  * A node with `--driver ipmi` through the API and an in-process conductor on SQLite, its BMC
  * an `ipmi_sim` (test/baremetal/drivers/support/ipmi-sim.ts): created with ipmitool power and
  * management and the password masked; validated without contacting the BMC; powered on and
- * off (the simulated chassis changes, not only the node); its boot device set and shown; a
+ * off (the simulated chassis changes, not only the node); its boot device set and shown;
+ * managed, provided, deployed and undeployed (fake boot and deploy, which send nothing); a
  * BMC with the wrong password leaves the real last_error (Ironic 21.4.4's words, as the
  * reference session recorded them) and no target power state behind, and cannot be managed;
  * the good one is managed, its vendor read from `mc info`. No conductor log line holds the
@@ -151,6 +152,34 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     assert.equal(node.power_state, 'power on');
     assert.equal(node.last_error, null);
     assert.equal(node.properties.vendor, 'montavista software, inc.');
+  });
+
+  /** The node once it is in `state` (or a failed state). */
+  const reaches = async (ident: string, state: string) => {
+    for (let i = 0; i < 600; i++) {
+      const { body } = await call('GET', `/v1/nodes/${ident}`);
+      if (body.provision_state === state || body.provision_state.endsWith('failed')) return body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${ident} did not reach ${state}`);
+  };
+
+  it('is provided, deployed and undeployed with fake boot and deploy, which send the BMC nothing', async () => {
+    const sent = bmc.requests().length;
+    await call('PUT', '/v1/nodes/node1/states/provision', { target: 'provide' });
+    let node = await reaches('node1', 'available');
+    assert.equal(node.provision_state, 'available', node.last_error);
+    await call('PUT', '/v1/nodes/node1/states/provision', { target: 'active' });
+    node = await reaches('node1', 'active');
+    assert.equal(node.provision_state, 'active', node.last_error);
+    assert.equal(node.power_state, 'power on');
+    assert.equal(bmc.poweredOn(), true);
+    await call('PUT', '/v1/nodes/node1/states/provision', { target: 'deleted' });
+    node = await reaches('node1', 'available');
+    assert.equal(node.provision_state, 'available', node.last_error);
+    assert.equal(node.power_state, 'power on');
+    // pxe boot and ramdisk deploy will power the node off and on; the fake ones do not.
+    assert.equal(bmc.requests().length, sent);
   });
 
   it('behind a wrong password: the real last_error, no target power state left', async () => {
