@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +33,7 @@ export function ipmiSimMissing(): string | undefined {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT')
         return `${program} is not installed (apt-get install openipmi ipmitool)`;
-      // ipmi_sim --version exits non-zero on some builds: present is enough.
+      // ipmi_sim --version prints its version and exits 1 (no default config): present is enough.
     }
   }
   return undefined;
@@ -98,7 +98,8 @@ export async function startIpmiSim(): Promise<IpmiSim> {
   const dir = mkdtempSync(join(tmpdir(), 'baton-ipmi-sim-'));
   const chassis = join(dir, 'chassis');
   const state = join(dir, 'state');
-  execFileSync('mkdir', ['-p', chassis, state]);
+  mkdirSync(chassis);
+  mkdirSync(state);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freeUdpPort();
