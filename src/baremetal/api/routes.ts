@@ -1,8 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
  * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, events, ramdisk lookup/heartbeat, vendor passthru, console, RAID, indicators, inject
- * NMI, boot mode changes) has no route: WebOb's 404.
+ * history, events, ramdisk lookup/heartbeat, RAID) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -10,6 +9,8 @@ import { registerChassisRoutes } from './chassis.ts';
 import { registerConductorRoutes } from './conductors.ts';
 import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
+import { registerNodeBootModeRoutes } from './node-boot-mode.ts';
+import { registerNodeConsoleRoutes } from './node-console.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
 import { registerNodeStateRoutes } from './node-states.ts';
@@ -21,6 +22,7 @@ import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
+import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -30,10 +32,13 @@ export function registerRoutes(app: FastifyInstance): void {
   registerConductorRoutes(app);
   registerNodeRoutes(app);
   registerNodeStateRoutes(app);
+  registerNodeConsoleRoutes(app);
+  registerNodeBootModeRoutes(app);
   registerNodeManagementRoutes(app);
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
   registerNodeInventoryRoutes(app);
+  registerVendorPassthruRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
   registerShardRoutes(app);

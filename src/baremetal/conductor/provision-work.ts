@@ -84,10 +84,25 @@ export async function doInspectHardware(task: NodeTask): Promise<void> {
   await task.processEvent(next === 'inspect wait' ? 'wait' : 'done');
 }
 
-/** manager._do_takeover: this conductor now looks after the node. */
+/**
+ * manager._do_takeover: this conductor now looks after the node, and its console session when
+ * the console is enabled (a console that cannot be started is turned off, the reason in
+ * last_error).
+ */
 export async function doTakeover(task: NodeTask): Promise<void> {
   await task.driver.deploy.prepare(task);
   await task.driver.deploy.takeOver(task);
+  if (task.node.get('console_enabled')) {
+    try {
+      await task.driver.console.startConsole(task);
+    } catch (e) {
+      recordError(
+        task.node,
+        `Failed to start console while taking over the node ${task.uuid}: ${message(e)}.`,
+      );
+      task.node.set('console_enabled', false);
+    }
+  }
   const conductorId = task.ctx.conductorId;
   if (conductorId !== undefined) task.node.set('conductor_affinity', conductorId);
   await task.save();

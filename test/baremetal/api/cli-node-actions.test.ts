@@ -1,0 +1,106 @@
+/**
+ * The real `baremetal` client (python3-ironicclient 5.0.1) through the node actions against
+ * Baton's API (listening, its conductor in this process) and the real Ironic 21.4.4, both
+ * unpinned with console `fake` enabled beside `no-console`: console enable, show and disable
+ * (and refused with no-console), inject NMI, boot mode and secure boot, node and driver vendor
+ * passthru. Every command must exit the same and print the same once UUIDs, timestamps,
+ * addresses and table widths are set aside.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
+import {
+  type CliResult,
+  type RealIronic,
+  realIronicMissing,
+  startRealIronic,
+} from '../../support/real-ironic.ts';
+import { type BatonApi, startBatonApi, unpinnedCaps } from './support/baton-api.ts';
+import { CliSide, type Command, cmd } from './support/cli-side.ts';
+
+const inCi = process.env.CI === 'true';
+const missing = realIronicMissing();
+if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+
+const CONSOLES = ['fake', 'no-console'];
+
+/** A command after which the conductor's background work is awaited (a reservation). */
+const settled = (line: string): Command => ({ ...cmd(line), settles: 'n1' });
+
+const SESSION: readonly Command[] = [
+  cmd('node create --driver fake-hardware --name n1 --console-interface fake'),
+  cmd('node create --driver fake-hardware --name n2 --console-interface no-console'),
+  cmd('node console show n1'),
+  settled('node console enable n1'),
+  cmd('node console show n1'),
+  cmd('node console show n1 -f json'),
+  settled('node console disable n1'),
+  cmd('node console show n1'),
+  cmd('node console enable n2'),
+  cmd('node console show n2'),
+  cmd('node inject nmi n1'),
+  settled('node boot mode set n1 uefi'),
+  cmd('node boot mode set n1 efi'),
+  settled('node secure boot on n1'),
+  cmd('node show n1 --fields boot_mode secure_boot last_error'),
+  cmd('node passthru list n1'),
+  cmd('node passthru call n1 third_method_sync --arg bar=meow'),
+  cmd('node passthru call n1 third_method_sync --arg bar=woof'),
+  settled('node passthru call n1 second_method --arg bar=kazoo'),
+  cmd('node passthru call n1 second_method'),
+  cmd('node passthru call n1 second_method --http-method GET --arg bar=x'),
+  cmd('node passthru call n1 nope'),
+  cmd('node passthru list n2'),
+  cmd('driver passthru list fake-hardware'),
+  cmd('driver passthru call fake-hardware first_method --arg bar=baz'),
+  cmd('driver passthru list ipmi'),
+];
+
+describe('a baremetal client session of node actions against Baton and the real Ironic', {
+  skip: missing,
+}, () => {
+  let real: RealIronic;
+  let baton: BatonApi;
+  let listening: ListeningApi;
+  let sides: { real: CliSide; baton: CliSide };
+
+  before(async () => {
+    [real, baton] = await Promise.all([
+      startRealIronic({ config: { DEFAULT: { enabled_console_interfaces: CONSOLES.join(',') } } }),
+      startBatonApi({
+        conductor: { enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, console: CONSOLES } },
+      }),
+    ]);
+    listening = await listenBaremetalApi({
+      services: baton.app.baremetal,
+      apiMax: unpinnedCaps().apiMax,
+      host: '127.0.0.1',
+      port: 0,
+    });
+    sides = { real: new CliSide(real.url), baton: new CliSide(listening.url) };
+  });
+
+  after(async () => {
+    sides?.real.close();
+    sides?.baton.close();
+    await listening?.drain();
+    await Promise.all([real?.stop(), baton?.close()]);
+  });
+
+  it('prints the same for every command', async () => {
+    for (const [index, command] of SESSION.entries()) {
+      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
+      const shown = (side: CliSide, result: CliResult) => ({
+        code: result.code,
+        stdout: side.normalize(result.stdout),
+        stderr: side.normalize(result.stderr),
+      });
+      assert.deepEqual(
+        shown(sides.baton, ours),
+        shown(sides.real, theirs),
+        `command ${index + 1}: baremetal ${command.args.join(' ')}`,
+      );
+    }
+  });
+});
