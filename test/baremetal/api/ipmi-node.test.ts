@@ -134,6 +134,12 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     ]);
   });
 
+  it('has an NMI sent as `power diag` (which ipmi_sim refuses: the real 500)', async () => {
+    const nmi = await call('PUT', '/v1/nodes/node1/management/inject_nmi', {});
+    assert.equal(nmi.status, 500, JSON.stringify(nmi.body));
+    assert.equal(JSON.parse(nmi.body.error_message).faultstring, 'IPMI call failed: power diag.');
+  });
+
   /** The node once the conductor has left `verifying`. */
   const verified = async (ident: string) => {
     for (let i = 0; i < 400; i++) {

@@ -21,6 +21,7 @@ import type { NodeObject } from '../../objects/index.ts';
 import type { DriverTask } from '../base-interface.ts';
 import type { Implementation } from '../implementation.ts';
 import type { BootDevice, ManagementInterface } from '../interfaces/index.ts';
+import { ManagementBase } from '../management-base.ts';
 import { boolFromString, COMMON_PROPERTIES, parseDriverInfo } from './driver-info.ts';
 import type { IpmiLog } from './ipmi-settings.ts';
 import { IpmitoolExecutionError, type IpmitoolRunner } from './ipmitool-runner.ts';
@@ -110,13 +111,15 @@ export function parseSensorsData(
   return out;
 }
 
-class IpmitoolManagement implements ManagementInterface {
+/** Boot mode, secure boot and indicators are the base class's refusals, as in the real one. */
+class IpmitoolManagement extends ManagementBase implements ManagementInterface {
   readonly kind = 'management' as const;
   readonly name = 'ipmitool';
   readonly #runner: IpmitoolRunner;
   readonly #log: IpmiLog;
 
   constructor(runner: IpmitoolRunner, log: IpmiLog) {
+    super();
     this.#runner = runner;
     this.#log = log;
   }
@@ -229,7 +232,7 @@ class IpmitoolManagement implements ManagementInterface {
   }
 
   /** inject_nmi: `power diag`. */
-  async injectNmi(task: DriverTask): Promise<void> {
+  override async injectNmi(task: DriverTask): Promise<void> {
     const info = parseDriverInfo(task.node);
     try {
       await this.#runner.exec(info, 'power diag');

@@ -259,7 +259,7 @@ describe('ipmitool interfaces against ipmi_sim', { skip }, () => {
     const task = taskFor(bmc.driverInfo());
     const started = Date.now();
     await assert.rejects(
-      (management as unknown as { injectNmi(t: unknown): Promise<void> }).injectNmi(task),
+      management.injectNmi(task),
       (error: Error) =>
         error instanceof IPMIFailureError && error.message === 'IPMI call failed: power diag.',
     );
