@@ -445,6 +445,37 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'Seconds a soft power off may take.',
     seconds(1),
   ),
+  conductor(
+    'power_state_change_timeout',
+    'powerStateChangeTimeout',
+    'Seconds a power change may take to show on the hardware (ipmitool power waits this long).',
+    integer(2, MAX_INT),
+  ),
+  option(
+    'ipmi',
+    'command_retry_timeout',
+    'ipmiCommandRetryTimeout',
+    'Seconds a failing ipmitool command is retried; also the longest one run may take.',
+    seconds(1),
+    { flag: 'ipmi-command-retry-timeout' },
+  ),
+  option(
+    'ipmi',
+    'min_command_interval',
+    'ipmiMinCommandInterval',
+    'Least seconds between two ipmitool commands to one BMC (also its -N).',
+    seconds(),
+    { flag: 'ipmi-min-command-interval' },
+  ),
+  option(
+    'ipmi',
+    'disable_boot_timeout',
+    'ipmiDisableBootTimeout',
+    'Send the raw command disabling the 60 s boot flag timeout before setting a boot device (driver_info ipmi_disable_boot_timeout wins).',
+    BOOLEAN,
+    { flag: 'ipmi-disable-boot-timeout' },
+  ),
+  option('ipmi', 'debug', 'ipmiDebug', 'Run ipmitool with -v.', BOOLEAN, { flag: 'ipmi-debug' }),
   option(
     'conductor',
     'graceful_shutdown_timeout',
@@ -547,9 +578,14 @@ function defaultValues(): Record<string, unknown> {
     'allowProvisioningInMaintenance',
     'allowDeletingAvailableNodes',
     'softPowerOffTimeout',
+    'powerStateChangeTimeout',
   ] as const) {
     values[field] = c[field];
   }
+  values.ipmiCommandRetryTimeout = c.ipmi.commandRetryTimeout;
+  values.ipmiMinCommandInterval = c.ipmi.minCommandInterval;
+  values.ipmiDisableBootTimeout = c.ipmi.disableBootTimeout;
+  values.ipmiDebug = c.ipmi.debug;
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
   return { ...values, ...base.operations };
 }
@@ -712,6 +748,14 @@ export function baremetalConfigOf(
         c.allowDeletingAvailableNodes,
       ),
       softPowerOffTimeout: pick('softPowerOffTimeout', c.softPowerOffTimeout),
+      powerStateChangeTimeout: pick('powerStateChangeTimeout', c.powerStateChangeTimeout),
+      ipmi: {
+        ...c.ipmi,
+        commandRetryTimeout: pick('ipmiCommandRetryTimeout', c.ipmi.commandRetryTimeout),
+        minCommandInterval: pick('ipmiMinCommandInterval', c.ipmi.minCommandInterval),
+        disableBootTimeout: pick('ipmiDisableBootTimeout', c.ipmi.disableBootTimeout),
+        debug: pick('ipmiDebug', c.ipmi.debug),
+      },
       gracefulShutdownTimeout: pick(
         'conductorGracefulShutdownTimeout',
         pick('gracefulShutdownTimeout', c.gracefulShutdownTimeout),

@@ -264,6 +264,7 @@ export async function startBaremetalConductor(
       async start(ctx) {
         const logger = ctx.ops.log.logger;
         const log: ConductorLog = options.log ?? {
+          debug: (message) => logger.debug(message),
           info: (message) => logger.info(message),
           warn: (message) => logger.warn(message),
           error: (message) => logger.error(message),
