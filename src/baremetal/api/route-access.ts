@@ -143,6 +143,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:delete'),
   'GET /v1/nodes/:node/vifs': node('baremetal:node:vif:list'),
   'POST /v1/nodes/:node/vifs': node('baremetal:node:vif:attach'),
+  // Validated, then 404 below 1.54, then `baremetal:events:post` (api/events.ts).
+  'POST /v1/events': IN_HANDLER,
   'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
   'GET /v1/ports': { kind: 'portList', portgroup: false },
   'POST /v1/ports': IN_HANDLER,
