@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonSchema } from '../../python-compat/index.ts';
 import { accessOf } from './access.ts';
 import type { Handler } from './context.ts';
-import { ClientSideError } from './errors.ts';
+import { ClientSideError, HttpAbort } from './errors.ts';
 import { FEATURES } from './features.ts';
 import { args, bindParams, type Validator } from './params.ts';
 import { macAddressArg } from './port-args.ts';
@@ -105,6 +105,37 @@ const post: Handler = async (request, reply) => {
   return undefined;
 };
 
+/**
+ * A path below /v1/events: pecan gives its first segment to post() as `evts`, which the
+ * schema then refuses as a string (whatever the body and version).
+ */
+const postBelow: Handler = async (request) => {
+  const segment = (request.params as { '*': string })['*'].split('/')[0] as string;
+  // The body's keys are method.body's, not parameters; the query's are.
+  const query = request.query as Record<string, unknown>;
+  bindParams(
+    request,
+    { evts: { validate: EVENTS_VALIDATOR } },
+    { params: { ...query, evts: segment } },
+  );
+  throw new Error('unreachable: a string is never a valid events body');
+};
+
+/**
+ * Another method: the controller's `_lookup` answers WebOb's 404 below 1.54 (the router's 405
+ * from then on). Below /v1/events, always the 405.
+ */
+const otherMethod: Handler = async (request) => {
+  if (!request.microversion.atLeast(FEATURES.events)) throw new HttpAbort(404);
+  throw new HttpAbort(405, '', { allow: 'POST' });
+};
+
 export function registerEventRoutes(app: FastifyInstance): void {
-  declareRoute(app, '/v1/events', { POST: post });
+  declareRoute(
+    app,
+    '/v1/events',
+    { POST: post, GET: otherMethod, PUT: otherMethod, DELETE: otherMethod, PATCH: otherMethod },
+    ['POST'],
+  );
+  declareRoute(app, '/v1/events/*', { POST: postBelow });
 }

@@ -127,17 +127,26 @@ forEachApiBackend('events', (api) => {
     assert.equal(valid.fault(), 'Resource could not be found.');
   });
 
-  test('query parameters are unexpected; other methods are 405', async () => {
+  test('query parameters are unexpected; other methods 405 from 1.54, 404 below', async () => {
     const query = await post(api(), { events: [EVENT] }, '1.54', '/v1/events?x=1');
     assert.equal(query.status, 400);
     assert.equal(query.fault(), 'Unexpected arguments: x');
-    const get = await api().request({
-      method: 'GET',
-      url: '/v1/events',
-      headers: { 'X-OpenStack-Ironic-API-Version': '1.54' },
-    });
-    assert.equal(get.statusCode, 405);
-    assert.equal(get.headers.allow, 'POST');
+    const get = (version: string) =>
+      api().request({
+        method: 'GET',
+        url: '/v1/events',
+        headers: { 'X-OpenStack-Ironic-API-Version': version },
+      });
+    const refused = await get('1.54');
+    assert.equal(refused.statusCode, 405);
+    assert.equal(refused.headers.allow, 'POST');
+    assert.equal((await get('1.53')).statusCode, 404);
+  });
+
+  test("a path below /v1/events: pecan's post() takes its first segment as the body", async () => {
+    const below = await post(api(), { events: [EVENT] }, '1.53', '/v1/events/x/y');
+    assert.equal(below.status, 400);
+    assert.equal(below.fault(), "Schema error for evts: 'x' is not of type 'object'");
   });
 });
 
