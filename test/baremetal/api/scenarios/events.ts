@@ -1,10 +1,11 @@
 /**
- * POST /v1/events (real-ironic-agent.test.ts): valid network events, the real validators'
+ * POST /v1/events (real-ironic-agent.test.ts): the /v1 link, valid network events, the real validators'
  * 400s (the events schema, each network event's schema, UUIDs, MAC address), the body checked
  * before the 1.54 gate, unexpected query parameters, other methods and sub-paths.
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
+import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const PORT = '1a2b3c4d-0000-4000-8000-000000000001';
 const EVENT = {
@@ -26,6 +27,14 @@ const post = (body: unknown, version = '1.82', path = '/v1/events'): Exchange =>
 const events = (...items: unknown[]) => post({ events: items });
 
 export const EVENT_SCENARIOS: readonly Scenario[] = [
+  {
+    title: 'events: /v1 links them from 1.54',
+    steps: ['1.53', '1.54', '1.82'].map((version) => ({
+      path: '/v1',
+      version,
+      unlike: UNIMPLEMENTED_LINKS,
+    })),
+  },
   {
     title: 'events: accepted network events',
     steps: [
