@@ -21,6 +21,7 @@ class FakeRaid implements RaidInterface {
   }
 
   async validate(task: DriverTask): Promise<void> {
+    if (!task.node.isSet('target_raid_config')) return;
     const target = task.node.get('target_raid_config') as Record<string, unknown> | null;
     if (target === null || Object.keys(target).length === 0) return;
     await this.validateRaidConfig(task, target);
