@@ -38,6 +38,12 @@ export {
   NoValidDefaultForInterfaceError,
 } from './driver-errors.ts';
 export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
+export {
+  FailedToGetSensorDataError,
+  FailedToParseSensorDataError,
+  IPMIFailureError,
+  PasswordFileFailedToCreateError,
+} from './ipmi-errors.ts';
 export { IronicError, rebuildIronicError } from './ironic-error.ts';
 
 import { InvalidParameterError } from '../db/errors.ts';

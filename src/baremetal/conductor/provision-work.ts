@@ -36,8 +36,38 @@ export async function doNodeVerify(task: NodeTask): Promise<void> {
     await task.processEvent('fail');
     return;
   }
+  await cacheVendor(task);
   if (powerState !== task.node.get('power_state')) task.node.set('power_state', powerState);
   await task.processEvent('done');
+}
+
+/** A management interface that can tell the hardware's vendor (the real `detect_vendor`). */
+interface DetectsVendor {
+  detectVendor(task: NodeTask): Promise<string | null>;
+}
+
+/**
+ * utils.node_cache_vendor: once verified, a node whose properties name no vendor gets the one
+ * its management interface detects (ipmitool: `mc info`'s manufacturer); a failure only warns.
+ */
+async function cacheVendor(task: NodeTask): Promise<void> {
+  const properties = (task.node.get('properties') ?? {}) as Record<string, unknown>;
+  if (properties.vendor) return;
+  const management = task.driver.management as Partial<DetectsVendor>;
+  if (typeof management.detectVendor !== 'function') return;
+  let vendor: string | null;
+  try {
+    vendor = await management.detectVendor(task);
+  } catch (e) {
+    if (e instanceof UnsupportedDriverExtensionError) return;
+    task.ctx.log.warn(
+      `Unexpected exception when trying to detect vendor for node ${task.uuid}. ${(e as Error).name}: ${message(e)}`,
+    );
+    return;
+  }
+  if (!vendor) return;
+  task.node.set('properties', { ...properties, vendor });
+  task.ctx.log.info(`Detected vendor ${vendor} for node ${task.uuid}`);
 }
 
 /** manager._do_inspect_hardware. */

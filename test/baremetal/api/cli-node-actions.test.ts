@@ -7,22 +7,10 @@
  * logical disk properties. Every command must exit the same and print the same once UUIDs, timestamps,
  * addresses and table widths are set aside.
  */
-import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
-import {
-  type CliResult,
-  type RealIronic,
-  realIronicMissing,
-  startRealIronic,
-} from '../../support/real-ironic.ts';
-import { type BatonApi, startBatonApi, unpinnedCaps } from './support/baton-api.ts';
-import { CliSide, type Command, cmd } from './support/cli-side.ts';
-
-const inCi = process.env.CI === 'true';
-const missing = realIronicMissing();
-if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+import { unpinnedCaps } from './support/baton-api.ts';
+import { describeCliSessionComparison } from './support/cli-session-comparison.ts';
+import { type Command, cmd } from './support/cli-side.ts';
 
 const CONSOLES = ['fake', 'no-console'];
 
@@ -76,50 +64,14 @@ const SESSION: readonly Command[] = [
   cmd('driver raid property list ipmi'),
 ];
 
-describe('a baremetal client session of node actions against Baton and the real Ironic', {
-  skip: missing,
-}, () => {
-  let real: RealIronic;
-  let baton: BatonApi;
-  let listening: ListeningApi;
-  let sides: { real: CliSide; baton: CliSide };
-
-  before(async () => {
-    [real, baton] = await Promise.all([
-      startRealIronic({ config: { DEFAULT: { enabled_console_interfaces: CONSOLES.join(',') } } }),
-      startBatonApi({
-        conductor: { enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, console: CONSOLES } },
-      }),
-    ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: unpinnedCaps().apiMax,
-      host: '127.0.0.1',
-      port: 0,
-    });
-    sides = { real: new CliSide(real.url), baton: new CliSide(listening.url) };
-  });
-
-  after(async () => {
-    sides?.real.close();
-    sides?.baton.close();
-    await listening?.drain();
-    await Promise.all([real?.stop(), baton?.close()]);
-  });
-
-  it('prints the same for every command', async () => {
-    for (const [index, command] of SESSION.entries()) {
-      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
-      const shown = (side: CliSide, result: CliResult) => ({
-        code: result.code,
-        stdout: side.normalize(result.stdout),
-        stderr: side.normalize(result.stderr),
-      });
-      assert.deepEqual(
-        shown(sides.baton, ours),
-        shown(sides.real, theirs),
-        `command ${index + 1}: baremetal ${command.args.join(' ')}`,
-      );
-    }
-  });
-});
+describeCliSessionComparison(
+  'a baremetal client session of node actions against Baton and the real Ironic',
+  {
+    real: { config: { DEFAULT: { enabled_console_interfaces: CONSOLES.join(',') } } },
+    baton: {
+      conductor: { enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, console: CONSOLES } },
+    },
+    apiMax: unpinnedCaps().apiMax,
+    session: SESSION,
+  },
+);

@@ -19,6 +19,7 @@ import {
 import { authtokenOptions, iniSection } from '../../auth/support/keystone-settings.ts';
 import { realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import {
+  ADMIN_PASSWORD,
   keystoneSkipReason,
   type RealKeystone,
   startRealKeystone,
@@ -50,7 +51,17 @@ describe('the bare metal API behind a real Keystone', { skip: keystoneSkipReason
         iniSection(
           'keystone_authtoken',
           authtokenOptions(keystone, { http_request_max_retries: '0' }),
-        ),
+        ) +
+        // The API's credentials for the conductors' RPC (it wants an admin: rpc-auth.test.ts).
+        iniSection('json_rpc', {
+          auth_type: 'password',
+          auth_url: keystone.url,
+          username: 'admin',
+          password: ADMIN_PASSWORD,
+          user_domain_name: 'Default',
+          project_name: 'admin',
+          project_domain_name: 'Default',
+        }),
     );
     const plan = await planBaremetal({
       configFile: file,
