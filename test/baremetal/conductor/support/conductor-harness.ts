@@ -17,6 +17,7 @@ import {
   createBaremetalStore,
   prepareBaremetalDatabase,
 } from '../../../../src/baremetal/db/index.ts';
+import type { DriverCatalog } from '../../../../src/baremetal/drivers/driver-catalog.ts';
 import {
   BAREMETAL_OBJECTS,
   Node,
@@ -95,6 +96,8 @@ export async function startTestConductor(options: {
   readonly transport: RpcTransport;
   readonly caps?: CapsInForce;
   readonly registerService?: boolean;
+  /** The hardware types and implementations it may enable (default: Baton's). */
+  readonly drivers?: DriverCatalog;
 }): Promise<TestConductor> {
   const host = options.host ?? `cond-${randomUUID().slice(0, 8)}`;
   const database = await openTestDatabase(options.url);
@@ -105,6 +108,7 @@ export async function startTestConductor(options: {
     database,
     caps: options.caps ?? UNPINNED,
     transport: options.transport,
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
     ...(options.registerService
       ? {
           claim: async () => {
