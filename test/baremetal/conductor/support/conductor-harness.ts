@@ -64,6 +64,7 @@ export function testSettings(host: string, overrides: Partial<ConductorSettings>
     heartbeatTimeout: 60,
     checkProvisionStateInterval: 0,
     syncPowerStateInterval: 0,
+    powerFailureRecoveryInterval: 0,
     syncLocalStateInterval: 0,
     checkAllocationsInterval: 0,
     nodeLockedRetryAttempts: 1,
