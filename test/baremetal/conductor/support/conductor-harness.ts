@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
+import type { ConductorLog } from '../../../../src/baremetal/conductor/conductor-context.ts';
 import type { RunningConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import { startConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import {
@@ -99,6 +100,7 @@ export async function startTestConductor(options: {
   readonly registerService?: boolean;
   /** The hardware types and implementations it may enable (default: Baton's). */
   readonly drivers?: DriverCatalog;
+  readonly log?: ConductorLog;
 }): Promise<TestConductor> {
   const host = options.host ?? `cond-${randomUUID().slice(0, 8)}`;
   const database = await openTestDatabase(options.url);
@@ -110,6 +112,7 @@ export async function startTestConductor(options: {
     caps: options.caps ?? UNPINNED,
     transport: options.transport,
     ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.registerService
       ? {
           claim: async () => {
