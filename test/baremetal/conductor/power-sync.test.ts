@@ -19,6 +19,7 @@ import {
   powerSyncFailureCount,
   syncPowerStates,
 } from '../../../src/baremetal/conductor/periodic-tasks.ts';
+import type { NodeObject } from '../../../src/baremetal/objects/index.ts';
 import {
   forEachConductorBackend,
   localTransports,
@@ -181,6 +182,32 @@ forEachConductorBackend('the periodic power state sync', (ctx) => {
     assert.equal((await running.store.nodes.get(other)).get('maintenance_reason'), 'mine');
     await syncPowerStates(context);
     assert.equal(powerSyncFailureCount(context, uuid), 0);
+    await dropAll(running);
+    await running.stop();
+  });
+
+  test('runs on its intervals: the sync and the recovery as periodic tasks', async () => {
+    FLAKY.reset();
+    const running = await flakyConductor(ctx.url(), {
+      syncPowerStateInterval: 1,
+      powerFailureRecoveryInterval: 1,
+      powerStateSyncMaxRetries: 0,
+    });
+    ctx.onCleanup(() => running.stop());
+    const uuid = await flakyNode(running, { power_state: 'power on' });
+    FLAKY.power.set(uuid, 'power on');
+    FLAKY.failing.add(uuid);
+    const until = async (what: string, check: (node: NodeObject) => boolean) => {
+      for (let i = 0; i < 100; i++) {
+        if (check(await running.store.nodes.get(uuid))) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`${what}: not within 5 s`);
+    };
+    await until('maintenance', (node) => node.get('fault') === POWER_FAILURE_FAULT);
+    FLAKY.failing.delete(uuid);
+    await until('recovered', (node) => node.get('maintenance') === false);
+    assert.equal((await running.store.nodes.get(uuid)).get('power_state'), 'power on');
     await dropAll(running);
     await running.stop();
   });
