@@ -388,8 +388,8 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   conductor(
     'sync_power_state_interval',
     'syncPowerStateInterval',
-    'Seconds between power state syncs (0: off).',
-    seconds(),
+    'Seconds between power state syncs (0 or less: off, as in Ironic, which sets no minimum).',
+    integer(-MAX_INT - 1, MAX_INT),
   ),
   conductor(
     'force_power_state_during_sync',

@@ -120,6 +120,7 @@ describe('bare metal config', () => {
         'workers_pool_size = 8',
         'node_locked_retry_attempts = 5',
         'power_state_change_timeout = 20',
+        'sync_power_state_interval = -1',
         'force_power_state_during_sync = false',
         'power_state_sync_max_retries = 5',
         'sync_power_state_workers = 16',
@@ -170,6 +171,7 @@ describe('bare metal config', () => {
     assert.equal(c.nodeLockedRetryAttempts, 5);
     assert.equal(c.gracefulShutdownTimeout, 30);
     assert.equal(c.powerStateChangeTimeout, 20);
+    assert.equal(c.syncPowerStateInterval, -1, 'off, as the real one takes it');
     assert.equal(c.forcePowerStateDuringSync, false);
     assert.equal(c.powerStateSyncMaxRetries, 5);
     assert.equal(c.syncPowerStateWorkers, 16);

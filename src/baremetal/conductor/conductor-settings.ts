@@ -37,7 +37,7 @@ export interface ConductorSettings {
   readonly cleanCallbackTimeout: number;
   /** `[conductor] check_provision_state_interval` (s): timeouts and the orphan check. */
   readonly checkProvisionStateInterval: number;
-  /** `[conductor] sync_power_state_interval` (s; 0: off). */
+  /** `[conductor] sync_power_state_interval` (s; 0 or less: off). */
   readonly syncPowerStateInterval: number;
   /** `[conductor] force_power_state_during_sync`: set the hardware to the recorded state (true) or record the hardware's (false). */
   readonly forcePowerStateDuringSync: boolean;
