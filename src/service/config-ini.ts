@@ -67,7 +67,7 @@ export function toBoolean(option: string, value: string): boolean {
 /** An option's value as an integer within `[min, max]`. */
 export function toInteger(option: string, value: string, min: number, max: number): number {
   const number = Number(value.trim());
-  if (!/^\s*\d+\s*$/.test(value) || number < min || number > max) {
+  if (!/^\s*-?\d+\s*$/.test(value) || number < min || number > max) {
     throw new ConfigFileError(`${option}: '${value}' is not an integer from ${min} to ${max}`);
   }
   return number;

@@ -55,6 +55,17 @@ describe('bare metal config', () => {
       ],
       [100, 3, 1, 60],
     );
+    // ironic/conf/conductor.py: the power state sync and the recovery from power failures.
+    assert.deepEqual(
+      [
+        c.syncPowerStateInterval,
+        c.forcePowerStateDuringSync,
+        c.powerStateSyncMaxRetries,
+        c.syncPowerStateWorkers,
+        c.powerFailureRecoveryInterval,
+      ],
+      [60, true, 3, 8, 300],
+    );
     assert.equal(c.conductorGroup, '');
   });
 
@@ -109,6 +120,11 @@ describe('bare metal config', () => {
         'workers_pool_size = 8',
         'node_locked_retry_attempts = 5',
         'power_state_change_timeout = 20',
+        'sync_power_state_interval = -1',
+        'force_power_state_during_sync = false',
+        'power_state_sync_max_retries = 5',
+        'sync_power_state_workers = 16',
+        'power_failure_recovery_interval = 0',
         '[ipmi]',
         'command_retry_timeout = 10',
         'min_command_interval = 1',
@@ -155,6 +171,11 @@ describe('bare metal config', () => {
     assert.equal(c.nodeLockedRetryAttempts, 5);
     assert.equal(c.gracefulShutdownTimeout, 30);
     assert.equal(c.powerStateChangeTimeout, 20);
+    assert.equal(c.syncPowerStateInterval, -1, 'off, as the real one takes it');
+    assert.equal(c.forcePowerStateDuringSync, false);
+    assert.equal(c.powerStateSyncMaxRetries, 5);
+    assert.equal(c.syncPowerStateWorkers, 16);
+    assert.equal(c.powerFailureRecoveryInterval, 0);
     assert.equal(c.ipmi.commandRetryTimeout, 10);
     assert.equal(c.ipmi.minCommandInterval, 1);
     assert.equal(c.ipmi.disableBootTimeout, false);

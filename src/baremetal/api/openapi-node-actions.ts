@@ -1,11 +1,13 @@
 /**
  * The OpenAPI operations of the node actions (conductor RPC 1.4), for openapi-operations.ts:
- * the console (every version), inject NMI (1.29), boot mode and secure boot (1.76) and
+ * the console (every version), RAID's target configuration (1.12; the logical disk schema as
+ * its body), inject NMI (1.29), boot mode and secure boot (1.76) and
  * indicators (no gate: the real 21.4 controller checks none, though its reference says 1.63),
  * with the bodies node-console.ts, node-boot-mode.ts and node-management.ts bind; and vendor
  * passthru of nodes and hardware types (vendor-passthru.ts), every version.
  */
 import type { JsonSchemaObject, OpenApiOperation } from '../../microversion/index.ts';
+import { RAID_CONFIG_SCHEMA } from '../drivers/raid-logical-disks.ts';
 import { FEATURES } from './features.ts';
 import { TARGET_BOOT_MODES } from './node-boot-mode.ts';
 
@@ -49,6 +51,26 @@ const INDICATOR_ITEM: JsonSchemaObject = {
   additionalProperties: false,
 };
 
+/**
+ * The RAID configuration schema in OpenAPI 3.1's dialect (JSON Schema 2020-12): draft-04's
+ * `minimum` with a boolean `exclusiveMinimum` becomes a numeric `exclusiveMinimum`, and
+ * `dependencies` `dependentRequired`; the meaning is unchanged.
+ */
+function raidConfigBody(): JsonSchemaObject {
+  const { $schema: _draft, ...schema } = structuredClone(RAID_CONFIG_SCHEMA) as unknown as {
+    $schema: string;
+    properties: { logical_disks: { items: Record<string, unknown> } };
+  };
+  const disk = schema.properties.logical_disks.items;
+  const count = (disk.properties as Record<string, Record<string, unknown>>)
+    .number_of_physical_disks as Record<string, unknown>;
+  count.exclusiveMinimum = count.minimum;
+  delete count.minimum;
+  disk.dependentRequired = disk.dependencies;
+  delete disk.dependencies;
+  return schema as unknown as JsonSchemaObject;
+}
+
 export const NODE_ACTION_OPERATIONS: readonly OpenApiOperation[] = [
   {
     method: 'get',
@@ -70,6 +92,18 @@ export const NODE_ACTION_OPERATIONS: readonly OpenApiOperation[] = [
       required: ['enabled'],
     },
     responses: [accepted("Accepted; the location header names the node's console.")],
+  },
+  {
+    method: 'put',
+    path: '/v1/nodes/{node}/states/raid',
+    since: FEATURES.raidConfig,
+    tag: 'node states',
+    summary:
+      "Set the node's target RAID configuration (checked by its RAID interface; `{}` or no body unsets it).",
+    pathParameters: NODE,
+    body: raidConfigBody(),
+    bodyOptional: true,
+    responses: [noContent('Stored.')],
   },
   {
     method: 'put',

@@ -134,6 +134,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PUT /v1/nodes/:node/states/provision': node('baremetal:node:set_provision_state'),
   'GET /v1/nodes/:node/states/console': node('baremetal:node:get_console'),
   'PUT /v1/nodes/:node/states/console': node('baremetal:node:set_console_state'),
+  'PUT /v1/nodes/:node/states/raid': node('baremetal:node:set_raid_state'),
   'PUT /v1/nodes/:node/states/boot_mode': node('baremetal:node:set_boot_mode'),
   'PUT /v1/nodes/:node/states/secure_boot': node('baremetal:node:set_secure_boot'),
   'GET /v1/nodes/:node/traits': node('baremetal:node:traits:list'),

@@ -1,7 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
  * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, ramdisk lookup/heartbeat, RAID) has no route: WebOb's 404.
+ * history, ramdisk lookup/heartbeat) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -14,6 +14,7 @@ import { registerNodeBootModeRoutes } from './node-boot-mode.ts';
 import { registerNodeConsoleRoutes } from './node-console.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
+import { registerNodeRaidRoutes } from './node-raid.ts';
 import { registerNodeStateRoutes } from './node-states.ts';
 import { registerNodeTraitRoutes } from './node-traits.ts';
 import { registerNodeVifRoutes } from './node-vifs.ts';
@@ -35,6 +36,7 @@ export function registerRoutes(app: FastifyInstance): void {
   registerNodeStateRoutes(app);
   registerNodeConsoleRoutes(app);
   registerNodeBootModeRoutes(app);
+  registerNodeRaidRoutes(app);
   registerNodeManagementRoutes(app);
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);

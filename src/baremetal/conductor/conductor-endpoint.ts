@@ -21,6 +21,7 @@ import * as management from './manager-management.ts';
 import * as nodes from './manager-nodes.ts';
 import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
+import * as raid from './manager-raid.ts';
 import * as vendor from './manager-vendor.ts';
 
 type Args = Record<string, unknown>;
@@ -337,6 +338,19 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
           text('set_indicator_state', a, 'indicator'),
           text('set_indicator_state', a, 'state'),
         ),
+    ),
+    set_target_raid_config: m({ node_id: 'required', target_raid_config: 'required' }, (a) =>
+      raid.setTargetRaidConfig(
+        ctx,
+        text('set_target_raid_config', a, 'node_id'),
+        optionalDict('set_target_raid_config', a, 'target_raid_config') ?? {},
+      ),
+    ),
+    get_raid_logical_disk_properties: m({ driver_name: 'required' }, (a) =>
+      raid.getRaidLogicalDiskProperties(
+        ctx,
+        text('get_raid_logical_disk_properties', a, 'driver_name'),
+      ),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

@@ -37,8 +37,16 @@ export interface ConductorSettings {
   readonly cleanCallbackTimeout: number;
   /** `[conductor] check_provision_state_interval` (s): timeouts and the orphan check. */
   readonly checkProvisionStateInterval: number;
-  /** `[conductor] sync_power_state_interval` (s; 0: off). */
+  /** `[conductor] sync_power_state_interval` (s; 0 or less: off). */
   readonly syncPowerStateInterval: number;
+  /** `[conductor] force_power_state_during_sync`: set the hardware to the recorded state (true) or record the hardware's (false). */
+  readonly forcePowerStateDuringSync: boolean;
+  /** `[conductor] power_state_sync_max_retries`: failed syncs in a row before maintenance. */
+  readonly powerStateSyncMaxRetries: number;
+  /** `[conductor] sync_power_state_workers`: nodes a power state sync reads at once. */
+  readonly syncPowerStateWorkers: number;
+  /** `[conductor] power_failure_recovery_interval` (s; 0: off): nodes in `power failure`. */
+  readonly powerFailureRecoveryInterval: number;
   /** `[conductor] sync_local_state_interval` (s; 0: off): active nodes newly mapped here. */
   readonly syncLocalStateInterval: number;
   /** `[conductor] check_allocations_interval` (s; 0: off): allocations of dead conductors. */
@@ -85,6 +93,10 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     cleanCallbackTimeout: 1800,
     checkProvisionStateInterval: 60,
     syncPowerStateInterval: 60,
+    forcePowerStateDuringSync: true,
+    powerStateSyncMaxRetries: 3,
+    syncPowerStateWorkers: 8,
+    powerFailureRecoveryInterval: 300,
     syncLocalStateInterval: 180,
     checkAllocationsInterval: 60,
     workersPoolSize: 100,

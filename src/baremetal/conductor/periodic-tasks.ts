@@ -1,20 +1,23 @@
 /**
  * The conductor's periodic tasks, each on its own interval and never overlapping itself:
  * the heartbeat (`[conductor] heartbeat_interval`: touch the conductors row), the power state
- * sync (`sync_power_state_interval`), the provision state checks
+ * sync (`sync_power_state_interval`) and the recovery of nodes it put in maintenance
+ * (`power_failure_recovery_interval`), the provision state checks
  * (`check_provision_state_interval`: nodes of dead conductors, nodes left in a state nobody
  * can resume, deploy and clean callbacks timed out), the takeover of active nodes newly mapped
  * here (`sync_local_state_interval`) and of allocations a dead conductor left
  * (`check_allocations_interval`). An interval of 0 turns a task off, as in Ironic.
  */
 
+import { InvalidParameterError, NodeLockedError, NotFoundError } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts';
 import { checkOrphanAllocations } from './manager-allocations.ts';
 import { pythonRepr } from './node-info.ts';
-import { failIfInState, nodesMappedHere } from './node-sweeps.ts';
-import { withNodeTask } from './node-task.ts';
+import { failIfInState, forEachAtMost, nodesMappedHere } from './node-sweeps.ts';
+import { type NodeTask, withNodeTask } from './node-task.ts';
+import { nodePowerAction } from './power-action.ts';
 import { checkOrphanNodes, failTransientStates, syncLocalState } from './takeover.ts';
 
 export interface PeriodicTask {
@@ -130,25 +133,259 @@ export async function checkCleanwaitTimeouts(ctx: ConductorContext): Promise<voi
 }
 
 /**
- * _sync_power_states: the power state the hardware reports is recorded when the node has
- * none. The fake power interface reports what the node says, so nothing ever differs.
+ * Provision states the power state sync leaves alone (SYNC_EXCLUDED_STATES): a ramdisk may be
+ * calling back, or the node's power is not yet known to work.
+ */
+const SYNC_EXCLUDED_STATES: ReadonlySet<string> = new Set([
+  S.DEPLOYWAIT,
+  S.CLEANWAIT,
+  S.ENROLL,
+  S.ADOPTFAIL,
+]);
+
+/** `fault` of a node the power state sync put in maintenance (faults.POWER_FAILURE). */
+export const POWER_FAILURE_FAULT = 'power failure';
+const POWER_ERROR = 'error';
+
+/** Each conductor's failed syncs in a row, by node uuid (power_state_sync_count). */
+const syncFailures = new WeakMap<ConductorContext, Map<string, number>>();
+
+function failureCounts(ctx: ConductorContext): Map<string, number> {
+  let counts = syncFailures.get(ctx);
+  if (counts === undefined) {
+    counts = new Map();
+    syncFailures.set(ctx, counts);
+  }
+  return counts;
+}
+
+/** How many syncs of a node have failed in a row on this conductor (0 after a good one). */
+export function powerSyncFailureCount(ctx: ConductorContext, uuid: string): number {
+  return failureCounts(ctx).get(uuid) ?? 0;
+}
+
+/** The hardware's power state; ERROR is a failure as an exception is (both count). */
+async function readPowerState(task: NodeTask, during: string): Promise<string | null> {
+  const state = await task.driver.power.getPowerState(task);
+  if (state === POWER_ERROR) {
+    throw new Error(`Power driver returned ERROR state while trying to ${during} power state.`);
+  }
+  return state;
+}
+
+/**
+ * handle_sync_power_state_max_retries_exceeded: the recorded power state becomes the
+ * hardware's (None when it could not be read) and the node goes to maintenance, fault
+ * `power failure`, with the real text as maintenance_reason.
+ */
+async function maxRetriesExceeded(
+  task: NodeTask,
+  actual: string | null,
+  error?: unknown,
+): Promise<void> {
+  const node = task.node;
+  const actualText = actual === null ? 'None' : actual;
+  const recorded = node.get('power_state');
+  let message =
+    `During sync_power_state, max retries exceeded for node ${task.uuid}, node state ` +
+    `${actualText} does not match expected state '${recorded === null ? 'None' : recorded}'. ` +
+    `Updating DB state to '${actualText}' Switching node to maintenance mode.`;
+  if (error !== undefined) message += ` Error: ${(error as Error).message}`;
+  // TODO: record a node history event (MONITORING, error) once node history lands.
+  node.set('power_state', actual);
+  node.set('maintenance', true);
+  node.set('maintenance_reason', message);
+  node.set('fault', POWER_FAILURE_FAULT);
+  await task.save();
+  task.ctx.log.error(message);
+}
+
+/**
+ * do_sync_power_state: reads the hardware's power state under a shared lock; a difference
+ * takes the node exclusively and either sets the hardware to the recorded state
+ * (`force_power_state_during_sync`) or records the hardware's. Returns the failures in a row:
+ * 0 after a good read, one more after a failed one; past `power_state_sync_max_retries` the
+ * node goes to maintenance.
+ */
+async function doSyncPowerState(task: NodeTask, previous: number): Promise<number> {
+  const ctx = task.ctx;
+  const maxRetries = ctx.settings.powerStateSyncMaxRetries;
+  const count = previous + 1;
+  // A node never powered and whose power cannot be validated is not synced.
+  if (task.node.get('power_state') === null) {
+    try {
+      await task.driver.power.validate(task);
+    } catch (error) {
+      if (error instanceof InvalidParameterError) return 0;
+      throw error;
+    }
+  }
+  let actual: string | null;
+  try {
+    actual = await readPowerState(task, 'sync');
+  } catch (error) {
+    if (count > maxRetries) {
+      await task.upgradeLock();
+      await maxRetriesExceeded(task, null, error);
+    } else {
+      ctx.log.warn(
+        `During sync_power_state, could not get power state for node ${task.uuid}, attempt ${count} of ${maxRetries}. Error: ${(error as Error).message}.`,
+      );
+    }
+    return count;
+  }
+  const same = (recorded: string | null) =>
+    (recorded !== null && recorded === actual) || (recorded === null && actual === null);
+  if (same(task.node.get('power_state'))) return 0;
+  // The node is changed: take it, and check again on what the reservation read.
+  await task.upgradeLock();
+  const node = task.node;
+  const recorded = node.get('power_state') as string | null;
+  if (same(recorded)) return 0;
+  if (SYNC_EXCLUDED_STATES.has(task.provisionState) || node.get('maintenance')) return 0;
+  if (recorded === null) {
+    ctx.log.info(
+      `During sync_power_state, node ${task.uuid} has no previous known state. Recording current state '${actual}'.`,
+    );
+    node.set('power_state', actual);
+    await task.save();
+    return 0;
+  }
+  if (count > maxRetries) {
+    await maxRetriesExceeded(task, actual);
+    return count;
+  }
+  if (ctx.settings.forcePowerStateDuringSync) {
+    ctx.log.warn(
+      `During sync_power_state, node ${task.uuid} state '${actual}' does not match expected state. Changing hardware state to '${recorded}'.`,
+    );
+    try {
+      await nodePowerAction(task, recorded);
+    } catch {
+      ctx.log.error(
+        `Failed to change power state of node ${task.uuid} to '${recorded}', attempt ${count} of ${maxRetries}.`,
+      );
+    }
+  } else {
+    ctx.log.warn(
+      `During sync_power_state, node ${task.uuid} state does not match expected state '${recorded}'. Updating recorded state to '${actual}'.`,
+    );
+    node.set('power_state', actual);
+    await task.save();
+  }
+  return count;
+}
+
+/**
+ * _sync_power_states: every node mapped here and not in maintenance, the ones failing to
+ * answer first, `sync_power_state_workers` (at most `periodic_max_workers`) at a time; a node
+ * reserved, in maintenance, in a state excluded above or with a power change under way is
+ * skipped, as is one locked or deleted meanwhile.
  */
 export async function syncPowerStates(ctx: ConductorContext): Promise<void> {
-  const nodes = await nodesMappedHere(ctx, { maintenance: false, reserved: false });
-  for (const node of nodes) {
-    if (ctx.stopping) return;
-    const uuid = String(node.get('uuid'));
-    if (node.get('target_power_state') !== null) continue;
-    await withNodeTask(ctx, uuid, { shared: true, purpose: 'power state sync' }, async (task) => {
-      const actual = await task.driver.power.getPowerState(task);
-      if (actual === task.node.get('power_state') || actual === null) return;
-      await task.upgradeLock();
-      task.node.set('power_state', actual);
-      await task.save();
-    }).catch((error) =>
-      ctx.log.warn(`power state sync of node ${uuid}: ${(error as Error).message}`),
-    );
-  }
+  const counts = failureCounts(ctx);
+  const nodes = (await nodesMappedHere(ctx, { maintenance: false }))
+    .map((node) => String(node.get('uuid')))
+    .sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
+  const workers = Math.min(ctx.settings.syncPowerStateWorkers, ctx.settings.periodicMaxWorkers);
+  await forEachAtMost(
+    ctx,
+    nodes,
+    async (uuid) => {
+      try {
+        await withNodeTask(
+          ctx,
+          uuid,
+          { shared: true, purpose: 'power state sync' },
+          async (task) => {
+            const node = task.node;
+            if (
+              SYNC_EXCLUDED_STATES.has(task.provisionState) ||
+              node.get('maintenance') ||
+              node.get('target_power_state') ||
+              node.get('reservation')
+            ) {
+              return;
+            }
+            const count = await doSyncPowerState(task, counts.get(uuid) ?? 0);
+            if (count > 0) counts.set(uuid, count);
+            else counts.delete(uuid);
+          },
+        );
+      } catch (error) {
+        if (error instanceof NotFoundError) {
+          ctx.log.info(
+            `During sync_power_state, node ${uuid} was not found and presumed deleted by another process.`,
+          );
+        } else if (error instanceof NodeLockedError) {
+          ctx.log.info(
+            `During sync_power_state, node ${uuid} was already locked by another process. Skip.`,
+          );
+        } else {
+          ctx.log.warn(`power state sync of node ${uuid}: ${(error as Error).message}`);
+        }
+      }
+    },
+    workers,
+  );
+}
+
+/**
+ * _power_failure_recovery: a node in maintenance for a power failure whose power state is
+ * read again leaves maintenance with that state recorded. Not a node in enroll, reserved or
+ * with a power change under way.
+ */
+export async function powerFailureRecovery(ctx: ConductorContext): Promise<void> {
+  const nodes = await nodesMappedHere(ctx, {
+    maintenance: true,
+    fault: POWER_FAILURE_FAULT,
+    reserved: false,
+  });
+  await forEachAtMost(ctx, nodes, async (found) => {
+    const uuid = String(found.get('uuid'));
+    try {
+      await withNodeTask(
+        ctx,
+        uuid,
+        { shared: true, purpose: 'power failure recovery' },
+        async (task) => {
+          const node = task.node;
+          if (
+            task.provisionState === S.ENROLL ||
+            !node.get('maintenance') ||
+            node.get('fault') !== POWER_FAILURE_FAULT ||
+            node.get('target_power_state') ||
+            node.get('reservation')
+          ) {
+            return;
+          }
+          let actual: string | null;
+          try {
+            await task.driver.power.validate(task);
+            actual = await readPowerState(task, 'get');
+          } catch (error) {
+            ctx.log.debug?.(
+              `During power_failure_recovery, could not get power state for node ${uuid}: ${(error as Error).message}`,
+            );
+            return;
+          }
+          await task.upgradeLock();
+          task.node.set('power_state', actual);
+          task.node.set('maintenance', false);
+          task.node.set('maintenance_reason', null);
+          task.node.set('fault', null);
+          await task.save();
+          failureCounts(ctx).delete(uuid);
+          ctx.log.info(
+            `Node ${uuid} is recovered from power failure with actual power state '${actual}'.`,
+          );
+        },
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof NodeLockedError) return;
+      ctx.log.warn(`power failure recovery of node ${uuid}: ${(error as Error).message}`);
+    }
+  });
 }
 
 /** The periodic tasks of a conductor, on the intervals of its settings. */
@@ -163,6 +400,11 @@ export function conductorPeriodicTasks(
       name: '_sync_power_states',
       intervalSeconds: s.syncPowerStateInterval,
       run: () => syncPowerStates(ctx),
+    },
+    {
+      name: '_power_failure_recovery',
+      intervalSeconds: s.powerFailureRecoveryInterval,
+      run: () => powerFailureRecovery(ctx),
     },
     {
       name: '_check_provision_states',

@@ -390,6 +390,21 @@ export class ConductorApi {
     }) as Promise<Record<string, unknown>>;
   }
 
+  /** RPC 1.4: stores a node's target RAID configuration (checked by its RAID interface). */
+  async setTargetRaidConfig(node: NodeObject, config: Record<string, unknown>): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_target_raid_config', {
+      node_id: routeOf(node).uuid,
+      target_raid_config: config,
+    });
+  }
+
+  /** RPC 1.4, to a conductor running the hardware type: its RAID logical disk properties. */
+  getRaidLogicalDiskProperties(driver: string): Promise<Record<string, string>> {
+    return this.#callDriver(driver, 'get_raid_logical_disk_properties', {
+      driver_name: driver,
+    }) as Promise<Record<string, string>>;
+  }
+
   /** Sends to a conductor running `driver`; not delivered: sent once more to another. */
   async #callDriver(driver: string, method: string, args: Record<string, unknown>) {
     const version = V.nodeActions;

@@ -45,8 +45,9 @@ export const CONDUCTOR_RPC = defineRpcVersions([
       'Added get_console_information, set_console_mode, inject_nmi, change_node_boot_mode, ' +
       'change_node_secure_boot, get_supported_indicators, get_indicator_state and ' +
       'set_indicator_state (the console, API 1.29 inject NMI, 1.63 indicators, 1.76 boot mode), ' +
-      'vendor_passthru, driver_vendor_passthru, get_node_vendor_passthru_methods and ' +
-      'get_driver_vendor_passthru_methods',
+      'vendor_passthru, driver_vendor_passthru, get_node_vendor_passthru_methods, ' +
+      'get_driver_vendor_passthru_methods, set_target_raid_config and ' +
+      'get_raid_logical_disk_properties (API 1.12 RAID)',
     name: 'nodeActions',
   },
 ]);

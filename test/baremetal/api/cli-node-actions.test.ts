@@ -3,7 +3,8 @@
  * Baton's API (listening, its conductor in this process) and the real Ironic 21.4.4, both
  * unpinned with console `fake` enabled beside `no-console`: console enable, show and disable
  * (and refused with no-console), inject NMI, boot mode and secure boot, node and driver vendor
- * passthru. Every command must exit the same and print the same once UUIDs, timestamps,
+ * passthru, a target RAID configuration set (and refused, and unset) and the driver's RAID
+ * logical disk properties. Every command must exit the same and print the same once UUIDs, timestamps,
  * addresses and table widths are set aside.
  */
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
@@ -12,6 +13,14 @@ import { describeCliSessionComparison } from './support/cli-session-comparison.t
 import { type Command, cmd } from './support/cli-side.ts';
 
 const CONSOLES = ['fake', 'no-console'];
+
+/** A target RAID configuration as one argument (the session splits lines on spaces). */
+const RAID = JSON.stringify({
+  logical_disks: [
+    { raid_level: '1', size_gb: 100, is_root_volume: true },
+    { raid_level: '5', size_gb: 'MAX', controller: 'c', physical_disks: ['a', 'b'] },
+  ],
+});
 
 /** A command after which the conductor's background work is awaited (a reservation). */
 const settled = (line: string): Command => ({ ...cmd(line), settles: 'n1' });
@@ -43,6 +52,16 @@ const SESSION: readonly Command[] = [
   cmd('driver passthru list fake-hardware'),
   cmd('driver passthru call fake-hardware first_method --arg bar=baz'),
   cmd('driver passthru list ipmi'),
+  cmd(`node set n1 --target-raid-config ${RAID}`),
+  cmd('node show n1 --fields raid_config target_raid_config'),
+  cmd('node set n1 --target-raid-config {"logical_disks":[{"raid_level":"7","size_gb":1}]}'),
+  cmd('node set n1 --target-raid-config {"logical_disks":[]}'),
+  cmd(`node set n1 --raid-interface no-raid --target-raid-config ${RAID}`),
+  cmd('node set n1 --raid-interface fake'),
+  cmd('node unset n1 --target-raid-config'),
+  cmd('node show n1 --fields target_raid_config -f json'),
+  cmd('driver raid property list fake-hardware'),
+  cmd('driver raid property list ipmi'),
 ];
 
 describeCliSessionComparison(

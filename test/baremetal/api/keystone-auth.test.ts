@@ -238,6 +238,11 @@ describe('the bare metal API behind a real Keystone', { skip: keystoneSkipReason
           { bar: 'x' },
         ],
         ['ownerMember', 'GET', '/v1/drivers/fake-hardware/vendor_passthru/methods'],
+        // RAID (set_raid_state, get_raid_logical_disk_properties).
+        ['ownerReader', 'PUT', '/v1/nodes/leased/states/raid', {}],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/raid', { logical_disks: [] }],
+        ['lesseeMember', 'PUT', '/v1/nodes/unowned/states/raid', {}],
+        ['ownerMember', 'GET', '/v1/drivers/fake-hardware/raid/logical_disk_properties'],
       ];
       for (const [who, method, path, body] of cases) {
         const [baton, ironic] = await Promise.all(

@@ -4,7 +4,9 @@
  * refused with no-console; inject NMI (1.29); boot mode and secure boot (1.76) with the fake
  * management's refusal in last_error; indicators; vendor passthru of a node and of the
  * hardware type; a console that cannot be started again when a conductor takes the node over
- * (adoption). Background work is awaited on both sides before the next step.
+ * (adoption); RAID (1.12): a target configuration checked against the logical disk schema,
+ * stored, unset, refused by no-raid, and the logical disk properties. Background work is
+ * awaited on both sides before the next step.
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
@@ -14,6 +16,14 @@ const C = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c1';
 const NC = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c2';
 const AD = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c3';
 const TD = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c4';
+const R = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c5';
+const NR = 'ac7105e0-03f2-4d2e-ae87-c02d7f33c0c6';
+const RAID = {
+  logical_disks: [
+    { raid_level: '1', size_gb: 100, is_root_volume: true, controller: 'c', physical_disks: ['a'] },
+    { raid_level: '5', size_gb: 'MAX', disk_type: 'ssd', number_of_physical_disks: 3 },
+  ],
+};
 
 const put = (path: string, body: unknown, version = V, settle?: string): Exchange => ({
   method: 'PUT',
@@ -34,6 +44,9 @@ const createNode = (uuid: string, name: string, fields: Record<string, unknown> 
   post('/v1/nodes', { uuid, name, driver: 'fake-hardware', ...fields });
 const nodeFields = (uuid: string) =>
   get(`/v1/nodes/${uuid}?fields=console_enabled,last_error,boot_mode,secure_boot,reservation`);
+
+const raidFields = (uuid: string, version = V) =>
+  get(`/v1/nodes/${uuid}?fields=raid_config,target_raid_config,raid_interface`, version);
 
 export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
   {
@@ -159,6 +172,52 @@ export const NODE_ACTION_SCENARIOS: readonly Scenario[] = [
       get('/v1/drivers/fake-hardware/vendor_passthru/methods'),
       post('/v1/drivers/fake-hardware/vendor_passthru?method=first_method', { bar: 'baz' }),
       get('/v1/drivers/ipmi/vendor_passthru/methods'),
+    ],
+  },
+  {
+    title: 'node RAID: the target configuration checked and stored, unset, refused by no-raid',
+    steps: [
+      createNode(R, 'act-raid'),
+      createNode(NR, 'act-noraid', { raid_interface: 'no-raid' }),
+      put(`/v1/nodes/${R}/states/raid`, RAID, '1.11'),
+      put(`/v1/nodes/${R}/states/raid`, RAID),
+      raidFields(R),
+      raidFields(R, '1.11'),
+      get(`/v1/nodes/${R}/states`),
+      get(`/v1/nodes/${R}/states`, '1.11'),
+      put(`/v1/nodes/${R}/states/raid`, { logical_disks: [] }),
+      put(`/v1/nodes/${R}/states/raid`, { logical_disks: [{ raid_level: '7', size_gb: 1 }] }),
+      put(`/v1/nodes/${R}/states/raid`, { logical_disks: [{ raid_level: '1', size_gb: -1 }] }),
+      put(`/v1/nodes/${R}/states/raid`, { logical_disks: [{ raid_level: '1', size_gb: 1.5 }] }),
+      put(`/v1/nodes/${R}/states/raid`, {
+        logical_disks: [{ raid_level: '1', size_gb: 1, physical_disks: ['a', 'b'] }],
+      }),
+      put(`/v1/nodes/${R}/states/raid`, {
+        logical_disks: [{ raid_level: '1', size_gb: 1, number_of_physical_disks: 0 }],
+      }),
+      put(`/v1/nodes/${R}/states/raid`, {
+        logical_disks: [
+          { raid_level: '1', size_gb: 'MAX', is_root_volume: true },
+          { raid_level: '0', size_gb: 10, is_root_volume: true },
+        ],
+      }),
+      put(`/v1/nodes/${R}/states/raid`, { foo: 1 }),
+      put(`/v1/nodes/${R}/states/raid`, ['logical_disks']),
+      put(`/v1/nodes/${R}/states/raid`, 'x'),
+      put(`/v1/nodes/${R}/states/raid`, null),
+      raidFields(R),
+      put(`/v1/nodes/${R}/states/raid?x=1`, {}),
+      put(`/v1/nodes/act-raid/states/raid`, {}),
+      raidFields(R),
+      { method: 'PUT', path: `/v1/nodes/${R}/states/raid`, version: V },
+      put(`/v1/nodes/${NR}/states/raid`, RAID),
+      put(`/v1/nodes/${NR}/states/raid`, {}),
+      raidFields(NR),
+      put('/v1/nodes/act-missing/states/raid', RAID),
+      get('/v1/drivers/fake-hardware/raid/logical_disk_properties'),
+      get('/v1/drivers/fake-hardware/raid/logical_disk_properties', '1.11'),
+      get('/v1/drivers/fake-hardware/raid/logical_disk_properties?x=1'),
+      get('/v1/drivers/ipmi/raid/logical_disk_properties'),
     ],
   },
 ];

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
+import type { ConductorLog } from '../../../../src/baremetal/conductor/conductor-context.ts';
 import type { RunningConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import { startConductor } from '../../../../src/baremetal/conductor/conductor-process.ts';
 import {
@@ -17,6 +18,7 @@ import {
   createBaremetalStore,
   prepareBaremetalDatabase,
 } from '../../../../src/baremetal/db/index.ts';
+import type { DriverCatalog } from '../../../../src/baremetal/drivers/driver-catalog.ts';
 import {
   BAREMETAL_OBJECTS,
   Node,
@@ -63,6 +65,7 @@ export function testSettings(host: string, overrides: Partial<ConductorSettings>
     heartbeatTimeout: 60,
     checkProvisionStateInterval: 0,
     syncPowerStateInterval: 0,
+    powerFailureRecoveryInterval: 0,
     syncLocalStateInterval: 0,
     checkAllocationsInterval: 0,
     nodeLockedRetryAttempts: 1,
@@ -95,6 +98,9 @@ export async function startTestConductor(options: {
   readonly transport: RpcTransport;
   readonly caps?: CapsInForce;
   readonly registerService?: boolean;
+  /** The hardware types and implementations it may enable (default: Baton's). */
+  readonly drivers?: DriverCatalog;
+  readonly log?: ConductorLog;
 }): Promise<TestConductor> {
   const host = options.host ?? `cond-${randomUUID().slice(0, 8)}`;
   const database = await openTestDatabase(options.url);
@@ -105,6 +111,8 @@ export async function startTestConductor(options: {
     database,
     caps: options.caps ?? UNPINNED,
     transport: options.transport,
+    ...(options.drivers === undefined ? {} : { drivers: options.drivers }),
+    ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.registerService
       ? {
           claim: async () => {
