@@ -31,6 +31,7 @@ import { nodeStatesFields } from './node-states.ts';
 import { TRAITS_BODY_SCHEMA } from './node-traits.ts';
 import { NODE_QUERY_FIELDS } from './node-view.ts';
 import { VIF_SCHEMA } from './node-vifs.ts';
+import { EVENT_OPERATIONS } from './openapi-agent.ts';
 import {
   ALLOCATION_OPERATIONS,
   allocationSchema,
@@ -980,6 +981,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
   ...VENDOR_PASSTHRU_OPERATIONS,
   ...ALLOCATION_OPERATIONS,
   ...DEPLOY_TEMPLATE_OPERATIONS,
+  ...EVENT_OPERATIONS,
 ];
 
 const ERROR_SCHEMA: JsonSchemaObject = {

@@ -79,6 +79,9 @@ const v1: Handler = async (request) => {
   if (request.microversion.atLeast(FEATURES.allocations)) {
     body.allocations = resourceLinks(base, 'allocations');
   }
+  if (request.microversion.atLeast(FEATURES.events)) {
+    body.events = resourceLinks(base, 'events');
+  }
   if (request.microversion.atLeast(FEATURES.deployTemplates)) {
     body.deploy_templates = resourceLinks(base, 'deploy_templates');
   }

@@ -144,6 +144,15 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'DELETE /v1/nodes/:node/traits/:trait': node('baremetal:node:traits:delete'),
   'GET /v1/nodes/:node/vifs': node('baremetal:node:vif:list'),
   'POST /v1/nodes/:node/vifs': node('baremetal:node:vif:attach'),
+  // Validated, then 404 below 1.54, then `baremetal:events:post` (api/events.ts).
+  'POST /v1/events': IN_HANDLER,
+  // The controller's other methods: 404 below 1.54, else 405 (api/events.ts).
+  'GET /v1/events': AUTHENTICATED,
+  'PUT /v1/events': AUTHENTICATED,
+  'DELETE /v1/events': AUTHENTICATED,
+  'PATCH /v1/events': AUTHENTICATED,
+  // pecan hands post() the first segment as its body: the schema's 400.
+  'POST /v1/events/*': IN_HANDLER,
   'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
   'GET /v1/ports': { kind: 'portList', portgroup: false },
   'POST /v1/ports': IN_HANDLER,

@@ -1,7 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
  * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, events, ramdisk lookup/heartbeat) has no route: WebOb's 404.
+ * history, ramdisk lookup/heartbeat) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -9,6 +9,7 @@ import { registerChassisRoutes } from './chassis.ts';
 import { registerConductorRoutes } from './conductors.ts';
 import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
+import { registerEventRoutes } from './events.ts';
 import { registerNodeBootModeRoutes } from './node-boot-mode.ts';
 import { registerNodeConsoleRoutes } from './node-console.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
@@ -46,4 +47,5 @@ export function registerRoutes(app: FastifyInstance): void {
   registerShardRoutes(app);
   registerAllocationRoutes(app);
   registerDeployTemplateRoutes(app);
+  registerEventRoutes(app);
 }
