@@ -1,8 +1,8 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, events, ramdisk lookup/heartbeat, vendor passthru, console, RAID, indicators, inject
- * NMI, boot mode changes) has no route: WebOb's 404.
+ * What this release does not implement (volume connectors and targets, events, ramdisk
+ * lookup/heartbeat, vendor passthru, console, RAID, indicators, inject NMI, boot mode changes)
+ * has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -10,6 +10,8 @@ import { registerChassisRoutes } from './chassis.ts';
 import { registerConductorRoutes } from './conductors.ts';
 import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
+import { registerNodeBiosRoutes } from './node-bios.ts';
+import { registerNodeHistoryRoutes } from './node-history.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
 import { registerNodeStateRoutes } from './node-states.ts';
@@ -34,6 +36,8 @@ export function registerRoutes(app: FastifyInstance): void {
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
   registerNodeInventoryRoutes(app);
+  registerNodeBiosRoutes(app);
+  registerNodeHistoryRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
   registerShardRoutes(app);
