@@ -408,6 +408,36 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'Seconds a soft power off may take.',
     seconds(1),
   ),
+  conductor(
+    'node_history',
+    'nodeHistory',
+    'Record node history events (errors and other noteworthy events).',
+    BOOLEAN,
+  ),
+  conductor(
+    'node_history_max_entries',
+    'nodeHistoryMaxEntries',
+    'History events kept per node by the cleanup.',
+    integer(0, MAX_INT),
+  ),
+  conductor(
+    'node_history_cleanup_interval',
+    'nodeHistoryCleanupInterval',
+    'Seconds between node history cleanups (0: never).',
+    seconds(),
+  ),
+  conductor(
+    'node_history_cleanup_batch_count',
+    'nodeHistoryCleanupBatchCount',
+    'History events a cleanup deletes (0: no cleanup).',
+    integer(0, MAX_INT),
+  ),
+  conductor(
+    'node_history_minimum_days',
+    'nodeHistoryMinimumDays',
+    'Days of history the cleanup always keeps.',
+    integer(0, MAX_INT),
+  ),
   option(
     'conductor',
     'graceful_shutdown_timeout',
@@ -483,6 +513,11 @@ function defaultValues(): Record<string, unknown> {
     'allowProvisioningInMaintenance',
     'allowDeletingAvailableNodes',
     'softPowerOffTimeout',
+    'nodeHistory',
+    'nodeHistoryMaxEntries',
+    'nodeHistoryCleanupInterval',
+    'nodeHistoryCleanupBatchCount',
+    'nodeHistoryMinimumDays',
   ] as const) {
     values[field] = c[field];
   }
@@ -638,6 +673,14 @@ export function baremetalConfigOf(
         c.allowDeletingAvailableNodes,
       ),
       softPowerOffTimeout: pick('softPowerOffTimeout', c.softPowerOffTimeout),
+      nodeHistory: pick('nodeHistory', c.nodeHistory),
+      nodeHistoryMaxEntries: pick('nodeHistoryMaxEntries', c.nodeHistoryMaxEntries),
+      nodeHistoryCleanupInterval: pick('nodeHistoryCleanupInterval', c.nodeHistoryCleanupInterval),
+      nodeHistoryCleanupBatchCount: pick(
+        'nodeHistoryCleanupBatchCount',
+        c.nodeHistoryCleanupBatchCount,
+      ),
+      nodeHistoryMinimumDays: pick('nodeHistoryMinimumDays', c.nodeHistoryMinimumDays),
       gracefulShutdownTimeout: pick(
         'conductorGracefulShutdownTimeout',
         pick('gracefulShutdownTimeout', c.gracefulShutdownTimeout),

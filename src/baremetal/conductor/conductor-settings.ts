@@ -55,6 +55,16 @@ export interface ConductorSettings {
   readonly allowDeletingAvailableNodes: boolean;
   /** `[conductor] soft_power_off_timeout` (s). */
   readonly softPowerOffTimeout: number;
+  /** `[conductor] node_history`: failures (and a few other events) recorded as node history. */
+  readonly nodeHistory: boolean;
+  /** `[conductor] node_history_max_entries`: events per node the cleanup keeps (0: no cleanup). */
+  readonly nodeHistoryMaxEntries: number;
+  /** `[conductor] node_history_cleanup_interval` (s; 0: off). */
+  readonly nodeHistoryCleanupInterval: number;
+  /** `[conductor] node_history_cleanup_batch_count`: events a cleanup deletes (0: off). */
+  readonly nodeHistoryCleanupBatchCount: number;
+  /** `[conductor] node_history_minimum_days`: the cleanup counts only older events. */
+  readonly nodeHistoryMinimumDays: number;
   /** `[DEFAULT] graceful_shutdown_timeout` (s): work in flight may finish within it on SIGTERM. */
   readonly gracefulShutdownTimeout: number;
   /** `[DEFAULT] hash_ring_reset_interval` (s): how long the rings are cached. */
@@ -89,6 +99,11 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     allowProvisioningInMaintenance: true,
     allowDeletingAvailableNodes: true,
     softPowerOffTimeout: 600,
+    nodeHistory: true,
+    nodeHistoryMaxEntries: 300,
+    nodeHistoryCleanupInterval: 86400,
+    nodeHistoryCleanupBatchCount: 1000,
+    nodeHistoryMinimumDays: 0,
     gracefulShutdownTimeout: 60,
     hashRingResetInterval: 15,
     hashPartitionExponent: 5,
