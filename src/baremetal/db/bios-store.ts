@@ -5,7 +5,7 @@
  * the API. Written at the caps in force like every object table; deleted with the node.
  */
 import { inRetriedTransaction } from '../../db/index.ts';
-import { BIOSSetting, type BIOSSettingObject } from '../objects/index.ts';
+import { BIOS_REGISTRY_FIELDS, BIOSSetting, type BIOSSettingObject } from '../objects/index.ts';
 import { parseJsonColumns, toColumns } from './codec.ts';
 import type { StoreContext } from './context.ts';
 import { biosSettingNotFound, DuplicateError } from './errors.ts';
@@ -82,6 +82,35 @@ export async function createBiosSettings(
         .insertInto('bios_settings')
         .values(toColumns(values) as never)
         .execute();
+    }
+  });
+}
+
+/**
+ * Changes existing settings of a node, in one transaction (update_bios_setting_list): the
+ * value and the registry fields are written as given (a registry field left out is cleared, as
+ * Ironic's update does); a name the node lacks is BIOSSettingNotFound.
+ */
+export async function updateBiosSettings(
+  ctx: StoreContext,
+  settings: readonly BIOSSettingObject[],
+): Promise<void> {
+  await inRetriedTransaction(ctx.database, async (trx) => {
+    for (const setting of settings) {
+      const nodeId = Number(setting.get('node_id'));
+      const name = setting.get('name');
+      const values: Row = { value: setting.get('value') };
+      for (const field of BIOS_REGISTRY_FIELDS) {
+        values[field] = setting.isSet(field) ? setting.get(field) : null;
+      }
+      const version = changesForDb(setting, ctx.targets).version;
+      const result = await trx
+        .updateTable('bios_settings')
+        .set({ ...toColumns(values), version, updated_at: ctx.now() } as never)
+        .where('node_id', '=', nodeId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw biosSettingNotFound(nodeId, name);
     }
   });
 }

@@ -53,6 +53,7 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       list: bind(ctx, bios.listBiosSettings),
       get: bind(ctx, bios.getBiosSetting),
       create: bind(ctx, bios.createBiosSettings),
+      update: bind(ctx, bios.updateBiosSettings),
       delete: bind(ctx, bios.deleteBiosSettings),
     },
     nodeHistory: {

@@ -1,6 +1,7 @@
 /**
- * /v1/nodes/{node}/bios on the three backends: rows written through the store (fake hardware's
- * BIOS interface writes none, as the real fake's) are served as the real NodeBiosController
+ * /v1/nodes/{node}/bios on the three backends: rows written through the store, or by fake
+ * hardware's BIOS clean steps as the real fake writes them (apply_configuration syncs the rows
+ * to the settings given, factory_reset deletes them), are served as the real NodeBiosController
  * serves them: WebOb's 404 below 1.40, name and value with links, the registry fields with
  * `detail` or `fields` from 1.74 (400 below), one setting under its name, BIOSSettingNotFound
  * naming the node's UUID; the rows go with their node. Then Ironic 21.4's default policy on
@@ -171,7 +172,69 @@ forEachApiBackend('node BIOS settings', (api) => {
     assert.equal(unknownNode.fault(), 'Node no-such-node could not be found.');
   });
 
-  test('a node without settings (fake hardware writes none) lists none; rows go with the node', async () => {
+  test("fake hardware's apply_configuration and factory_reset write the rows, as the real fake's", async () => {
+    const v = { 'X-OpenStack-Ironic-API-Version': '1.82' };
+    const send = (method: string, url: string, payload: unknown) =>
+      api().request({ method: method as 'PUT', url, headers: v, payload: payload as object });
+    const settled = async () => {
+      for (let i = 0; i < 400; i++) {
+        const shown = await call(
+          api(),
+          '1.82',
+          '/v1/nodes/bios-fake?fields=provision_state,target_provision_state,last_error',
+        );
+        if (shown.body.target_provision_state === null) return shown.body;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error('bios-fake kept moving');
+    };
+    const clean = async (step: string, args: Record<string, unknown> = {}) => {
+      const answer = await send('PUT', '/v1/nodes/bios-fake/states/provision', {
+        target: 'clean',
+        clean_steps: [{ interface: 'bios', step, args }],
+      });
+      assert.equal(answer.statusCode, 202, answer.body);
+      const done = await settled();
+      assert.equal(done.provision_state, 'manageable', done.last_error);
+    };
+    const listed = async () =>
+      (await call(api(), '1.82', '/v1/nodes/bios-fake/bios?detail=True')).body.bios.map(
+        (s: Record<string, unknown>) => [s.name, s.value],
+      );
+    await send('POST', '/v1/nodes', { driver: 'fake-hardware', name: 'bios-fake' });
+    await send('PUT', '/v1/nodes/bios-fake/states/provision', { target: 'manage' });
+    await settled();
+    await clean('apply_configuration', {
+      settings: [
+        { name: 'LogicalProc', value: 'Enabled' },
+        { name: 'NumLock', value: 'Off' },
+      ],
+    });
+    assert.deepEqual(await listed(), [
+      ['LogicalProc', 'Enabled'],
+      ['NumLock', 'Off'],
+    ]);
+    // A changed value is updated, a name not given deleted, a new one created.
+    await clean('apply_configuration', {
+      settings: [
+        { name: 'LogicalProc', value: 'Disabled' },
+        { name: 'BootMode', value: 'Uefi' },
+      ],
+    });
+    assert.deepEqual(await listed(), [
+      ['BootMode', 'Uefi'],
+      ['LogicalProc', 'Disabled'],
+    ]);
+    const updated = (await call(api(), '1.82', '/v1/nodes/bios-fake/bios/LogicalProc')).body
+      .LogicalProc;
+    assert.notEqual(updated.updated_at, null);
+    await clean('cache_bios_settings');
+    assert.equal((await listed()).length, 2);
+    await clean('factory_reset');
+    assert.deepEqual(await listed(), []);
+  });
+
+  test('a node without settings lists none; rows go with the node', async () => {
     const bare = await api().store.nodes.create(
       Node.create({ driver: 'fake-hardware', name: 'bios-none' } as never),
     );
