@@ -60,6 +60,11 @@ export const BIOS_HISTORY_SCENARIOS: readonly Scenario[] = [
       { path: `/v1/nodes/bios-1/bios?fields=name,value`, version: '1.73' },
       { path: `/v1/nodes/bios-1/bios?fields=name,read_only`, version: V },
       { path: `/v1/nodes/bios-1/bios?fields=name&detail=True`, version: V },
+      {
+        path: `/v1/nodes/bios-1/bios?fields=name,bogus`,
+        version: V,
+        realBug: 'object_to_dict reads a field the setting does not have: AttributeError',
+      },
       { path: `/v1/nodes/bios-1/bios?detail=maybe`, version: V },
       { path: `/v1/nodes/bios-1/bios?limit=1`, version: V },
       { path: `/v1/nodes/bios-1/bios/NumLock`, version: '1.40' },
