@@ -31,6 +31,7 @@ const RENEW_MARGIN_MS = 120_000;
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 60_000;
 
+/** What tests may replace in an IdentityClient: its clock and how a retry waits. */
 export interface IdentityClientOptions {
   /** The clock, in milliseconds (tests may replace it). */
   readonly now?: () => number;
@@ -63,6 +64,10 @@ export function identityEndpointOf(
   return undefined;
 }
 
+/**
+ * A service's own client of Keystone: it authenticates with the service's credentials
+ * (`[keystone_authtoken]`, `[json_rpc]`), keeps that token fresh, and validates users' tokens.
+ */
 export class IdentityClient {
   readonly #config: KeystoneAuthConfig;
   readonly #http: JsonHttpClient;
@@ -82,6 +87,7 @@ export class IdentityClient {
     this.#pause = options.pause ?? ((ms) => sleep(ms));
   }
 
+  /** A client for these credentials; nothing is asked of Keystone until a token is needed. */
   static async create(
     config: KeystoneAuthConfig,
     options: IdentityClientOptions = {},
@@ -91,6 +97,19 @@ export class IdentityClient {
       await JsonHttpClient.create(config.timeoutMs, config.tls),
       options,
     );
+  }
+
+  /**
+   * The service's own token (obtained at the first ask, renewed before it expires): what a
+   * client of another service sends as `X-Auth-Token`. Throws IdentityServiceUnavailableError.
+   */
+  async token(): Promise<string> {
+    return (await this.#serviceToken(false)).token;
+  }
+
+  /** Forgets the token, so the next `token()` authenticates again (after a 401 elsewhere). */
+  forgetToken(): void {
+    this.#current = undefined;
   }
 
   /**

@@ -10,6 +10,7 @@ export {
   UnsafeListenError,
 } from './errors.ts';
 export { answerAuthenticationRequired, registerAuthHook } from './fastify-auth.ts';
+export { IdentityClient, type IdentityClientOptions } from './identity-client.ts';
 export { type KeystoneAuthConfig, keystoneAuthConfigOf } from './keystone-auth-config.ts';
 export {
   type AuthOutcome,
@@ -37,3 +38,4 @@ export {
   type ServiceCredentials,
   tokenScopeOf,
 } from './request-credentials.ts';
+export { keystoneRpcClientAuth, keystoneRpcServerAuth } from './rpc-auth.ts';

@@ -70,15 +70,15 @@ function domainRef(
   return defaultName === undefined ? undefined : { name: defaultName };
 }
 
-function checkedUrl(value: string, option: string): string {
+function checkedUrl(value: string, option: string, section: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigFileError(`[${SECTION}] ${option}: '${value}' is not a URL`);
+    throw new ConfigFileError(`[${section}] ${option}: '${value}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigFileError(`[${SECTION}] ${option}: '${value}' is not an http(s) URL`);
+    throw new ConfigFileError(`[${section}] ${option}: '${value}' is not an http(s) URL`);
   }
   return value;
 }
@@ -87,7 +87,13 @@ function checkedUrl(value: string, option: string): string {
  * The settings as the authenticator needs them; a ConfigFileError naming every missing or
  * contradictory option (keystonemiddleware would fail at the first request instead).
  */
-export function keystoneAuthConfigOf(settings: KeystoneAuthtokenSettings): KeystoneAuthConfig {
+export function keystoneAuthConfigOf(
+  settings: KeystoneAuthtokenSettings,
+  /** Where the settings come from, for the messages (a client's credentials: `json_rpc`). */
+  section: string = SECTION,
+  /** What needs them, for the messages. */
+  purpose = 'auth_strategy keystone',
+): KeystoneAuthConfig {
   const problems: string[] = [];
   const authUrlText = set(settings.keystoneAuthUrl);
   if (authUrlText === undefined) problems.push('auth_url is required');
@@ -145,9 +151,9 @@ export function keystoneAuthConfigOf(settings: KeystoneAuthtokenSettings): Keyst
   }
 
   if (problems.length > 0 || user === undefined || authUrlText === undefined) {
-    throw new ConfigFileError(`auth_strategy keystone: [${SECTION}] ${problems.join('; ')}`);
+    throw new ConfigFileError(`${purpose}: [${section}] ${problems.join('; ')}`);
   }
-  const authUrl = identityV3Url(checkedUrl(authUrlText, 'auth_url'));
+  const authUrl = identityV3Url(checkedUrl(authUrlText, 'auth_url', section));
   const www =
     set(settings.keystoneWwwAuthenticateUri) ?? set(settings.keystoneAuthUri) ?? authUrlText;
   return {

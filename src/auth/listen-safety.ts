@@ -40,6 +40,12 @@ export interface ListenPlan {
   readonly authenticates: boolean;
   /** `[api] insecure_noauth_on_any_address`. */
   readonly insecureNoauthOnAnyAddress: boolean;
+  /** What it listens for, when not an API's requests (`RPC`), for the message. */
+  readonly serving?: string;
+  /** What anyone who reaches it could do, for the message (default: an API's). */
+  readonly risk?: string;
+  /** The ways out, for the message (default: an API's options). */
+  readonly remedy?: string;
 }
 
 /**
@@ -51,10 +57,15 @@ export function checkListenSafety(plan: ListenPlan): void {
   if (plan.authenticates || plan.insecureNoauthOnAnyAddress || isLoopbackAddress(plan.host)) {
     return;
   }
+  const serving = plan.serving === undefined ? '' : ` for ${plan.serving}`;
+  const risk =
+    plan.risk ??
+    'tokens are not checked, so anyone who can reach that address could act as any user, admin included';
+  const remedy =
+    plan.remedy ??
+    'Listen on loopback (127.0.0.1 or ::1), set [api] auth_strategy = keystone, ' +
+      `or accept the risk with ${INSECURE_NOAUTH_FLAG} ([api] ${INSECURE_NOAUTH_OPTION} = true)`;
   throw new UnsafeListenError(
-    `${plan.binary} will not listen on ${plan.host} with auth_strategy ${plan.authStrategy}: ` +
-      'tokens are not checked, so anyone who can reach that address could act as any user, ' +
-      'admin included. Listen on loopback (127.0.0.1 or ::1), set [api] auth_strategy = keystone, ' +
-      `or accept the risk with ${INSECURE_NOAUTH_FLAG} ([api] ${INSECURE_NOAUTH_OPTION} = true)`,
+    `${plan.binary} will not listen${serving} on ${plan.host} with auth_strategy ${plan.authStrategy}: ${risk}. ${remedy}`,
   );
 }

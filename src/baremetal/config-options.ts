@@ -46,6 +46,43 @@ import { BAREMETAL_RELEASES } from './releases.ts';
 
 const MAX_INT = 2 ** 31 - 1;
 
+/** `[json_rpc]`'s keystoneauth options (who the API is when it calls a conductor), with their help. */
+const JSON_RPC_CREDENTIALS: Readonly<Record<string, string>> = {
+  auth_type: 'How the API authenticates for the RPC; only password is implemented.',
+  auth_url: 'The Identity endpoint the API gets its RPC token at (…/v3 or its root).',
+  username: "The RPC user's name (it needs one of allowed_roles).",
+  user_id: "The RPC user's id (instead of username).",
+  password: "The RPC user's password (no flag).",
+  user_domain_name: "The RPC user's domain name.",
+  user_domain_id: "The RPC user's domain id.",
+  project_name: "The RPC token's project (scope).",
+  project_id: "The RPC token's project id (scope).",
+  project_domain_name: "The RPC token project's domain name.",
+  project_domain_id: "The RPC token project's domain id.",
+  domain_name: 'A domain to scope the RPC token to.',
+  domain_id: 'A domain id to scope the RPC token to.',
+  system_scope: 'Scope the RPC token to the system (all).',
+  default_domain_name: 'Domain of the user and project when their own domain options are unset.',
+  default_domain_id: 'Domain id of the user and project when their own domain options are unset.',
+  cafile: 'CA bundle for an https Keystone.',
+  certfile: 'Client certificate for Keystone.',
+  keyfile: 'Key of the client certificate.',
+  insecure: "Do not verify Keystone's certificate.",
+};
+
+/** `keystoneAuthUrl` (a [keystone_authtoken] field) → `jsonRpcAuthUrl`, its [json_rpc] twin. */
+export const jsonRpcField = (keystoneField: string) =>
+  `jsonRpc${keystoneField.slice('keystone'.length)}`;
+
+const JSON_RPC_CREDENTIAL_OPTIONS: readonly ConfigOption[] = KEYSTONE_AUTHTOKEN_OPTIONS.flatMap(
+  (option) => {
+    const help = JSON_RPC_CREDENTIALS[option.name];
+    if (help === undefined) return [];
+    const flag = option.flag === false ? false : `json-rpc-${option.name.replaceAll('_', '-')}`;
+    return [{ ...option, section: 'json_rpc', field: jsonRpcField(option.field), help, flag }];
+  },
+);
+
 function option(
   section: string,
   name: string,
@@ -182,7 +219,7 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'DEFAULT',
     'rpc_shared_secret',
     'rpcSharedSecret',
-    'http: a bearer secret both tiers send and check; empty: none.',
+    'http: a secret every RPC request carries (Authorization: Bearer) and every conductor checks, whatever the auth strategy (a Baton extension); empty: none.',
     STRING,
   ),
   option(
@@ -273,7 +310,7 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'DEFAULT',
     'auth_strategy',
     'authStrategy',
-    "The API's authentication. keystone: tokens validated with Keystone ([keystone_authtoken]) and Ironic's policy applied; noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); http_basic is Ironic's and not served by Baton in this release.",
+    "The API's authentication, and the http RPC's unless [json_rpc] auth_strategy is set. keystone: tokens validated with Keystone ([keystone_authtoken]) and Ironic's policy applied; noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); http_basic is Ironic's and not served by Baton in this release.",
     choice(BAREMETAL_AUTH_STRATEGIES),
   ),
   option(
@@ -438,6 +475,37 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'Days of history the cleanup always keeps.',
     integer(0, MAX_INT),
   ),
+  conductor(
+    'power_state_change_timeout',
+    'powerStateChangeTimeout',
+    'Seconds a power change may take to show on the hardware (ipmitool power waits this long).',
+    integer(2, MAX_INT),
+  ),
+  option(
+    'ipmi',
+    'command_retry_timeout',
+    'ipmiCommandRetryTimeout',
+    'Seconds a failing ipmitool command is retried; also the longest one run may take.',
+    seconds(1),
+    { flag: 'ipmi-command-retry-timeout' },
+  ),
+  option(
+    'ipmi',
+    'min_command_interval',
+    'ipmiMinCommandInterval',
+    'Least seconds between two ipmitool commands to one BMC (also its -N).',
+    seconds(),
+    { flag: 'ipmi-min-command-interval' },
+  ),
+  option(
+    'ipmi',
+    'disable_boot_timeout',
+    'ipmiDisableBootTimeout',
+    'Send the raw command disabling the 60 s boot flag timeout before setting a boot device (driver_info ipmi_disable_boot_timeout wins).',
+    BOOLEAN,
+    { flag: 'ipmi-disable-boot-timeout' },
+  ),
+  option('ipmi', 'debug', 'ipmiDebug', 'Run ipmitool with -v.', BOOLEAN, { flag: 'ipmi-debug' }),
   option(
     'conductor',
     'graceful_shutdown_timeout',
@@ -463,6 +531,24 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
       ? { ...option, deprecated: [{ section: 'api', name: 'drain_wait', flag: 'drain-wait' }] }
       : option,
   ),
+  // The http RPC's authentication, as the real [json_rpc] (docs/baremetal.md, "RPC authentication").
+  option(
+    'json_rpc',
+    'auth_strategy',
+    'jsonRpcAuthStrategy',
+    "The http RPC's authentication. keystone: the API sends a token got with the [json_rpc] credentials, the conductor validates it with [keystone_authtoken] and wants one of allowed_roles; noauth: none (a conductor then listens on loopback only, unless rpc_shared_secret is set); http_basic is Ironic's and not served. Unset: [DEFAULT] auth_strategy.",
+    choice(BAREMETAL_AUTH_STRATEGIES),
+    { flag: 'json-rpc-auth-strategy' },
+  ),
+  option(
+    'json_rpc',
+    'allowed_roles',
+    'jsonRpcAllowedRoles',
+    'Under keystone: the roles a token must hold one of for the conductor to run a call.',
+    LIST,
+    { flag: 'json-rpc-allowed-roles' },
+  ),
+  ...JSON_RPC_CREDENTIAL_OPTIONS,
   // Keystone: the toolkit's [keystone_authtoken] (src/auth/keystone-options.ts, docs/security.md).
   ...KEYSTONE_AUTHTOKEN_OPTIONS,
 ];
@@ -490,6 +576,15 @@ function defaultValues(): Record<string, unknown> {
     enforceNewDefaults: base.api.policy.enforceNewDefaults,
     ...KEYSTONE_AUTHTOKEN_DEFAULTS,
     rpcResponseTimeout: base.api.rpcResponseTimeout,
+    jsonRpcAllowedRoles: base.jsonRpc.allowedRoles,
+    ...Object.fromEntries(
+      JSON_RPC_CREDENTIAL_OPTIONS.map((option) => [
+        option.field,
+        (base.jsonRpc.credentials as unknown as Record<string, unknown>)[
+          `keystone${option.field.slice('jsonRpc'.length)}`
+        ],
+      ]),
+    ),
   };
   for (const kind of INTERFACE_KINDS) {
     values[`enabled${capitalized(kind)}Interfaces`] = c.enabledInterfaces[kind];
@@ -518,9 +613,14 @@ function defaultValues(): Record<string, unknown> {
     'nodeHistoryCleanupInterval',
     'nodeHistoryCleanupBatchCount',
     'nodeHistoryMinimumDays',
+    'powerStateChangeTimeout',
   ] as const) {
     values[field] = c[field];
   }
+  values.ipmiCommandRetryTimeout = c.ipmi.commandRetryTimeout;
+  values.ipmiMinCommandInterval = c.ipmi.minCommandInterval;
+  values.ipmiDisableBootTimeout = c.ipmi.disableBootTimeout;
+  values.ipmiDebug = c.ipmi.debug;
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
   return { ...values, ...base.operations };
 }
@@ -641,6 +741,16 @@ export function baremetalConfigOf(
       ) as unknown as KeystoneAuthtokenSettings,
       rpcResponseTimeout: pick('rpcResponseTimeout', base.api.rpcResponseTimeout),
     },
+    jsonRpc: {
+      authStrategy: pick('jsonRpcAuthStrategy', base.jsonRpc.authStrategy),
+      allowedRoles: pick('jsonRpcAllowedRoles', base.jsonRpc.allowedRoles),
+      credentials: Object.fromEntries(
+        Object.entries(base.jsonRpc.credentials).map(([field, value]) => [
+          field,
+          pick(jsonRpcField(field), value),
+        ]),
+      ) as unknown as KeystoneAuthtokenSettings,
+    },
     conductor: {
       ...c,
       host: pick('host', hostname()),
@@ -681,6 +791,14 @@ export function baremetalConfigOf(
         c.nodeHistoryCleanupBatchCount,
       ),
       nodeHistoryMinimumDays: pick('nodeHistoryMinimumDays', c.nodeHistoryMinimumDays),
+      powerStateChangeTimeout: pick('powerStateChangeTimeout', c.powerStateChangeTimeout),
+      ipmi: {
+        ...c.ipmi,
+        commandRetryTimeout: pick('ipmiCommandRetryTimeout', c.ipmi.commandRetryTimeout),
+        minCommandInterval: pick('ipmiMinCommandInterval', c.ipmi.minCommandInterval),
+        disableBootTimeout: pick('ipmiDisableBootTimeout', c.ipmi.disableBootTimeout),
+        debug: pick('ipmiDebug', c.ipmi.debug),
+      },
       gracefulShutdownTimeout: pick(
         'conductorGracefulShutdownTimeout',
         pick('gracefulShutdownTimeout', c.gracefulShutdownTimeout),

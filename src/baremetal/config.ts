@@ -58,9 +58,27 @@ export interface BaremetalConfig {
   /** `[DEFAULT] rpc_transport` (http | amqp | local), `rpc_transport_url`, `rpc_shared_secret`, `rpc_exchange`. */
   readonly rpc: RpcSettings;
   readonly api: BaremetalApiSettings;
+  /** `[json_rpc]`: how the http RPC is authenticated (rpc-auth-settings.ts). */
+  readonly jsonRpc: JsonRpcSettings;
   /** `[DEFAULT] host` and the `[conductor]`/`[fake]` options. */
   readonly conductor: ConductorSettings;
 }
+
+/** `[json_rpc]`, as the real Ironic reads it (only what the http transport's auth needs). */
+export interface JsonRpcSettings {
+  /** `[json_rpc] auth_strategy`; undefined: `[DEFAULT] auth_strategy`. */
+  readonly authStrategy: BaremetalAuthStrategy | undefined;
+  /** `[json_rpc] allowed_roles` (Ironic's default: admin). */
+  readonly allowedRoles: readonly string[];
+  /** `[json_rpc]`'s keystoneauth options (the API's own credentials), in [keystone_authtoken]'s shape. */
+  readonly credentials: KeystoneAuthtokenSettings;
+}
+
+export const DEFAULT_JSON_RPC: JsonRpcSettings = {
+  authStrategy: undefined,
+  allowedRoles: ['admin'],
+  credentials: KEYSTONE_AUTHTOKEN_DEFAULTS,
+};
 
 export const DEFAULT_API_PORT = 6385;
 /**
@@ -92,6 +110,7 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       keystone: KEYSTONE_AUTHTOKEN_DEFAULTS,
       rpcResponseTimeout: 60,
     },
+    jsonRpc: DEFAULT_JSON_RPC,
     conductor: defaultConductorSettings(hostname()),
   };
 }

@@ -8,11 +8,23 @@
  * maximum microversion). Nothing else reads the pin.
  */
 import type { AddressInfo } from 'node:net';
-import { KeystoneAuthenticator } from '../auth/index.ts';
+import {
+  IdentityClient,
+  KeystoneAuthenticator,
+  keystoneRpcClientAuth,
+  keystoneRpcServerAuth,
+} from '../auth/index.ts';
 import { type Database, defaultDatabaseUrl, parseDatabaseUrl } from '../db/index.ts';
 import { createRuleSet } from '../policy/index.ts';
 import type { CapsInForce } from '../releases/index.ts';
-import { createTransport, type RpcLogger, type RpcTransport, readRpcConfig } from '../rpc/index.ts';
+import {
+  createTransport,
+  type HttpRpcClientAuth,
+  type HttpRpcServerAuth,
+  type RpcLogger,
+  type RpcTransport,
+  readRpcConfig,
+} from '../rpc/index.ts';
 import { dashboardFeed } from '../service/dashboard/dashboard-feed.ts';
 import type { OtherService } from '../service/dashboard/dashboard-state.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
@@ -58,6 +70,7 @@ import { BAREMETAL_OBJECT_TYPES } from './objects/index.ts';
 import { baremetalOnlineMigrations } from './online-migrations/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from './policy/default-rules.ts';
 import { BAREMETAL_RELEASES, CURRENT_RELEASE } from './releases.ts';
+import { checkBaremetalRpcAuth } from './rpc-auth-settings.ts';
 import { CONDUCTOR_RPC } from './rpcapi/index.ts';
 import {
   BAREMETAL_API_BINARY,
@@ -166,11 +179,15 @@ export function openBaremetalDatabase(url: string): Promise<Database<BaremetalTa
   return prepareBaremetalDatabase(url, { createIfEmpty: true });
 }
 
-/** The RPC transport of the plan; http finds its peers in the services table. */
+/**
+ * The RPC transport of the plan; http finds its peers in the services table, and sends or
+ * checks `auth` (a Keystone token: rpc-auth-settings.ts) beside `rpc_shared_secret`.
+ */
 export function baremetalTransport(
   database: Database<BaremetalTables>,
   plan: BaremetalPlan,
   logger?: RpcLogger,
+  auth: { readonly clientAuth?: HttpRpcClientAuth; readonly serverAuth?: HttpRpcServerAuth } = {},
 ): RpcTransport {
   const heartbeat = plan.config.conductor.heartbeatInterval;
   return createTransport(readRpcConfig(plan.config.rpc), {
@@ -180,6 +197,7 @@ export function baremetalTransport(
       liveWithinSeconds: plan.config.conductor.heartbeatTimeout,
     }),
     ...(logger === undefined ? {} : { logger }),
+    ...auth,
   });
 }
 
@@ -233,6 +251,8 @@ export async function startBaremetalConductor(
   options: { readonly log?: ConductorLog; readonly logSink?: LogSink } = {},
 ): Promise<BaremetalConductorProcess> {
   const { conductor: settings } = plan.config;
+  // Before anything opens: a conductor whose RPC nobody authenticates stays on loopback.
+  const rpcAuth = checkBaremetalRpcAuth(plan.config, 'conductor');
   // A predecessor of the same host leaves once its ring grace and its work are over.
   const wait = settings.hashRingResetInterval + settings.gracefulShutdownTimeout + 10;
   const proc = await startProcess<RunningConductor>(
@@ -244,15 +264,25 @@ export async function startBaremetalConductor(
       async start(ctx) {
         const logger = ctx.ops.log.logger;
         const log: ConductorLog = options.log ?? {
+          debug: (message) => logger.debug(message),
           info: (message) => logger.info(message),
           warn: (message) => logger.warn(message),
           error: (message) => logger.error(message),
         };
         const running = { ...plan, caps: ctx.caps };
+        // Keystone is first asked at the first call: while it is down, calls get 503s.
+        const serverAuth =
+          rpcAuth.server === undefined
+            ? undefined
+            : keystoneRpcServerAuth(
+                await KeystoneAuthenticator.create(rpcAuth.server),
+                rpcAuth.allowedRoles,
+              );
         const transport = baremetalTransport(
           baremetalDb(ctx.database),
           running,
           ctx.ops.rpc.logger,
+          serverAuth === undefined ? {} : { serverAuth },
         );
         ctx.onClose(() => transport.close());
         const conductor = await startConductor({
@@ -315,6 +345,7 @@ export async function startBaremetalApi(
   } = {},
 ): Promise<BaremetalApiProcess> {
   const keystone = checkBaremetalApiAuth(plan.config);
+  const rpcAuth = checkBaremetalRpcAuth(plan.config, 'api');
   const { api, conductor } = plan.config;
   const wait =
     plan.config.operations.drainDelaySeconds + plan.config.operations.gracefulShutdownTimeout + 10;
@@ -335,8 +366,19 @@ export async function startBaremetalApi(
               };
         const running = { ...plan, caps: ctx.caps };
         const database = baremetalDb(ctx.database);
-        const transport = baremetalTransport(database, running, ctx.ops.rpc.logger);
-        ctx.onClose(() => transport.close());
+        // Its own token for the conductors, got at the first call and renewed before it expires.
+        const identity =
+          rpcAuth.client === undefined ? undefined : await IdentityClient.create(rpcAuth.client);
+        const transport = baremetalTransport(
+          database,
+          running,
+          ctx.ops.rpc.logger,
+          identity === undefined ? {} : { clientAuth: keystoneRpcClientAuth(identity) },
+        );
+        ctx.onClose(async () => {
+          await transport.close();
+          identity?.close();
+        });
         const { store, conductors } = connectToConductors(
           database,
           transport,
@@ -410,3 +452,4 @@ export async function startBaremetalApi(
 
 export { checkBaremetalApiAuth } from './api/auth-settings.ts';
 export { type ConductorConnection, connectToConductors } from './api/conductor-connection.ts';
+export { checkBaremetalRpcAuth } from './rpc-auth-settings.ts';

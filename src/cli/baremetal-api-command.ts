@@ -18,6 +18,7 @@ import {
   type BaremetalApiProcess,
   type BaremetalPlan,
   checkBaremetalApiAuth,
+  checkBaremetalRpcAuth,
   planBaremetal,
   startBaremetalApi,
 } from '../baremetal/service.ts';
@@ -56,6 +57,7 @@ async function plan(
   try {
     const planned = await planBaremetal({ configFiles: found.files, flags }, service);
     checkBaremetalApiAuth(planned.config);
+    checkBaremetalRpcAuth(planned.config, 'api');
     return planned;
   } catch (error) {
     if (

@@ -3,15 +3,18 @@
  * SIGINT, then stops as docs/baremetal.md ("Conductor", shutdown) describes and exits 0.
  * Settings come from the defaults, then `--config-file`, then the flags (one per option of the
  * file, made from BAREMETAL_OPTIONS); the service's composition root (baremetal/service.ts)
- * plans the process and resolves the pin. Bad flags, settings or an unknown pin exit 64; a
+ * plans the process and resolves the pin. Bad flags, settings (an RPC auth that checks nothing
+ * on a non-loopback address among them) or an unknown pin exit 64; a
  * database that cannot serve, a peer too new, or an invalid release mapping exit 1.
  */
 
+import { UnsafeListenError } from '../auth/index.ts';
 import { BAREMETAL_OPTIONS } from '../baremetal/config-file.ts';
 import {
   BAREMETAL_SERVICE,
   type BaremetalConductorProcess,
   type BaremetalPlan,
+  checkBaremetalRpcAuth,
   planBaremetal,
   startBaremetalConductor,
 } from '../baremetal/service.ts';
@@ -49,9 +52,13 @@ async function plan(
     warn,
   );
   try {
-    return await planBaremetal({ configFiles: found.files, flags }, service);
+    const planned = await planBaremetal({ configFiles: found.files, flags }, service);
+    // A conductor whose RPC nobody authenticates listens on loopback only.
+    checkBaremetalRpcAuth(planned.config, 'conductor');
+    return planned;
   } catch (error) {
     if (
+      error instanceof UnsafeListenError ||
       error instanceof ConfigFileError ||
       error instanceof DatabaseUrlError ||
       error instanceof RpcConfigError

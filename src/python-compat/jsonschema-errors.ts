@@ -213,6 +213,17 @@ function keywordErrors(
       const verb = extras.length === 1 ? 'was' : 'were';
       return [fail(`Additional properties are not allowed (${joined} ${verb} unexpected)`)];
     }
+    case 'dependencies':
+      // Draft 4–7: a property present needs the properties listed (or a subschema to hold).
+      if (obj === undefined) return [];
+      return Object.entries(value as Record<string, unknown>).flatMap(([name, dependency]) => {
+        if (!(name in obj)) return [];
+        if (!Array.isArray(dependency))
+          return descend(dependency, instance, format, undefined, name);
+        return (dependency as string[])
+          .filter((each) => !(each in obj))
+          .map((each) => fail(`${r(each)} is a dependency of ${r(name)}`));
+      });
     case 'required':
       if (obj === undefined) return [];
       return (value as string[])
@@ -241,16 +252,27 @@ function keywordErrors(
       return obj !== undefined && Object.keys(obj).length > (value as number)
         ? [fail(`${r(instance)} has too many properties`)]
         : [];
-    case 'minimum':
-      return typeof instance === 'number' && instance < (value as number)
+    case 'minimum': {
+      // Draft 3/4: a boolean `exclusiveMinimum` beside it makes the bound exclusive.
+      if (typeof instance !== 'number') return [];
+      if (schema.exclusiveMinimum === true) {
+        return instance <= (value as number)
+          ? [fail(`${r(instance)} is less than or equal to the minimum of ${r(value)}`)]
+          : [];
+      }
+      return instance < (value as number)
         ? [fail(`${r(instance)} is less than the minimum of ${r(value)}`)]
         : [];
+    }
     case 'maximum':
       return typeof instance === 'number' && instance > (value as number)
         ? [fail(`${r(instance)} is greater than the maximum of ${r(value)}`)]
         : [];
     case 'exclusiveMinimum':
-      return typeof instance === 'number' && instance <= (value as number)
+      // Draft 3/4's boolean form is `minimum`'s modifier, no check of its own.
+      return typeof instance === 'number' &&
+        typeof value === 'number' &&
+        instance <= (value as number)
         ? [fail(`${r(instance)} is less than or equal to the minimum of ${r(value)}`)]
         : [];
     case 'exclusiveMaximum':

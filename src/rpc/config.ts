@@ -11,6 +11,7 @@
 import { RpcConfigError } from './errors.ts';
 import type { RpcLogger } from './observer.ts';
 import { AmqpTransport } from './transports/amqp-transport.ts';
+import type { HttpRpcClientAuth, HttpRpcServerAuth } from './transports/http-rpc-auth.ts';
 import { HttpTransport } from './transports/http-transport.ts';
 import { LocalBus, LocalTransport } from './transports/local-transport.ts';
 import type { RpcPeerDirectory } from './transports/peer-directory.ts';
@@ -102,6 +103,12 @@ export interface TransportDeps {
   readonly bus?: LocalBus;
   /** The service's logger, for what a transport reports (default: warnings on stderr). */
   readonly logger?: RpcLogger;
+  /**
+   * http: credentials this process sends and checks beside `rpc_shared_secret` (a Keystone
+   * token: src/auth/rpc-auth.ts). amqp and local ignore them (the broker authenticates).
+   */
+  readonly clientAuth?: HttpRpcClientAuth;
+  readonly serverAuth?: HttpRpcServerAuth;
 }
 
 let processBus: LocalBus | undefined;
@@ -123,6 +130,9 @@ export function createTransport(config: RpcConfig, deps: TransportDeps = {}): Rp
         host,
         port: config.url.port === '' ? 0 : Number(config.url.port),
         ...(config.sharedSecret === undefined ? {} : { sharedSecret: config.sharedSecret }),
+        ...(deps.clientAuth === undefined ? {} : { clientAuth: deps.clientAuth }),
+        ...(deps.serverAuth === undefined ? {} : { serverAuth: deps.serverAuth }),
+        ...(deps.logger === undefined ? {} : { logger: deps.logger }),
       });
     }
     case 'amqp':

@@ -184,9 +184,18 @@ export class NoRpcServerError extends RpcError {
   }
 }
 
-/** The server refused the client's credentials (http transport's shared secret). */
+/**
+ * The server refused the client's credentials (http transport: a shared secret, a Keystone
+ * token), or they could not be had; nothing ran. `status`: the server's answer (401, 403, or
+ * 503 when it cannot check them now), 503 as well when the client could not get a token.
+ */
 export class RpcAuthenticationError extends RpcError {
   override name = 'RpcAuthenticationError';
+  readonly status: number;
+  constructor(message: string, status = 401) {
+    super(message);
+    this.status = status;
+  }
 }
 
 /** A transport's configuration is unusable (unknown transport, bad URL). */

@@ -41,6 +41,13 @@ export {
 export { objectRpcSerializer, PLAIN_SERIALIZER, type RpcSerializer } from './serializer.ts';
 export { RpcServer, type RpcServerOptions } from './server.ts';
 export { AmqpTransport, type AmqpTransportOptions } from './transports/amqp-transport.ts';
+export {
+  type HttpRpcClientAuth,
+  type HttpRpcServerAuth,
+  type HttpRpcVerdict,
+  sharedSecretClientAuth,
+  sharedSecretServerAuth,
+} from './transports/http-rpc-auth.ts';
 export { HttpTransport, type HttpTransportOptions } from './transports/http-transport.ts';
 export { LocalBus, LocalTransport } from './transports/local-transport.ts';
 export type {

@@ -108,6 +108,11 @@ describe('bare metal config', () => {
         'automated_clean = false',
         'workers_pool_size = 8',
         'node_locked_retry_attempts = 5',
+        'power_state_change_timeout = 20',
+        '[ipmi]',
+        'command_retry_timeout = 10',
+        'min_command_interval = 1',
+        'disable_boot_timeout = false',
         '[fake]',
         'deploy_delay = 2,5',
         'power_delay = 1',
@@ -149,6 +154,11 @@ describe('bare metal config', () => {
     assert.equal(c.workersPoolSize, 8);
     assert.equal(c.nodeLockedRetryAttempts, 5);
     assert.equal(c.gracefulShutdownTimeout, 30);
+    assert.equal(c.powerStateChangeTimeout, 20);
+    assert.equal(c.ipmi.commandRetryTimeout, 10);
+    assert.equal(c.ipmi.minCommandInterval, 1);
+    assert.equal(c.ipmi.disableBootTimeout, false);
+    assert.equal(c.ipmi.debug, false);
     assert.deepEqual(c.fakeDelays.deploy, [2, 5]);
     assert.deepEqual(c.fakeDelays.power, [1, 1]);
     assert.deepEqual(c.fakeDelays.bios, [0, 0]);
@@ -180,8 +190,8 @@ describe('bare metal config', () => {
       ],
       ['[conductor]\nworkers_pool_size = 1', /workers_pool_size: '1' is not an integer from 3/],
       [
-        '[DEFAULT]\nenabled_hardware_types = ipmi',
-        /hardware type 'ipmi' is not available; only fake-hardware is/,
+        '[DEFAULT]\nenabled_hardware_types = redfish',
+        /hardware type 'redfish' is not available; only fake-hardware, ipmi are/,
       ],
       [
         '[DEFAULT]\nenabled_bios_interfaces = redfish',
@@ -241,7 +251,7 @@ describe('bare metal config', () => {
     assert.equal(BAREMETAL_SERVICE.release, 'antelope');
     const master = BAREMETAL_SERVICE.releases.master;
     assert.equal(master?.api, '1.82');
-    assert.equal(master?.rpc, '1.3');
+    assert.equal(master?.rpc, '1.4');
     assert.deepEqual(master?.objects.Node, ['1.37']);
     assert.equal(BAREMETAL_SERVICE.objectTables.length > 0, true);
   });

@@ -1,7 +1,8 @@
 /**
  * What only the http transport has: JSON-RPC 2.0 on the wire, the listen
  * address registered in the services table (loopback by default), peers
- * found there, a stale address skipped, the optional shared secret, a
+ * found there, a stale address skipped, the optional shared secret and other
+ * credentials (a refusal logged, a 401 retried once with renewed ones), a
  * connection that breaks mid-call, and calls of one turn travelling as a
  * JSON-RPC batch whose answers stream back each on its own.
  */
@@ -11,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type Database, listServices, openDatabase, registerService } from '../../src/db/index.ts';
 import {
+  type HttpRpcVerdict,
   HttpTransport,
+  type HttpTransportOptions,
   NoRpcServerError,
   RpcAuthenticationError,
   RpcClient,
@@ -38,7 +41,7 @@ describe('http transport', () => {
     await db.close();
     await scratch.drop();
   });
-  const transport = (options: { sharedSecret?: string } = {}) => {
+  const transport = (options: Omit<HttpTransportOptions, 'peers'> = {}) => {
     const t = new HttpTransport({ peers: servicesTablePeers(db), ...options });
     transports.push(t);
     return t;
@@ -52,7 +55,7 @@ describe('http transport', () => {
       },
     },
   };
-  async function serve(topic: string, options: { sharedSecret?: string } = {}) {
+  async function serve(topic: string, options: Omit<HttpTransportOptions, 'peers'> = {}) {
     const server = new RpcServer({
       transport: transport(options),
       topic,
@@ -170,6 +173,112 @@ describe('http transport', () => {
     await assert.rejects(call(), RpcAuthenticationError);
     await assert.rejects(call('wrong'), RpcAuthenticationError);
     assert.equal(await call('s3cret'), 'pong');
+  });
+
+  test('credentials: a refusal runs nothing and is logged once; a 401 is retried once with renewed ones; 403 and 503 are not', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      warn: (_fields: unknown, message: string) => warnings.push(message),
+      error: () => {},
+    };
+    let ran = 0;
+    const server = new RpcServer({
+      transport: transport({
+        logger,
+        serverAuth: {
+          check(headers): HttpRpcVerdict {
+            const token = headers['x-auth-token'];
+            if (token === 'good') return { ok: true };
+            if (token === 'weak')
+              return { ok: false, status: 403, message: 'Forbidden', reason: 'no admin role' };
+            if (token === 'later')
+              return { ok: false, status: 503, message: 'try later', reason: 'Keystone down' };
+            return { ok: false, status: 401, message: 'no', reason: `token ${String(token)}` };
+          },
+        },
+      }),
+      topic: 'creds',
+      server: 'h1',
+      endpoints: [
+        {
+          version: '1.0',
+          methods: { count: { params: {}, handle: () => ++ran } },
+        },
+      ],
+    });
+    await server.start();
+    const client = (tokens: string[]) => {
+      let renewed = 0;
+      const c = new RpcClient({
+        transport: transport({
+          clientAuth: {
+            headers: () => ({ 'x-auth-token': tokens[Math.min(renewed, tokens.length - 1)] ?? '' }),
+            refused: () => {
+              renewed++;
+              return true;
+            },
+          },
+        }),
+        topic: 'creds',
+        version: '1.0',
+      });
+      return { call: () => c.call('count'), renewals: () => renewed };
+    };
+    // A stale token, then a good one: the call runs once.
+    const stale = client(['stale', 'good']);
+    assert.equal(await stale.call(), 1);
+    assert.equal(stale.renewals(), 1);
+    assert.deepEqual(warnings, [
+      `RPC request from 127.0.0.1:${warnings[0]?.match(/:(\d+) /)?.[1]} to topic creds refused (401): token stale`,
+    ]);
+    // Refused again after the renewal: RpcAuthenticationError, no third try, nothing run.
+    const bad = client(['bad', 'worse']);
+    await assert.rejects(
+      bad.call(),
+      (error: Error) => error instanceof RpcAuthenticationError && error.status === 401,
+    );
+    assert.equal(bad.renewals(), 1);
+    for (const [token, status] of [
+      ['weak', 403],
+      ['later', 503],
+    ] as const) {
+      const other = client([token]);
+      await assert.rejects(
+        other.call(),
+        (error: Error) =>
+          error instanceof RpcAuthenticationError &&
+          error.status === status &&
+          error.message.includes(status === 403 ? 'Forbidden' : 'try later'),
+      );
+      assert.equal(other.renewals(), 0, 'only a 401 renews');
+    }
+    assert.equal(ran, 1);
+    assert.equal(warnings.length, 5);
+    for (const line of warnings) assert.doesNotMatch(line, /\n/);
+    // A check that throws refuses (503), never lets the call through.
+    const throwing = new RpcServer({
+      transport: transport({
+        logger,
+        serverAuth: {
+          check() {
+            throw new Error('boom');
+          },
+        },
+      }),
+      topic: 'creds-throw',
+      server: 'h1',
+      endpoints: [{ version: '1.0', methods: { count: { params: {}, handle: () => ++ran } } }],
+    });
+    await throwing.start();
+    await assert.rejects(
+      new RpcClient({ transport: transport(), topic: 'creds-throw', version: '1.0' }).call('count'),
+      (error: Error) => error instanceof RpcAuthenticationError && error.status === 503,
+    );
+    assert.equal(ran, 1);
+    await server.stop();
+    await throwing.stop();
   });
 
   test('a stale address in the services table is skipped; a broken connection mid-call is reported', async () => {

@@ -245,8 +245,9 @@ async function checkRoute(request: FastifyRequest, access: RequestAccess, route:
       const ident = route.query
         ? (lastValue(query.node) ?? lastValue(query.node_uuid))
         : (params.node as string);
-      // Without a node the handler answers its own error.
+      // Without a node the handler answers its own error; below `since`, its 404.
       if (ident === undefined) return;
+      if (route.since !== undefined && !request.microversion.atLeast(route.since)) return;
       await access.nodeAndAuthorize(route.rule, ident);
       return;
     }

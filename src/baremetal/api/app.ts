@@ -16,7 +16,12 @@ import {
 import { isDatabaseUnavailable } from '../../db/index.ts';
 import type { ResolvedVersion, VersionNegotiator } from '../../microversion/index.ts';
 import type { RuleSet } from '../../policy/index.ts';
-import { NoRpcServerError, RpcConnectionLostError, RpcTimeoutError } from '../../rpc/index.ts';
+import {
+  NoRpcServerError,
+  RpcAuthenticationError,
+  RpcConnectionLostError,
+  RpcTimeoutError,
+} from '../../rpc/index.ts';
 import {
   DEFAULT_CONNECTION_LIMITS,
   fastifyConnectionOptions,
@@ -118,6 +123,11 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   ) {
     // The conductor did not answer (broker or link down, conductor gone): the client retries.
     return { status: 503, message: error.message, webob: false, headers: {} };
+  }
+  if (error instanceof RpcAuthenticationError) {
+    // Nothing ran. Keystone out of reach (either side) passes; refused credentials are ours.
+    const status = error.status === 503 ? 503 : 500;
+    return { status, message: error.message, webob: false, headers: {} };
   }
   const coded = statusOf((error as { code?: unknown } | null)?.code);
   if (coded !== undefined) {

@@ -4,10 +4,12 @@
  * `type` from 1.30, `fields` from 1.77; one driver; its properties; its RAID logical disk
  * properties (1.12). The real API asks a conductor for the two property documents; here the
  * properties are those the registered default implementations document in the driver
- * catalogue (src/baremetal/drivers), the same modules the conductors load.
+ * catalogue (src/baremetal/drivers), the same modules the conductors load, and the RAID
+ * logical disk properties are a conductor's (RPC 1.4, get_raid_logical_disk_properties), asked
+ * each time (the real API keeps each driver's answer for the life of the process).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidParameterError } from '../common/errors.ts';
+import { InvalidParameterError, UnsupportedDriverExtensionError } from '../common/errors.ts';
 import { BUILTIN_DRIVERS, defaultImplementationProperties } from '../drivers/driver-catalog.ts';
 import { interfacesFromRows } from '../drivers/enabled-interfaces.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from '../drivers/interface-kinds.ts';
@@ -126,7 +128,19 @@ const raidLogicalDiskProperties: Handler = async (request) => {
   bindParams(request, {});
   if (!request.microversion.atLeast(FEATURES.raidConfig)) throw new NotAcceptableError();
   await knownDriver(request, name);
-  return { ...RAID_LOGICAL_DISK_PROPERTIES };
+  const { conductors } = servicesOf(request);
+  // Under a cap below RPC 1.4 (pinned to zed) the API answers from its own copy of the schema:
+  // every RAID interface's answer is the base interface's, the same.
+  if (!conductors.canSendNodeActions()) return { ...RAID_LOGICAL_DISK_PROPERTIES };
+  try {
+    return await conductors.getRaidLogicalDiskProperties(name);
+  } catch (error) {
+    // As the real one: 404, RAID being a standard interface not every driver has.
+    if (error instanceof UnsupportedDriverExtensionError) {
+      throw new ClientSideError(error.message, 404);
+    }
+    throw error;
+  }
 };
 
 /** Every field a driver body can have (for tests and docs). */

@@ -37,6 +37,7 @@ import {
   DEPLOY_TEMPLATE_BODY,
   DEPLOY_TEMPLATE_OPERATIONS,
 } from './openapi-allocations.ts';
+import { NODE_ACTION_OPERATIONS, VENDOR_PASSTHRU_OPERATIONS } from './openapi-node-actions.ts';
 import { PORTGROUP_SCHEMA } from './portgroups.ts';
 import { PORT_SCHEMA } from './ports.ts';
 import { PATCH_SCHEMA } from './schema-args.ts';
@@ -1051,6 +1052,8 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
       }),
     ],
   },
+  ...NODE_ACTION_OPERATIONS,
+  ...VENDOR_PASSTHRU_OPERATIONS,
   ...ALLOCATION_OPERATIONS,
   ...DEPLOY_TEMPLATE_OPERATIONS,
 ];

@@ -3,14 +3,24 @@
  * as routes.ts declares them: the real controllers' calls to Ironic's policy, route by route.
  * A test compares this table with the declared routes; a route missing here is refused.
  */
+import type { Version } from '../../microversion/index.ts';
+import { FEATURES } from './features.ts';
 
 export type RouteAccess =
   /** Any authenticated caller (a 405, a route answering an error of its own). */
   | { readonly kind: 'authenticated' }
   /** check_policy: the caller's own values as the target. */
   | { readonly kind: 'system'; readonly rule: string }
-  /** check_node_policy_and_retrieve on the `:node` segment (or `?node=` when `query`). */
-  | { readonly kind: 'node'; readonly rule: string; readonly query?: boolean }
+  /**
+   * check_node_policy_and_retrieve on the `:node` segment (or `?node=` when `query`); with
+   * `since`, not below that version, where the real controller answers 404 before its check.
+   */
+  | {
+      readonly kind: 'node';
+      readonly rule: string;
+      readonly query?: boolean;
+      readonly since?: Version;
+    }
   /** DELETE a node: `baremetal:node:delete`, else the project admin's own node. */
   | { readonly kind: 'nodeDelete' }
   /** check_list_policy('node', ?project). */
@@ -71,6 +81,24 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/drivers/:driver_name/raid/logical_disk_properties': system(
     'baremetal:driver:get_raid_logical_disk_properties',
   ),
+  'GET /v1/drivers/:driver_name/vendor_passthru/methods': system(
+    'baremetal:driver:vendor_passthru',
+  ),
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => [
+      [
+        `${method} /v1/drivers/:driver_name/vendor_passthru`,
+        system('baremetal:driver:vendor_passthru'),
+      ],
+      [`${method} /v1/nodes/:node/vendor_passthru`, node('baremetal:node:vendor_passthru')],
+      [
+        `${method} /v1/drivers/:driver_name/vendor_passthru/:method`,
+        system('baremetal:driver:vendor_passthru'),
+      ],
+      [`${method} /v1/nodes/:node/vendor_passthru/:method`, node('baremetal:node:vendor_passthru')],
+    ]),
+  ),
+  'GET /v1/nodes/:node/vendor_passthru/methods': node('baremetal:node:vendor_passthru'),
   'GET /v1/nodes': NODE_LIST,
   'POST /v1/nodes': { kind: 'nodeCreate' },
   'PATCH /v1/nodes': system('baremetal:node:update'),
@@ -93,11 +121,28 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/nodes/:node/management/boot_device': node('baremetal:node:get_boot_device'),
   'PUT /v1/nodes/:node/management/boot_device': node('baremetal:node:set_boot_device'),
   'GET /v1/nodes/:node/management/boot_device/supported': node('baremetal:node:get_boot_device'),
+  'PUT /v1/nodes/:node/management/inject_nmi': {
+    kind: 'node',
+    rule: 'baremetal:node:inject_nmi',
+    since: FEATURES.injectNmi,
+  },
+  'GET /v1/nodes/:node/management/indicators': node('baremetal:node:get_indicator_state'),
+  'GET /v1/nodes/:node/management/indicators/:indicator': node(
+    'baremetal:node:get_indicator_state',
+  ),
+  'PUT /v1/nodes/:node/management/indicators/:indicator': node(
+    'baremetal:node:set_indicator_state',
+  ),
   'PUT /v1/nodes/:node/maintenance': node('baremetal:node:set_maintenance'),
   'DELETE /v1/nodes/:node/maintenance': node('baremetal:node:clear_maintenance'),
   'GET /v1/nodes/:node/states': node('baremetal:node:get_states'),
   'PUT /v1/nodes/:node/states/power': node('baremetal:node:set_power_state'),
   'PUT /v1/nodes/:node/states/provision': node('baremetal:node:set_provision_state'),
+  'GET /v1/nodes/:node/states/console': node('baremetal:node:get_console'),
+  'PUT /v1/nodes/:node/states/console': node('baremetal:node:set_console_state'),
+  'PUT /v1/nodes/:node/states/raid': node('baremetal:node:set_raid_state'),
+  'PUT /v1/nodes/:node/states/boot_mode': node('baremetal:node:set_boot_mode'),
+  'PUT /v1/nodes/:node/states/secure_boot': node('baremetal:node:set_secure_boot'),
   'GET /v1/nodes/:node/traits': node('baremetal:node:traits:list'),
   'PUT /v1/nodes/:node/traits': node('baremetal:node:traits:set'),
   'DELETE /v1/nodes/:node/traits': node('baremetal:node:traits:delete'),

@@ -1,8 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
  * What this release does not implement (volume connectors and targets, events, ramdisk
- * lookup/heartbeat, vendor passthru, console, RAID, indicators, inject NMI, boot mode changes)
- * has no route: WebOb's 404.
+ * lookup/heartbeat) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -11,9 +10,12 @@ import { registerConductorRoutes } from './conductors.ts';
 import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
 import { registerNodeBiosRoutes } from './node-bios.ts';
+import { registerNodeBootModeRoutes } from './node-boot-mode.ts';
+import { registerNodeConsoleRoutes } from './node-console.ts';
 import { registerNodeHistoryRoutes } from './node-history.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
+import { registerNodeRaidRoutes } from './node-raid.ts';
 import { registerNodeStateRoutes } from './node-states.ts';
 import { registerNodeTraitRoutes } from './node-traits.ts';
 import { registerNodeVifRoutes } from './node-vifs.ts';
@@ -23,6 +25,7 @@ import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
+import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -32,12 +35,16 @@ export function registerRoutes(app: FastifyInstance): void {
   registerConductorRoutes(app);
   registerNodeRoutes(app);
   registerNodeStateRoutes(app);
+  registerNodeConsoleRoutes(app);
+  registerNodeBootModeRoutes(app);
+  registerNodeRaidRoutes(app);
   registerNodeManagementRoutes(app);
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
   registerNodeInventoryRoutes(app);
   registerNodeBiosRoutes(app);
   registerNodeHistoryRoutes(app);
+  registerVendorPassthruRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);
   registerShardRoutes(app);

@@ -38,6 +38,12 @@ export {
   NoValidDefaultForInterfaceError,
 } from './driver-errors.ts';
 export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
+export {
+  FailedToGetSensorDataError,
+  FailedToParseSensorDataError,
+  IPMIFailureError,
+  PasswordFileFailedToCreateError,
+} from './ipmi-errors.ts';
 export { IronicError, rebuildIronicError } from './ironic-error.ts';
 
 import { InvalidParameterError } from '../db/errors.ts';
@@ -120,6 +126,19 @@ export class UnsupportedDriverExtensionError extends IronicError {
   }
 }
 
+/** NodeConsoleNotEnabled (an Invalid): the API answers it as a console shown disabled. */
+export class NodeConsoleNotEnabledError extends IronicError {
+  override name = 'NodeConsoleNotEnabledError';
+  override get code() {
+    return 400;
+  }
+  readonly node: string;
+  constructor(node: string) {
+    super(`Console access is not enabled on node ${node}`);
+    this.node = node;
+  }
+}
+
 /** VifNotAttached. */
 export class VifNotAttachedError extends IronicError {
   override name = 'VifNotAttachedError';
@@ -180,8 +199,9 @@ export class DriverNotFoundError extends IronicError {
     return 404;
   }
   readonly driverName: string;
-  constructor(driverName: string) {
-    super(`Could not find the following driver(s) or hardware type(s): ${driverName}.`);
+  /** `message`: raised with a text of its own (the hash ring's), which replaces the template. */
+  constructor(driverName: string, message?: string) {
+    super(message ?? `Could not find the following driver(s) or hardware type(s): ${driverName}.`);
     this.driverName = driverName;
   }
 }
@@ -308,6 +328,17 @@ export class DatabaseUnavailableError extends IronicError {
   }
   constructor() {
     super('The database is unavailable. Please retry the request later.');
+  }
+}
+
+/**
+ * VendorPassthruException: a vendor method failed with an error that is not the service's own
+ * (the real passthru decorator wraps it, keeping its text); a synchronous call answers 500.
+ */
+export class VendorPassthruError extends IronicError {
+  override name = 'VendorPassthruError';
+  override get code() {
+    return 500;
   }
 }
 

@@ -165,6 +165,16 @@ export class ConductorRings {
     return this.#rings.get(ringName(conductorGroup, hardwareType))?.hosts ?? new Set();
   }
 
+  /** The hosts serving `hardwareType` in any group, sorted (get_topic_for_driver's ring). */
+  hostsServing(hardwareType: string): string[] {
+    const all = new Set<string>();
+    for (const [name, ring] of this.#rings) {
+      if (name.slice(name.indexOf(':') + 1) !== hardwareType) continue;
+      for (const host of ring.hosts) all.add(host);
+    }
+    return [...all].sort();
+  }
+
   /** The conductor a node maps to; throws NoConductorsError or NoValidHostError. */
   conductorFor(node: RingNode): string {
     if (this.#rings.size === 0) throw new NoConductorsError();

@@ -14,6 +14,8 @@ import type { LocalReservations } from './local-reservations.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface ConductorLog {
+  /** Detail shown only when the service logs at debug level (`--debug`): ipmitool command lines. */
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

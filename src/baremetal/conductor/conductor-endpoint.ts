@@ -15,11 +15,14 @@ import type {
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import * as allocations from './manager-allocations.ts';
+import * as consoles from './manager-console.ts';
 import * as inventory from './manager-inventory.ts';
 import * as management from './manager-management.ts';
 import * as nodes from './manager-nodes.ts';
 import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
+import * as raid from './manager-raid.ts';
+import * as vendor from './manager-vendor.ts';
 
 type Args = Record<string, unknown>;
 
@@ -34,6 +37,14 @@ function text(method: string, args: Args, name: string): string {
 function optionalBoolean(args: Args, name: string): boolean | undefined {
   const value = args[name];
   return value === undefined || value === null ? undefined : Boolean(value);
+}
+
+function boolean(method: string, args: Args, name: string): boolean {
+  const value = args[name];
+  if (typeof value !== 'boolean') {
+    throw new InvalidArgumentsError(method, `argument ${name} must be a boolean`);
+  }
+  return value;
 }
 
 function optionalDict(
@@ -227,6 +238,119 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
     ),
     destroy_allocation: m({ allocation: 'required' }, (a) =>
       allocations.destroyAllocation(ctx, a.allocation as AllocationObject),
+    ),
+    // 1.4
+    get_console_information: m({ node_id: 'required' }, (a) =>
+      consoles.getConsoleInformation(ctx, text('get_console_information', a, 'node_id')),
+    ),
+    set_console_mode: m({ node_id: 'required', enabled: 'required' }, (a) =>
+      consoles.setConsoleMode(
+        ctx,
+        text('set_console_mode', a, 'node_id'),
+        boolean('set_console_mode', a, 'enabled'),
+      ),
+    ),
+    inject_nmi: m({ node_id: 'required' }, (a) =>
+      management.injectNmi(ctx, text('inject_nmi', a, 'node_id')),
+    ),
+    change_node_boot_mode: m({ node_id: 'required', new_state: 'required' }, (a) =>
+      management.changeNodeBootMode(
+        ctx,
+        text('change_node_boot_mode', a, 'node_id'),
+        text('change_node_boot_mode', a, 'new_state'),
+      ),
+    ),
+    change_node_secure_boot: m({ node_id: 'required', new_state: 'required' }, (a) =>
+      management.changeNodeSecureBoot(
+        ctx,
+        text('change_node_secure_boot', a, 'node_id'),
+        boolean('change_node_secure_boot', a, 'new_state'),
+      ),
+    ),
+    get_supported_indicators: m({ node_id: 'required', component: 'optional' }, (a) =>
+      management.getSupportedIndicators(
+        ctx,
+        text('get_supported_indicators', a, 'node_id'),
+        typeof a.component === 'string' ? a.component : undefined,
+      ),
+    ),
+    get_indicator_state: m(
+      { node_id: 'required', component: 'required', indicator: 'required' },
+      (a) =>
+        management.getIndicatorState(
+          ctx,
+          text('get_indicator_state', a, 'node_id'),
+          text('get_indicator_state', a, 'component'),
+          text('get_indicator_state', a, 'indicator'),
+        ),
+    ),
+    vendor_passthru: m(
+      {
+        node_id: 'required',
+        driver_method: 'required',
+        http_method: 'required',
+        info: 'required',
+      },
+      (a) =>
+        vendor.vendorPassthru(
+          ctx,
+          text('vendor_passthru', a, 'node_id'),
+          text('vendor_passthru', a, 'driver_method'),
+          text('vendor_passthru', a, 'http_method'),
+          optionalDict('vendor_passthru', a, 'info') ?? {},
+        ),
+    ),
+    driver_vendor_passthru: m(
+      {
+        driver_name: 'required',
+        driver_method: 'required',
+        http_method: 'required',
+        info: 'required',
+      },
+      (a) =>
+        vendor.driverVendorPassthru(
+          ctx,
+          text('driver_vendor_passthru', a, 'driver_name'),
+          text('driver_vendor_passthru', a, 'driver_method'),
+          text('driver_vendor_passthru', a, 'http_method'),
+          optionalDict('driver_vendor_passthru', a, 'info') ?? {},
+        ),
+    ),
+    get_node_vendor_passthru_methods: m({ node_id: 'required' }, (a) =>
+      vendor.getNodeVendorPassthruMethods(
+        ctx,
+        text('get_node_vendor_passthru_methods', a, 'node_id'),
+      ),
+    ),
+    get_driver_vendor_passthru_methods: m({ driver_name: 'required' }, (a) =>
+      vendor.getDriverVendorPassthruMethods(
+        ctx,
+        text('get_driver_vendor_passthru_methods', a, 'driver_name'),
+      ),
+    ),
+    set_indicator_state: m(
+      { node_id: 'required', component: 'required', indicator: 'required', state: 'required' },
+      (a) =>
+        management.setIndicatorState(
+          ctx,
+          text('set_indicator_state', a, 'node_id'),
+          text('set_indicator_state', a, 'component'),
+          text('set_indicator_state', a, 'indicator'),
+          text('set_indicator_state', a, 'state'),
+        ),
+    ),
+    set_target_raid_config: m({ node_id: 'required', target_raid_config: 'required' }, (a) =>
+      raid.setTargetRaidConfig(
+        ctx,
+        text('set_target_raid_config', a, 'node_id'),
+        optionalDict('set_target_raid_config', a, 'target_raid_config') ?? {},
+      ),
+    ),
+    get_raid_logical_disk_properties: m({ driver_name: 'required' }, (a) =>
+      raid.getRaidLogicalDiskProperties(
+        ctx,
+        text('get_raid_logical_disk_properties', a, 'driver_name'),
+      ),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

@@ -243,7 +243,16 @@ function loadDrivers(
 ): { drivers: DriverFactory; interfaceRows: HardwareInterfaceRow[] } {
   let drivers: DriverFactory;
   try {
-    drivers = DriverFactory.load(catalog, settings, { fake: settings.fakeDelays }, settings.host);
+    const options = {
+      fake: settings.fakeDelays,
+      ipmi: {
+        ...settings.ipmi,
+        powerStateChangeTimeout: settings.powerStateChangeTimeout,
+        softPowerOffTimeout: settings.softPowerOffTimeout,
+      },
+      log,
+    };
+    drivers = DriverFactory.load(catalog, settings, options, settings.host);
   } catch (error) {
     log.error(`Error starting the conductor: ${(error as Error).message}`);
     throw new ConductorDriversError(error as Error);

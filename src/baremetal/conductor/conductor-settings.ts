@@ -10,6 +10,7 @@ import {
 } from '../drivers/enabled-interfaces.ts';
 import { FAKE_NO_DELAYS, type FakeDelays } from '../drivers/fake/fake-delays.ts';
 import { FAKE_HARDWARE } from '../drivers/hardware-types/fake-hardware.ts';
+import { IPMI_DEFAULTS, type IpmiOptions } from '../drivers/ipmitool/ipmi-settings.ts';
 
 export { FAKE_NO_DELAYS, type FakeDelays };
 
@@ -65,6 +66,10 @@ export interface ConductorSettings {
   readonly nodeHistoryCleanupBatchCount: number;
   /** `[conductor] node_history_minimum_days`: the cleanup counts only older events. */
   readonly nodeHistoryMinimumDays: number;
+  /** `[conductor] power_state_change_timeout` (s): how long a power change is waited for. */
+  readonly powerStateChangeTimeout: number;
+  /** `[ipmi] *`: the ipmitool interfaces' retries, interval and boot timeout. */
+  readonly ipmi: IpmiOptions;
   /** `[DEFAULT] graceful_shutdown_timeout` (s): work in flight may finish within it on SIGTERM. */
   readonly gracefulShutdownTimeout: number;
   /** `[DEFAULT] hash_ring_reset_interval` (s): how long the rings are cached. */
@@ -104,6 +109,15 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     nodeHistoryCleanupInterval: 86400,
     nodeHistoryCleanupBatchCount: 1000,
     nodeHistoryMinimumDays: 0,
+    powerStateChangeTimeout: 60,
+    ipmi: {
+      commandRetryTimeout: IPMI_DEFAULTS.commandRetryTimeout,
+      minCommandInterval: IPMI_DEFAULTS.minCommandInterval,
+      disableBootTimeout: IPMI_DEFAULTS.disableBootTimeout,
+      additionalRetryableIpmiErrors: IPMI_DEFAULTS.additionalRetryableIpmiErrors,
+      debug: IPMI_DEFAULTS.debug,
+      ipmitoolPath: IPMI_DEFAULTS.ipmitoolPath,
+    },
     gracefulShutdownTimeout: 60,
     hashRingResetInterval: 15,
     hashPartitionExponent: 5,

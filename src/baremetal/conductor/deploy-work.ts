@@ -182,6 +182,8 @@ export async function doNodeTearDown(task: NodeTask, initialState: string): Prom
   let failure: unknown;
   try {
     if (RESCUE_STATES.includes(initialState)) await task.driver.rescue.cleanUp(task);
+    // The console is stopped; console_enabled stays true for the next deployment.
+    if (task.node.get('console_enabled')) await task.driver.console.stopConsole(task);
     await task.driver.deploy.cleanUp(task);
     await task.driver.deploy.tearDown(task);
   } catch (error) {

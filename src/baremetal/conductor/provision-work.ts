@@ -36,8 +36,38 @@ export async function doNodeVerify(task: NodeTask): Promise<void> {
     await task.processEvent('fail');
     return;
   }
+  await cacheVendor(task);
   if (powerState !== task.node.get('power_state')) task.node.set('power_state', powerState);
   await task.processEvent('done');
+}
+
+/** A management interface that can tell the hardware's vendor (the real `detect_vendor`). */
+interface DetectsVendor {
+  detectVendor(task: NodeTask): Promise<string | null>;
+}
+
+/**
+ * utils.node_cache_vendor: once verified, a node whose properties name no vendor gets the one
+ * its management interface detects (ipmitool: `mc info`'s manufacturer); a failure only warns.
+ */
+async function cacheVendor(task: NodeTask): Promise<void> {
+  const properties = (task.node.get('properties') ?? {}) as Record<string, unknown>;
+  if (properties.vendor) return;
+  const management = task.driver.management as Partial<DetectsVendor>;
+  if (typeof management.detectVendor !== 'function') return;
+  let vendor: string | null;
+  try {
+    vendor = await management.detectVendor(task);
+  } catch (e) {
+    if (e instanceof UnsupportedDriverExtensionError) return;
+    task.ctx.log.warn(
+      `Unexpected exception when trying to detect vendor for node ${task.uuid}. ${(e as Error).name}: ${message(e)}`,
+    );
+    return;
+  }
+  if (!vendor) return;
+  task.node.set('properties', { ...properties, vendor });
+  task.ctx.log.info(`Detected vendor ${vendor} for node ${task.uuid}`);
 }
 
 /** manager._do_inspect_hardware. */
@@ -56,10 +86,27 @@ export async function doInspectHardware(task: NodeTask): Promise<void> {
   await task.processEvent(next === 'inspect wait' ? 'wait' : 'done');
 }
 
-/** manager._do_takeover: this conductor now looks after the node. */
+/**
+ * manager._do_takeover: this conductor now looks after the node, and its console session when
+ * the console is enabled (a console that cannot be started is turned off, the reason in
+ * last_error).
+ */
 export async function doTakeover(task: NodeTask): Promise<void> {
   await task.driver.deploy.prepare(task);
   await task.driver.deploy.takeOver(task);
+  if (task.node.get('console_enabled')) {
+    try {
+      await task.driver.console.startConsole(task);
+    } catch (e) {
+      await recordHistory(
+        task.ctx,
+        task.node,
+        `Failed to start console while taking over the node ${task.uuid}: ${message(e)}.`,
+        { eventType: HistoryEvent.TAKEOVER },
+      );
+      task.node.set('console_enabled', false);
+    }
+  }
   const conductorId = task.ctx.conductorId;
   if (conductorId !== undefined) task.node.set('conductor_affinity', conductorId);
   await task.save();

@@ -7,8 +7,10 @@
 import { FAKE_IMPLEMENTATIONS } from './fake/index.ts';
 import type { HardwareType } from './hardware-type.ts';
 import { FAKE_HARDWARE_TYPE } from './hardware-types/fake-hardware.ts';
+import { IPMI_HARDWARE_TYPE } from './hardware-types/ipmi-hardware.ts';
 import type { AnyImplementation, Implementation } from './implementation.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './interface-kinds.ts';
+import { IPMITOOL_IMPLEMENTATIONS } from './ipmitool/index.ts';
 import { NOOP_IMPLEMENTATIONS } from './noop/index.ts';
 
 export interface DriverCatalog {
@@ -17,8 +19,8 @@ export interface DriverCatalog {
 }
 
 export const BUILTIN_DRIVERS: DriverCatalog = {
-  hardwareTypes: [FAKE_HARDWARE_TYPE],
-  implementations: [...FAKE_IMPLEMENTATIONS, ...NOOP_IMPLEMENTATIONS],
+  hardwareTypes: [FAKE_HARDWARE_TYPE, IPMI_HARDWARE_TYPE],
+  implementations: [...FAKE_IMPLEMENTATIONS, ...NOOP_IMPLEMENTATIONS, ...IPMITOOL_IMPLEMENTATIONS],
 };
 
 export function findHardwareType(catalog: DriverCatalog, name: string): HardwareType | undefined {

@@ -7,11 +7,16 @@
 import type { FakeDelays } from './fake/fake-delays.ts';
 import type { InterfaceKind } from './interface-kinds.ts';
 import type { InterfaceTypes } from './interfaces/index.ts';
+import type { IpmiLog, IpmiSettings } from './ipmitool/ipmi-settings.ts';
 
 /** The options implementations are made with (each family reads its own section). */
 export interface DriverOptions {
   /** `[fake] *_delay`. */
   readonly fake: FakeDelays;
+  /** `[ipmi]` and the conductor's power timeouts (the real defaults when absent). */
+  readonly ipmi?: IpmiSettings;
+  /** Where implementations log (the conductor's log; nowhere when absent). */
+  readonly log?: IpmiLog;
 }
 
 export interface Implementation<K extends InterfaceKind = InterfaceKind> {

@@ -14,6 +14,7 @@
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../common/hash-ring.ts';
 import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
+import type { SupportedIndicators } from '../drivers/interfaces/index.ts';
 import type {
   AllocationObject,
   NodeObject,
@@ -40,6 +41,13 @@ export type InterfaceValidation = Record<string, { result: boolean; reason?: str
 export interface BootDevice {
   readonly boot_device: string | null;
   readonly persistent: boolean | null;
+}
+
+/** What a vendor method answers (the conductor's vendor_passthru return). */
+export interface PassthruAnswer {
+  readonly return: unknown;
+  readonly async: boolean;
+  readonly attach: boolean;
 }
 
 export interface ConductorApiOptions {
@@ -265,6 +273,150 @@ export class ConductorApi {
   /** RPC 1.2, to a conductor chosen at random (it takes the allocation's node itself). */
   async destroyAllocation(allocation: AllocationObject): Promise<void> {
     await this.#callAny(V.allocations, 'destroy_allocation', { allocation });
+  }
+
+  /** Whether the cap lets the node actions of RPC 1.4 be sent (console, NMI, boot mode...). */
+  canSendNodeActions(): boolean {
+    return this.canSend(V.nodeActions);
+  }
+
+  /**
+   * RPC 1.4 (this and the seven below), checked by the caller with `canSendNodeActions()`.
+   * NodeConsoleNotEnabled when the console is off.
+   */
+  getConsoleInformation(node: NodeObject): Promise<Record<string, unknown>> {
+    return this.#call(node, V.nodeActions, 'get_console_information', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  async setConsoleMode(node: NodeObject, enabled: boolean): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_console_mode', {
+      node_id: routeOf(node).uuid,
+      enabled,
+    });
+  }
+
+  async injectNmi(node: NodeObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'inject_nmi', { node_id: routeOf(node).uuid });
+  }
+
+  async changeNodeBootMode(node: NodeObject, mode: string): Promise<void> {
+    await this.#call(node, V.nodeActions, 'change_node_boot_mode', {
+      node_id: routeOf(node).uuid,
+      new_state: mode,
+    });
+  }
+
+  async changeNodeSecureBoot(node: NodeObject, state: boolean): Promise<void> {
+    await this.#call(node, V.nodeActions, 'change_node_secure_boot', {
+      node_id: routeOf(node).uuid,
+      new_state: state,
+    });
+  }
+
+  getSupportedIndicators(node: NodeObject, component?: string): Promise<SupportedIndicators> {
+    const args: Record<string, unknown> = { node_id: routeOf(node).uuid };
+    if (component !== undefined) args.component = component;
+    return this.#call(
+      node,
+      V.nodeActions,
+      'get_supported_indicators',
+      args,
+    ) as Promise<SupportedIndicators>;
+  }
+
+  getIndicatorState(node: NodeObject, component: string, indicator: string): Promise<string> {
+    return this.#call(node, V.nodeActions, 'get_indicator_state', {
+      node_id: routeOf(node).uuid,
+      component,
+      indicator,
+    }) as Promise<string>;
+  }
+
+  async setIndicatorState(
+    node: NodeObject,
+    component: string,
+    indicator: string,
+    state: string,
+  ): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_indicator_state', {
+      node_id: routeOf(node).uuid,
+      component,
+      indicator,
+      state,
+    });
+  }
+
+  /** RPC 1.4: a node's vendor method (`info`: the request's JSON object body). */
+  vendorPassthru(
+    node: NodeObject,
+    method: string,
+    httpMethod: string,
+    info: Record<string, unknown>,
+  ): Promise<PassthruAnswer> {
+    return this.#call(node, V.nodeActions, 'vendor_passthru', {
+      node_id: routeOf(node).uuid,
+      driver_method: method,
+      http_method: httpMethod,
+      info,
+    }) as Promise<PassthruAnswer>;
+  }
+
+  getNodeVendorPassthruMethods(node: NodeObject): Promise<Record<string, unknown>> {
+    return this.#call(node, V.nodeActions, 'get_node_vendor_passthru_methods', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  /** RPC 1.4, to a conductor running the hardware type, chosen at random. */
+  driverVendorPassthru(
+    driver: string,
+    method: string,
+    httpMethod: string,
+    info: Record<string, unknown>,
+  ): Promise<PassthruAnswer> {
+    return this.#callDriver(driver, 'driver_vendor_passthru', {
+      driver_name: driver,
+      driver_method: method,
+      http_method: httpMethod,
+      info,
+    }) as Promise<PassthruAnswer>;
+  }
+
+  getDriverVendorPassthruMethods(driver: string): Promise<Record<string, unknown>> {
+    return this.#callDriver(driver, 'get_driver_vendor_passthru_methods', {
+      driver_name: driver,
+    }) as Promise<Record<string, unknown>>;
+  }
+
+  /** RPC 1.4: stores a node's target RAID configuration (checked by its RAID interface). */
+  async setTargetRaidConfig(node: NodeObject, config: Record<string, unknown>): Promise<void> {
+    await this.#call(node, V.nodeActions, 'set_target_raid_config', {
+      node_id: routeOf(node).uuid,
+      target_raid_config: config,
+    });
+  }
+
+  /** RPC 1.4, to a conductor running the hardware type: its RAID logical disk properties. */
+  getRaidLogicalDiskProperties(driver: string): Promise<Record<string, string>> {
+    return this.#callDriver(driver, 'get_raid_logical_disk_properties', {
+      driver_name: driver,
+    }) as Promise<Record<string, string>>;
+  }
+
+  /** Sends to a conductor running `driver`; not delivered: sent once more to another. */
+  async #callDriver(driver: string, method: string, args: Record<string, unknown>) {
+    const version = V.nodeActions;
+    const server = await this.rings.conductorForDriver(driver);
+    try {
+      return await this.client.prepare({ server, version }).call(method, args);
+    } catch (error) {
+      if (!(error instanceof NoRpcServerError)) throw error;
+      this.rings.reset();
+      const next = await this.rings.conductorForDriver(driver);
+      return this.client.prepare({ server: next, version }).call(method, args);
+    }
   }
 
   /** Sends to a live conductor chosen at random; not delivered: sent once more to another. */

@@ -5,6 +5,8 @@
  * is seen without waiting out the interval. `reset()` forgets the rings (a conductor went
  * away under a call).
  */
+
+import { DriverNotFoundError } from '../common/errors.ts';
 import {
   ConductorRings,
   type HashRingOptions,
@@ -71,6 +73,29 @@ export class ConductorRingCache {
       hosts = (await this.rings()).hosts();
     }
     if (hosts.length === 0) throw new NoConductorsError();
+    return hosts[Math.floor(Math.random() * hosts.length)] as string;
+  }
+
+  /**
+   * A live conductor running `driver`, whatever its group, chosen at random (Ironic's
+   * get_topic_for_driver); DriverNotFound when none does, with the hash ring's texts: `The
+   * driver 'ipmi' is unknown.`, or `No conductors registered.` when there is no conductor.
+   */
+  async conductorForDriver(driver: string): Promise<string> {
+    let rings = await this.rings();
+    let hosts = rings.hostsServing(driver);
+    if (hosts.length === 0) {
+      this.reset();
+      rings = await this.rings();
+      hosts = rings.hostsServing(driver);
+    }
+    if (hosts.length === 0) {
+      const none = rings.hosts().length === 0;
+      throw new DriverNotFoundError(
+        driver,
+        none ? 'No conductors registered.' : `The driver '${driver}' is unknown.`,
+      );
+    }
     return hosts[Math.floor(Math.random() * hosts.length)] as string;
   }
 

@@ -39,6 +39,17 @@ export const CONDUCTOR_RPC = defineRpcVersions([
       '(dictionaries changed key by key, merged with the keys others changed)',
     name: 'nodeUpdateCheck',
   },
+  {
+    version: '1.4',
+    note:
+      'Added get_console_information, set_console_mode, inject_nmi, change_node_boot_mode, ' +
+      'change_node_secure_boot, get_supported_indicators, get_indicator_state and ' +
+      'set_indicator_state (the console, API 1.29 inject NMI, 1.63 indicators, 1.76 boot mode), ' +
+      'vendor_passthru, driver_vendor_passthru, get_node_vendor_passthru_methods, ' +
+      'get_driver_vendor_passthru_methods, set_target_raid_config and ' +
+      'get_raid_logical_disk_properties (API 1.12 RAID)',
+    name: 'nodeActions',
+  },
 ]);
 
 /** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */

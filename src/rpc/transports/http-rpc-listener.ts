@@ -1,12 +1,13 @@
 /**
  * The listening half of the http transport: one node:http server per
  * transport, loopback by default, serving every topic the process listens
- * on at `POST /rpc/<topic>`. With a shared secret, requests must carry
- * `Authorization: Bearer <secret>` (compared in constant time).
+ * on at `POST /rpc/<topic>`. With an auth (http-rpc-auth.ts: a shared secret, a Keystone
+ * token), a request is checked before its body is read; a refused one runs nothing, gets its
+ * status (401, 403, 503) with a JSON-RPC error object, and one WARNING line in the log.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RpcLogger } from '../observer.ts';
 import { failureOf } from '../wire-errors.ts';
 import {
   type DecodedRequest,
@@ -17,6 +18,7 @@ import {
   JsonRpcProtocolError,
   parseRequestBody,
 } from './http-json-rpc.ts';
+import type { HttpRpcServerAuth, HttpRpcVerdict } from './http-rpc-auth.ts';
 import type { RpcListenTarget, RpcRequestHandler } from './transport.ts';
 
 /** Largest request body accepted. */
@@ -29,18 +31,18 @@ interface Route {
   readonly inFlight: Set<Promise<unknown>>;
 }
 
-const digest = (secret: string) => createHash('sha256').update(secret).digest();
-
 export class HttpRpcListener {
   readonly #routes = new Map<string, Route[]>();
-  readonly #secretDigest: Buffer | undefined;
+  readonly #auth: HttpRpcServerAuth | undefined;
+  readonly #logger: RpcLogger | undefined;
   #server: Server | undefined;
   /** Closing: every answer closes its connection, and an idle one is closed at once. */
   #closing = false;
   readonly #answering = new Set<ServerResponse>();
 
-  constructor(sharedSecret?: string) {
-    this.#secretDigest = sharedSecret === undefined ? undefined : digest(sharedSecret);
+  constructor(auth?: HttpRpcServerAuth, logger?: RpcLogger) {
+    this.#auth = auth;
+    this.#logger = logger;
   }
 
   /** Starts the HTTP server unless running; resolves with the bound port. */
@@ -100,11 +102,31 @@ export class HttpRpcListener {
     });
   }
 
-  #authorized(req: IncomingMessage): boolean {
-    if (this.#secretDigest === undefined) return true;
-    const header = req.headers.authorization ?? '';
-    if (!header.startsWith('Bearer ')) return false;
-    return timingSafeEqual(digest(header.slice('Bearer '.length)), this.#secretDigest);
+  /** The auth's verdict; a check that throws refuses (503), it never lets a request through. */
+  async #verdict(req: IncomingMessage, auth: HttpRpcServerAuth): Promise<HttpRpcVerdict> {
+    try {
+      return await auth.check(req.headers);
+    } catch (error) {
+      return {
+        ok: false,
+        status: 503,
+        message: 'the RPC server cannot check credentials now',
+        reason: (error as Error).message,
+      };
+    }
+  }
+
+  #refuse(req: IncomingMessage, res: ServerResponse, verdict: HttpRpcVerdict & { ok: false }) {
+    const topic = (req.url ?? '').slice(RPC_PATH_PREFIX.length);
+    const from = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    this.#logger?.warn(
+      {},
+      `RPC request from ${from} to topic ${topic} refused (${verdict.status}): ${verdict.reason}`,
+    );
+    const type = verdict.status === 403 ? 'RpcForbidden' : 'RpcAuthenticationError';
+    const failure = { type, message: verdict.message };
+    send(res, verdict.status, encodeFailure(null, failure, JSON_RPC_CODES.unauthorized));
+    req.resume();
   }
 
   #serve(req: IncomingMessage, res: ServerResponse): void {
@@ -122,12 +144,19 @@ export class HttpRpcListener {
       req.resume();
       return;
     }
-    if (!this.#authorized(req)) {
-      const failure = { type: 'RpcAuthenticationError', message: 'missing or wrong shared secret' };
-      send(res, 401, encodeFailure(null, failure, JSON_RPC_CODES.unauthorized));
-      req.resume();
+    const auth = this.#auth;
+    if (auth === undefined) {
+      this.#receive(req, res, url);
       return;
     }
+    // The body waits, unread, for the verdict (a stream does not flow without a reader).
+    void this.#verdict(req, auth).then((verdict) => {
+      if (verdict.ok) this.#receive(req, res, url);
+      else this.#refuse(req, res, verdict);
+    });
+  }
+
+  #receive(req: IncomingMessage, res: ServerResponse, url: string): void {
     const topic = decodeURIComponent(url.slice(RPC_PATH_PREFIX.length));
     const chunks: Buffer[] = [];
     let size = 0;

@@ -10,6 +10,10 @@
  * next server is tried (after a fresh lookup); a connection that breaks
  * after sending is RpcConnectionLostError; no answer in time is
  * RpcTimeoutError. A cast resolves when the server has accepted it (202).
+ *
+ * Credentials (http-rpc-auth.ts): the client's go with every request; a 401 lets the client
+ * renew them and send once more (keystoneauth's re-authentication), then it is
+ * RpcAuthenticationError, as a 403 or a server that cannot check them (503) are at once.
  */
 import { Agent, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { hostname } from 'node:os';
@@ -22,7 +26,16 @@ import {
   RpcTimeoutError,
 } from '../errors.ts';
 import type { RpcReply, RpcRequest } from '../message.ts';
+import { type RpcLogger, stderrRpcLogger } from '../observer.ts';
 import { decodeResponseMessage, encodeRequest, JSON_RPC_CODES } from './http-json-rpc.ts';
+import {
+  allClientAuths,
+  allServerAuths,
+  type HttpRpcClientAuth,
+  type HttpRpcServerAuth,
+  sharedSecretClientAuth,
+  sharedSecretServerAuth,
+} from './http-rpc-auth.ts';
 import { JsonRpcHttpClient, type Sent } from './http-rpc-client.ts';
 import { HttpRpcListener, RPC_PATH_PREFIX } from './http-rpc-listener.ts';
 import {
@@ -44,6 +57,12 @@ export interface HttpTransportOptions {
   readonly advertiseHost?: string;
   /** When set, every request must carry it (`Authorization: Bearer`). */
   readonly sharedSecret?: string;
+  /** Further credentials this process sends (a Keystone token), beside the shared secret. */
+  readonly clientAuth?: HttpRpcClientAuth;
+  /** Further checks this process's server makes (a Keystone token), after the shared secret. */
+  readonly serverAuth?: HttpRpcServerAuth;
+  /** Where the server reports a refused request (one warning each). */
+  readonly logger?: RpcLogger;
   /** Concurrent connections per server (default 64). */
   readonly maxSockets?: number;
   /** Most calls in one JSON-RPC batch (default 64; 1 sends every call alone). */
@@ -63,6 +82,8 @@ export class HttpTransport implements RpcTransport {
   readonly #listeners = new Set<RpcListener>();
   readonly #client: JsonRpcHttpClient;
   readonly #headers: OutgoingHttpHeaders;
+  readonly #clientAuth: HttpRpcClientAuth | undefined;
+  readonly #serverAuth: HttpRpcServerAuth | undefined;
   readonly #optionsCache = new Map<string, RequestOptions>();
   #nextId = 1;
   #roundRobin = 0;
@@ -71,11 +92,42 @@ export class HttpTransport implements RpcTransport {
     this.#options = options;
     this.#agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
     this.#directory = new HttpServerDirectory(options.peers, options.directory);
-    this.#listener = new HttpRpcListener(options.sharedSecret);
+    const secret = options.sharedSecret;
+    this.#clientAuth = allClientAuths([
+      ...(secret === undefined ? [] : [sharedSecretClientAuth(secret)]),
+      ...(options.clientAuth === undefined ? [] : [options.clientAuth]),
+    ]);
+    this.#serverAuth = allServerAuths([
+      ...(secret === undefined ? [] : [sharedSecretServerAuth(secret)]),
+      ...(options.serverAuth === undefined ? [] : [options.serverAuth]),
+    ]);
+    this.#listener = new HttpRpcListener(
+      this.#serverAuth,
+      options.logger ?? stderrRpcLogger('baton rpc'),
+    );
     this.#client = new JsonRpcHttpClient(options.maxBatch ?? 64);
     this.#headers = { 'content-type': 'application/json' };
-    if (options.sharedSecret !== undefined)
-      this.#headers.authorization = `Bearer ${options.sharedSecret}`;
+  }
+
+  /**
+   * The credentials into the headers every cached request option shares (changed in place, so
+   * a renewed token reaches them all). Their failure to be had is RpcAuthenticationError.
+   */
+  async #authorize(): Promise<void> {
+    const auth = this.#clientAuth;
+    if (auth === undefined) return;
+    Object.assign(this.#headers, await auth.headers());
+  }
+
+  /** A 401 answer, to be sent once more with renewed credentials (the caller sends it once). */
+  #retryAfter(sent: Sent): boolean {
+    return (
+      sent.kind !== 'refused' &&
+      sent.kind !== 'lost' &&
+      sent.kind !== 'timeout' &&
+      sent.status === 401 &&
+      this.#clientAuth?.refused?.() === true
+    );
   }
 
   /** Sends a request and waits for its reply. */
@@ -90,7 +142,18 @@ export class HttpTransport implements RpcTransport {
         const left = deadline - Date.now();
         if (left <= 0) throw new RpcTimeoutError(dest, request.method, timeoutMs);
         const options = this.#requestOptions(target.address, dest.topic);
-        const sent = await this.#client.send(options, id, body, left, true);
+        if (this.#clientAuth !== undefined) await this.#authorize();
+        let sent = await this.#client.send(options, id, body, left, true);
+        if (this.#retryAfter(sent)) {
+          await this.#authorize();
+          sent = await this.#client.send(
+            options,
+            id,
+            body,
+            Math.max(1, deadline - Date.now()),
+            true,
+          );
+        }
         if (sent.kind === 'timeout') throw new RpcTimeoutError(dest, request.method, timeoutMs);
         if (sent.kind === 'lost')
           throw new RpcConnectionLostError(dest, request.method, sent.reason);
@@ -155,13 +218,12 @@ export class HttpTransport implements RpcTransport {
       const servers = await this.#servers(dest);
       for (const target of exact ? servers.slice(0, 1) : this.#rotate(servers)) {
         const options = this.#requestOptions(target.address, dest.topic);
-        const sent = await this.#client.send(
-          options,
-          undefined,
-          body,
-          deadline - Date.now(),
-          false,
-        );
+        const post = async () => {
+          if (this.#clientAuth !== undefined) await this.#authorize();
+          return this.#client.send(options, undefined, body, deadline - Date.now(), false);
+        };
+        let sent = await post();
+        if (this.#retryAfter(sent)) sent = await post();
         if (sent.kind === 'timeout') throw new RpcTimeoutError(dest, method, timeoutMs);
         if (sent.kind === 'lost') throw new RpcConnectionLostError(dest, method, sent.reason);
         if (sent.kind === 'refused') {
@@ -185,10 +247,25 @@ export class HttpTransport implements RpcTransport {
     method: string,
     sent: Extract<Sent, { kind: 'answer' | 'unreadable' }>,
   ) {
-    if (sent.status === 401)
-      throw new RpcAuthenticationError(
-        `RPC '${method}' to ${dest.topic}: the server refused the shared secret`,
-      );
+    if (sent.status === 401 || sent.status === 403 || sent.status === 503) {
+      const said =
+        sent.kind === 'answer' && isObject(sent.message) && isObject(sent.message.error)
+          ? sent.message.error.message
+          : undefined;
+      // A 503 without a JSON-RPC error is not the server's auth speaking (a proxy, say).
+      if (sent.status !== 503 || said !== undefined) {
+        const why =
+          sent.status === 401
+            ? 'the server refused the credentials'
+            : sent.status === 403
+              ? 'the credentials lack a role the server requires'
+              : 'the server cannot check credentials now';
+        throw new RpcAuthenticationError(
+          `RPC '${method}' to ${dest.topic}: ${why}${typeof said === 'string' ? ` (${said})` : ''}`,
+          sent.status,
+        );
+      }
+    }
     const unreadable = (reason: string) =>
       new RpcConnectionLostError(
         dest,
@@ -260,6 +337,10 @@ export class HttpTransport implements RpcTransport {
   async close(): Promise<void> {
     await Promise.all([...this.#listeners].map((l) => l.stop()));
     await this.#listener.close();
+    this.#serverAuth?.close?.();
     this.#agent.destroy();
   }
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

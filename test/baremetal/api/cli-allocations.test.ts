@@ -6,21 +6,9 @@
  * resource class and trait (`allocation create --wait`), fails one, lists, updates, backfills
  * an active node, deploys through a deploy template the allocation's trait names, and deletes.
  */
-import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
-import {
-  type CliResult,
-  type RealIronic,
-  realIronicMissing,
-  startRealIronic,
-} from '../../support/real-ironic.ts';
-import { type BatonApi, startBatonApi, unpinnedCaps } from './support/baton-api.ts';
-import { CliSide, type Command, cmd } from './support/cli-side.ts';
-
-const inCi = process.env.CI === 'true';
-const missing = realIronicMissing();
-if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+import { unpinnedCaps } from './support/baton-api.ts';
+import { describeCliSessionComparison } from './support/cli-session-comparison.ts';
+import { type Command, cmd } from './support/cli-side.ts';
 
 const STEPS =
   '[{"interface":"bios","step":"apply_configuration","args":{"settings":[]},"priority":150}]';
@@ -84,48 +72,12 @@ const SESSION: readonly Command[] = [
   cmd('deploy template list'),
 ];
 
-describe('a baremetal client session of allocations and deploy templates against Baton and the real Ironic', {
-  skip: missing,
-}, () => {
-  let real: RealIronic;
-  let baton: BatonApi;
-  let listening: ListeningApi;
-  let sides: { real: CliSide; baton: CliSide };
-
-  before(async () => {
-    [real, baton] = await Promise.all([
-      startRealIronic({ automatedClean: false }),
-      startBatonApi({ conductor: { automatedClean: false } }),
-    ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: unpinnedCaps().apiMax,
-      host: '127.0.0.1',
-      port: 0,
-    });
-    sides = { real: new CliSide(real.url), baton: new CliSide(listening.url) };
-  });
-
-  after(async () => {
-    sides?.real.close();
-    sides?.baton.close();
-    await listening?.drain();
-    await Promise.all([real?.stop(), baton?.close()]);
-  });
-
-  it('prints the same for every command', async () => {
-    for (const [index, command] of SESSION.entries()) {
-      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
-      const shown = (side: CliSide, result: CliResult) => ({
-        code: result.code,
-        stdout: side.normalize(result.stdout),
-        stderr: side.normalize(result.stderr),
-      });
-      assert.deepEqual(
-        shown(sides.baton, ours),
-        shown(sides.real, theirs),
-        `command ${index + 1}: baremetal ${command.args.join(' ')}`,
-      );
-    }
-  });
-});
+describeCliSessionComparison(
+  'a baremetal client session of allocations and deploy templates against Baton and the real Ironic',
+  {
+    real: { automatedClean: false },
+    baton: { conductor: { automatedClean: false } },
+    apiMax: unpinnedCaps().apiMax,
+    session: SESSION,
+  },
+);

@@ -7,21 +7,9 @@
  * --fields, set, unset, delete), ports, port groups, traits, validate, power, boot device,
  * maintenance, the provisioning cycle with --wait, and the refusals a user meets.
  */
-import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
-import {
-  type CliResult,
-  type RealIronic,
-  realIronicMissing,
-  startRealIronic,
-} from '../../support/real-ironic.ts';
-import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
-import { type Command, cmd, CliSide as Side, UUID } from './support/cli-side.ts';
-
-const inCi = process.env.CI === 'true';
-const missing = realIronicMissing();
-if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
+import { pinnedCaps } from './support/baton-api.ts';
+import { describeCliSessionComparison } from './support/cli-session-comparison.ts';
+import { type Command, cmd, UUID } from './support/cli-side.ts';
 
 const SESSION: readonly Command[] = [
   cmd('driver list'),
@@ -84,46 +72,9 @@ const SESSION: readonly Command[] = [
   cmd('chassis delete {chassis}'),
 ];
 
-describe('a baremetal client session against Baton and the real Ironic', { skip: missing }, () => {
-  let real: RealIronic;
-  let baton: BatonApi;
-  let listening: ListeningApi;
-  let sides: { real: Side; baton: Side };
-
-  before(async () => {
-    [real, baton] = await Promise.all([
-      startRealIronic({ pinReleaseVersion: 'zed', automatedClean: false }),
-      startBatonApi({ conductor: { automatedClean: false }, caps: pinnedCaps('zed') }),
-    ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: pinnedCaps('zed').apiMax,
-      host: '127.0.0.1',
-      port: 0,
-    });
-    sides = { real: new Side(real.url), baton: new Side(listening.url) };
-  });
-
-  after(async () => {
-    sides?.real.close();
-    sides?.baton.close();
-    await listening?.drain();
-    await Promise.all([real?.stop(), baton?.close()]);
-  });
-
-  it('prints the same for every command', async () => {
-    for (const [index, command] of SESSION.entries()) {
-      const [theirs, ours] = await Promise.all([sides.real.run(command), sides.baton.run(command)]);
-      const shown = (side: Side, result: CliResult) => ({
-        code: result.code,
-        stdout: side.normalize(result.stdout),
-        stderr: side.normalize(result.stderr),
-      });
-      assert.deepEqual(
-        shown(sides.baton, ours),
-        shown(sides.real, theirs),
-        `command ${index + 1}: baremetal ${command.args.join(' ')}`,
-      );
-    }
-  });
+describeCliSessionComparison('a baremetal client session against Baton and the real Ironic', {
+  real: { pinReleaseVersion: 'zed', automatedClean: false },
+  baton: { conductor: { automatedClean: false }, caps: pinnedCaps('zed') },
+  apiMax: pinnedCaps('zed').apiMax,
+  session: SESSION,
 });

@@ -19,6 +19,7 @@ import {
 import { authtokenOptions, iniSection } from '../../auth/support/keystone-settings.ts';
 import { realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import {
+  ADMIN_PASSWORD,
   keystoneSkipReason,
   type RealKeystone,
   startRealKeystone,
@@ -50,7 +51,17 @@ describe('the bare metal API behind a real Keystone', { skip: keystoneSkipReason
         iniSection(
           'keystone_authtoken',
           authtokenOptions(keystone, { http_request_max_retries: '0' }),
-        ),
+        ) +
+        // The API's credentials for the conductors' RPC (it wants an admin: rpc-auth.test.ts).
+        iniSection('json_rpc', {
+          auth_type: 'password',
+          auth_url: keystone.url,
+          username: 'admin',
+          password: ADMIN_PASSWORD,
+          user_domain_name: 'Default',
+          project_name: 'admin',
+          project_domain_name: 'Default',
+        }),
     );
     const plan = await planBaremetal({
       configFile: file,
@@ -206,6 +217,32 @@ describe('the bare metal API behind a real Keystone', { skip: keystoneSkipReason
         ['lesseeMember', 'DELETE', '/v1/nodes/leased'],
         ['ownerMember', 'GET', `/v1/nodes?project=${other}`],
         ['ownerMember', 'POST', '/v1/nodes', { driver: 'fake-hardware' }],
+        // The node actions (console, NMI, boot mode, indicators, vendor passthru).
+        ['ownerReader', 'GET', '/v1/nodes/leased/states/console'],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/console', { enabled: true }],
+        ['lesseeMember', 'GET', '/v1/nodes/unowned/states/console'],
+        ['ownerMember', 'PUT', '/v1/nodes/leased/management/inject_nmi', {}],
+        ['ownerReader', 'PUT', '/v1/nodes/leased/states/boot_mode', { target: 'uefi' }],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/secure_boot', { target: 'maybe' }],
+        [
+          'ownerReader',
+          'PUT',
+          '/v1/nodes/leased/management/indicators/led@system',
+          { state: 'on' },
+        ],
+        ['ownerMember', 'GET', '/v1/nodes/leased/vendor_passthru/methods'],
+        [
+          'systemReader',
+          'POST',
+          '/v1/nodes/leased/vendor_passthru/third_method_sync',
+          { bar: 'x' },
+        ],
+        ['ownerMember', 'GET', '/v1/drivers/fake-hardware/vendor_passthru/methods'],
+        // RAID (set_raid_state, get_raid_logical_disk_properties).
+        ['ownerReader', 'PUT', '/v1/nodes/leased/states/raid', {}],
+        ['lesseeMember', 'PUT', '/v1/nodes/leased/states/raid', { logical_disks: [] }],
+        ['lesseeMember', 'PUT', '/v1/nodes/unowned/states/raid', {}],
+        ['ownerMember', 'GET', '/v1/drivers/fake-hardware/raid/logical_disk_properties'],
       ];
       for (const [who, method, path, body] of cases) {
         const [baton, ironic] = await Promise.all(

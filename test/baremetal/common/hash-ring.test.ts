@@ -151,6 +151,12 @@ describe('conductor rings', () => {
         error.message === 'Resource temporarily unavailable, please retry.',
     );
   });
+
+  it("a hardware type's conductors for driver calls are taken from every group", () => {
+    assert.deepEqual(rings.hostsServing('fake-hardware'), ['c1', 'c2', 'c3']);
+    assert.deepEqual(rings.hostsServing('ipmi'), ['c1']);
+    assert.deepEqual(rings.hostsServing('redfish'), []);
+  });
 });
 
 describe('hash ring against the real tooz HashRing (Ironic 21.4.4)', () => {

@@ -89,7 +89,12 @@ describe('the driver catalogue', () => {
       assert.equal(made.name, implementation.name);
       assert.match(implementation.className, /^ironic\.drivers\.modules\./);
     }
-    assert.deepEqual(implementationNames(BUILTIN_DRIVERS, 'management'), ['fake', 'noop']);
+    assert.deepEqual(implementationNames(BUILTIN_DRIVERS, 'management'), [
+      'fake',
+      'noop',
+      'ipmitool',
+    ]);
+    assert.deepEqual(implementationNames(BUILTIN_DRIVERS, 'power'), ['fake', 'ipmitool']);
     assert.deepEqual(implementationNames(BUILTIN_DRIVERS, 'network'), ['noop']);
   });
 

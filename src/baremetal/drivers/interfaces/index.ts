@@ -17,13 +17,24 @@ export type { BootInterface } from './boot.ts';
 export type { ConsoleInterface } from './console.ts';
 export type { DeployInterface } from './deploy.ts';
 export type { InspectInterface } from './inspect.ts';
-export type { BootDevice, ManagementInterface } from './management.ts';
+export type {
+  BootDevice,
+  IndicatorInfo,
+  ManagementInterface,
+  SupportedIndicators,
+} from './management.ts';
 export type { NetworkInterface } from './network.ts';
 export type { PowerInterface } from './power.ts';
 export type { RaidInterface } from './raid.ts';
 export type { RescueInterface } from './rescue.ts';
 export type { StorageInterface } from './storage.ts';
-export type { VendorInterface } from './vendor.ts';
+export type {
+  DriverVendorMethod,
+  PassthruArgs,
+  PassthruMethod,
+  VendorInterface,
+  VendorMethod,
+} from './vendor.ts';
 
 export interface InterfaceTypes {
   bios: BiosInterface;

@@ -1,7 +1,12 @@
-/** `no-raid` (Ironic's `noop.NoRAID`): the node's RAID cannot be configured. */
+/**
+ * `no-raid` (Ironic's `noop.NoRAID`): the node's RAID cannot be configured (a target RAID
+ * configuration refused as UnsupportedDriverExtension); its logical disk properties are still
+ * the base interface's, as the real one's are.
+ */
 import type { DriverTask } from '../base-interface.ts';
 import type { Implementation } from '../implementation.ts';
 import type { RaidInterface } from '../interfaces/index.ts';
+import { RAID_LOGICAL_DISK_PROPERTIES } from '../raid-logical-disks.ts';
 import { unsupported } from './unsupported.ts';
 
 class NoRaid implements RaidInterface {
@@ -10,6 +15,14 @@ class NoRaid implements RaidInterface {
 
   async validate(task: DriverTask): Promise<void> {
     unsupported(task, 'raid');
+  }
+
+  async validateRaidConfig(task: DriverTask): Promise<never> {
+    unsupported(task, 'raid');
+  }
+
+  logicalDiskProperties(): Record<string, string> {
+    return { ...RAID_LOGICAL_DISK_PROPERTIES };
   }
 
   async createConfiguration(task: DriverTask): Promise<never> {

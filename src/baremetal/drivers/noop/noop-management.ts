@@ -1,14 +1,16 @@
 /**
  * `noop` management (Ironic's `noop_mgmt.NoopManagement`): the operator has set the boot
- * order (PXE, then disk) by hand; a boot device request is accepted and changes nothing.
+ * order (PXE, then disk) by hand; a boot device request is accepted and changes nothing. The
+ * base class's optional methods (inject NMI, boot mode, indicators) are refused.
  */
 import { InvalidParameterError } from '../../common/errors.ts';
 import type { Implementation } from '../implementation.ts';
 import type { BootDevice, ManagementInterface } from '../interfaces/index.ts';
+import { ManagementBase } from '../management-base.ts';
 
 const SUPPORTED: readonly string[] = ['pxe', 'disk'];
 
-class NoopManagement implements ManagementInterface {
+class NoopManagement extends ManagementBase implements ManagementInterface {
   readonly kind = 'management' as const;
   readonly name = 'noop';
 
