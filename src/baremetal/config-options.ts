@@ -470,6 +470,36 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     seconds(1),
   ),
   conductor(
+    'node_history',
+    'nodeHistory',
+    'Record node history events (errors and other noteworthy events).',
+    BOOLEAN,
+  ),
+  conductor(
+    'node_history_max_entries',
+    'nodeHistoryMaxEntries',
+    'History events kept per node by the cleanup.',
+    integer(0, MAX_INT),
+  ),
+  conductor(
+    'node_history_cleanup_interval',
+    'nodeHistoryCleanupInterval',
+    'Seconds between node history cleanups (0: never).',
+    seconds(),
+  ),
+  conductor(
+    'node_history_cleanup_batch_count',
+    'nodeHistoryCleanupBatchCount',
+    'History events a cleanup deletes (0: no cleanup).',
+    integer(0, MAX_INT),
+  ),
+  conductor(
+    'node_history_minimum_days',
+    'nodeHistoryMinimumDays',
+    'Days of history the cleanup always keeps.',
+    integer(0, MAX_INT),
+  ),
+  conductor(
     'power_state_change_timeout',
     'powerStateChangeTimeout',
     'Seconds a power change may take to show on the hardware (ipmitool power waits this long).',
@@ -606,6 +636,11 @@ function defaultValues(): Record<string, unknown> {
     'allowProvisioningInMaintenance',
     'allowDeletingAvailableNodes',
     'softPowerOffTimeout',
+    'nodeHistory',
+    'nodeHistoryMaxEntries',
+    'nodeHistoryCleanupInterval',
+    'nodeHistoryCleanupBatchCount',
+    'nodeHistoryMinimumDays',
     'powerStateChangeTimeout',
   ] as const) {
     values[field] = c[field];
@@ -783,6 +818,14 @@ export function baremetalConfigOf(
         c.allowDeletingAvailableNodes,
       ),
       softPowerOffTimeout: pick('softPowerOffTimeout', c.softPowerOffTimeout),
+      nodeHistory: pick('nodeHistory', c.nodeHistory),
+      nodeHistoryMaxEntries: pick('nodeHistoryMaxEntries', c.nodeHistoryMaxEntries),
+      nodeHistoryCleanupInterval: pick('nodeHistoryCleanupInterval', c.nodeHistoryCleanupInterval),
+      nodeHistoryCleanupBatchCount: pick(
+        'nodeHistoryCleanupBatchCount',
+        c.nodeHistoryCleanupBatchCount,
+      ),
+      nodeHistoryMinimumDays: pick('nodeHistoryMinimumDays', c.nodeHistoryMinimumDays),
       powerStateChangeTimeout: pick('powerStateChangeTimeout', c.powerStateChangeTimeout),
       ipmi: {
         ...c.ipmi,

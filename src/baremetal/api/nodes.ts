@@ -48,8 +48,6 @@ const show: Handler = async (request) => showNode(request);
 
 /** Sub-resources of the real API this release does not implement. */
 const UNIMPLEMENTED = [
-  'bios',
-  'history',
   'volume',
   'vendor_passthru',
   // The real one reads the node segment as a chassis UUID here; not reproduced (docs).

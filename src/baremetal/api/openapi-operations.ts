@@ -770,6 +770,82 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
     pathParameters: NODE,
     responses: [ok('`inventory` and `plugin_data`.', described(['inventory', 'plugin_data']))],
   },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/bios',
+    since: FEATURES.biosInterface,
+    tag: 'node bios',
+    summary: "The node's BIOS settings.",
+    pathParameters: NODE,
+    query: [
+      {
+        name: 'fields',
+        since: FEATURES.biosRegistry,
+        description: 'Comma-separated fields to show.',
+      },
+      {
+        name: 'detail',
+        since: FEATURES.biosRegistry,
+        description: 'Show the registry fields too (not with `fields`).',
+        schema: boolean,
+      },
+    ],
+    responses: [ok('`bios`: a list of settings.', described(['bios']))],
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/bios/{setting}',
+    since: FEATURES.biosInterface,
+    tag: 'node bios',
+    summary: 'One BIOS setting, under its name (with the registry fields from 1.74).',
+    pathParameters: { ...NODE, setting: 'The name of a setting.' },
+    responses: [ok('`{<setting>: {...}}`.')],
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/history',
+    since: FEATURES.nodeHistory,
+    tag: 'node history',
+    summary: "The node's history of events, oldest first.",
+    pathParameters: NODE,
+    query: [
+      { name: 'marker', description: 'The last event of the previous page (its UUID).' },
+      {
+        name: 'limit',
+        description: 'Events per page (at most `[api] max_limit`).',
+        schema: { type: 'integer' },
+      },
+      {
+        name: 'detail',
+        description: 'Show `event_type`, `conductor` and `user`, and whole events.',
+        schema: boolean,
+      },
+    ],
+    responses: [ok('`history`: a page of events.', described(['history', 'next']))],
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes/{node}/history/{event}',
+    since: FEATURES.nodeHistory,
+    tag: 'node history',
+    summary: 'One event of the history, in detail.',
+    pathParameters: { ...NODE, event: 'The UUID of an event.' },
+    responses: [
+      ok(
+        'The event.',
+        described([
+          'uuid',
+          'created_at',
+          'severity',
+          'event_type',
+          'event',
+          'conductor',
+          'user',
+          'links',
+        ]),
+      ),
+    ],
+  },
   // Ports.
   {
     method: 'get',

@@ -112,6 +112,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/nodes/:node/validate': node('baremetal:node:validate'),
   'GET /v1/nodes/:node/:extra': node('baremetal:node:get'),
   'GET /v1/nodes/:node/inventory': node('baremetal:node:inventory:get'),
+  // BIOS settings and history: the handlers check (node-sub-access.ts) after the version and
+  // the arguments, as the real controllers order them.
+  'GET /v1/nodes/:node/bios': IN_HANDLER,
+  'GET /v1/nodes/:node/bios/:setting': IN_HANDLER,
+  'GET /v1/nodes/:node/history': IN_HANDLER,
+  'GET /v1/nodes/:node/history/:event': IN_HANDLER,
   'GET /v1/nodes/:node/management/boot_device': node('baremetal:node:get_boot_device'),
   'PUT /v1/nodes/:node/management/boot_device': node('baremetal:node:set_boot_device'),
   'GET /v1/nodes/:node/management/boot_device/supported': node('baremetal:node:get_boot_device'),

@@ -1,7 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (volume connectors and targets, BIOS settings, node
- * history, ramdisk lookup/heartbeat) has no route: WebOb's 404.
+ * What this release does not implement (volume connectors and targets, ramdisk
+ * lookup/heartbeat) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -10,8 +10,10 @@ import { registerConductorRoutes } from './conductors.ts';
 import { registerDeployTemplateRoutes } from './deploy-templates.ts';
 import { registerDriverRoutes } from './drivers.ts';
 import { registerEventRoutes } from './events.ts';
+import { registerNodeBiosRoutes } from './node-bios.ts';
 import { registerNodeBootModeRoutes } from './node-boot-mode.ts';
 import { registerNodeConsoleRoutes } from './node-console.ts';
+import { registerNodeHistoryRoutes } from './node-history.ts';
 import { registerNodeInventoryRoutes } from './node-inventory.ts';
 import { registerNodeManagementRoutes } from './node-management.ts';
 import { registerNodeRaidRoutes } from './node-raid.ts';
@@ -41,6 +43,8 @@ export function registerRoutes(app: FastifyInstance): void {
   registerNodeTraitRoutes(app);
   registerNodeVifRoutes(app);
   registerNodeInventoryRoutes(app);
+  registerNodeBiosRoutes(app);
+  registerNodeHistoryRoutes(app);
   registerVendorPassthruRoutes(app);
   registerPortRoutes(app);
   registerPortgroupRoutes(app);

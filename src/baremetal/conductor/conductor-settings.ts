@@ -64,6 +64,16 @@ export interface ConductorSettings {
   readonly allowDeletingAvailableNodes: boolean;
   /** `[conductor] soft_power_off_timeout` (s). */
   readonly softPowerOffTimeout: number;
+  /** `[conductor] node_history`: failures (and a few other events) recorded as node history. */
+  readonly nodeHistory: boolean;
+  /** `[conductor] node_history_max_entries`: events per node the cleanup keeps (0: no cleanup). */
+  readonly nodeHistoryMaxEntries: number;
+  /** `[conductor] node_history_cleanup_interval` (s; 0: off). */
+  readonly nodeHistoryCleanupInterval: number;
+  /** `[conductor] node_history_cleanup_batch_count`: events a cleanup deletes (0: off). */
+  readonly nodeHistoryCleanupBatchCount: number;
+  /** `[conductor] node_history_minimum_days`: the cleanup counts only older events. */
+  readonly nodeHistoryMinimumDays: number;
   /** `[conductor] power_state_change_timeout` (s): how long a power change is waited for. */
   readonly powerStateChangeTimeout: number;
   /** `[ipmi] *`: the ipmitool interfaces' retries, interval and boot timeout. */
@@ -106,6 +116,11 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     allowProvisioningInMaintenance: true,
     allowDeletingAvailableNodes: true,
     softPowerOffTimeout: 600,
+    nodeHistory: true,
+    nodeHistoryMaxEntries: 300,
+    nodeHistoryCleanupInterval: 86400,
+    nodeHistoryCleanupBatchCount: 1000,
+    nodeHistoryMinimumDays: 0,
     powerStateChangeTimeout: 60,
     ipmi: {
       commandRetryTimeout: IPMI_DEFAULTS.commandRetryTimeout,

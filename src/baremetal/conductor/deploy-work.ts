@@ -27,11 +27,11 @@ import {
   validateInstanceInfoTraits,
 } from './deploy-templates.ts';
 import { deployingErrorHandler } from './error-handlers.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import {
   deleteInstanceInfo,
   deleteInternalInfo,
   internalInfo,
-  recordError,
   setInstanceInfo,
   setInternalInfo,
   updateImageType,
@@ -188,7 +188,9 @@ export async function doNodeTearDown(task: NodeTask, initialState: string): Prom
     await task.driver.deploy.tearDown(task);
   } catch (error) {
     failure = error;
-    recordError(task.node, `Failed to tear down: ${(error as Error).message}`);
+    await recordHistory(task.ctx, task.node, `Failed to tear down: ${(error as Error).message}`, {
+      eventType: HistoryEvent.UNPROVISION,
+    });
     await task.processEvent('fail');
   }
   const node = task.node;

@@ -5,12 +5,8 @@
  */
 
 import { ProvisionState as S } from '../common/provision-states.ts';
-import {
-  deleteInternalInfo,
-  recordError,
-  wipeDeployInternalInfo,
-  wipeTokenAndUrl,
-} from './node-info.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
+import { deleteInternalInfo, wipeDeployInternalInfo, wipeTokenAndUrl } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
 
 /** Ironic's `faults.CLEAN_FAILURE`. */
@@ -24,7 +20,7 @@ export async function deployingErrorHandler(
   errmsg: string,
   options: { readonly cleanUp?: boolean } = {},
 ): Promise<void> {
-  recordError(task.node, errmsg);
+  await recordHistory(task.ctx, task.node, errmsg, { eventType: HistoryEvent.DEPLOYING });
   await task.save();
   let cleanupError: string | undefined;
   if (options.cleanUp !== false) {
@@ -40,7 +36,9 @@ export async function deployingErrorHandler(
     task.node.set('deploy_step', {});
     wipeDeployInternalInfo(task.node);
   }
-  if (cleanupError !== undefined) recordError(task.node, cleanupError);
+  if (cleanupError !== undefined) {
+    await recordHistory(task.ctx, task.node, cleanupError, { eventType: HistoryEvent.DEPLOYING });
+  }
   await task.save();
   await task.processEvent('fail');
 }
@@ -79,7 +77,7 @@ export async function cleaningErrorHandler(
     wipeTokenAndUrl(node);
   }
   const manualClean = node.get('target_provision_state') === S.MANAGEABLE;
-  recordError(node, errmsg);
+  await recordHistory(task.ctx, node, errmsg, { eventType: HistoryEvent.CLEANING });
   if (!node.get('maintenance_reason') && setMaintenance) node.set('maintenance_reason', errmsg);
   await task.save();
   if (options.setFailState !== false && task.provisionState !== S.CLEANFAIL) {
@@ -93,6 +91,6 @@ export async function abortOnConductorTakeOver(task: NodeTask): Promise<void> {
     await cleaningErrorHandler(task, TAKEOVER_ABORTED, { setFailState: false });
     return;
   }
-  recordError(task.node, TAKEOVER_ABORTED);
+  await recordHistory(task.ctx, task.node, TAKEOVER_ABORTED, { eventType: HistoryEvent.TAKEOVER });
   await task.save();
 }

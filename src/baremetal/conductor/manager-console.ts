@@ -5,7 +5,7 @@
  */
 import { NodeConsoleNotEnabledError } from '../common/errors.ts';
 import type { ConductorContext } from './conductor-context.ts';
-import { recordError } from './node-info.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
 
 /** How to reach the console; NodeConsoleNotEnabled when it is off (checked before validate). */
@@ -57,9 +57,11 @@ async function changeConsoleMode(task: NodeTask, enabled: boolean): Promise<void
     else await task.driver.console.stopConsole(task);
   } catch (error) {
     const op = enabled ? 'enabling' : 'disabling';
-    recordError(
+    await recordHistory(
+      task.ctx,
       task.node,
       `Error ${op} the console on node ${task.uuid}. Reason: ${(error as Error).message}`,
+      { eventType: HistoryEvent.CONSOLE },
     );
     await task.save();
     throw error;

@@ -8,6 +8,7 @@
  */
 import type { BootDevice, SupportedIndicators } from '../drivers/interfaces/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import { recordError } from './node-info.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
 
@@ -87,7 +88,9 @@ function pyText(value: string | boolean): string {
 /** The spawn-error hook of both (_spawn_error_handler): the node keeps its fields. */
 function noWorkerHook(task: NodeTask) {
   return async () => {
-    recordError(task.node, 'No free conductor workers available');
+    await recordHistory(task.ctx, task.node, 'No free conductor workers available', {
+      eventType: HistoryEvent.CONDUCTOR,
+    });
     await task.save();
   };
 }

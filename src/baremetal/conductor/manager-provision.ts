@@ -18,7 +18,8 @@ import { ProvisionState as S } from '../common/provision-states.ts';
 import * as cleaning from './clean-work.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import * as deploying from './deploy-work.ts';
-import { deleteInternalInfo, recordError, setInstanceInfo, wipeTokenAndUrl } from './node-info.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
+import { deleteInternalInfo, setInstanceInfo, wipeTokenAndUrl } from './node-info.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
 import { nodePowerAction, POWER_ON, REBOOT, SOFT_POWER_OFF, SOFT_REBOOT } from './power-action.ts';
 import * as work from './provision-work.ts';
@@ -53,7 +54,9 @@ export async function changeNodePowerState(
       async () => {
         task.node.set('power_state', previous);
         task.node.set('target_power_state', null);
-        recordError(task.node, 'No free conductor workers available');
+        await recordHistory(task.ctx, task.node, 'No free conductor workers available', {
+          eventType: HistoryEvent.CONDUCTOR,
+        });
         await task.save();
       },
     );

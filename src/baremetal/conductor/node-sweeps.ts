@@ -14,7 +14,7 @@ import type { ProvisionState } from '../common/provision-states.ts';
 import type { NodeFilters } from '../db/index.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
-import { recordError } from './node-info.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
 
 /** The nodes matching `filters` that the ring maps to this conductor, oldest first by `sortKey`. */
@@ -118,7 +118,9 @@ export async function failIfInState(
               work: options.callback,
             });
           } else {
-            recordError(task.node, options.lastError ?? '');
+            await recordHistory(ctx, task.node, options.lastError ?? '', {
+              eventType: HistoryEvent.TRANSITION,
+            });
             await task.processEvent('fail', target ? { target } : {});
           }
           return true;

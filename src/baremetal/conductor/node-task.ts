@@ -22,9 +22,11 @@ import {
   type ProvisionEvent,
   type ProvisionState,
 } from '../common/provision-states.ts';
+import type { BiosSettingRows } from '../drivers/base-interface.ts';
 import type { NodeDriver } from '../drivers/node-driver.ts';
 import type { NodeObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 
 export interface AcquireOptions {
   /** A shared task takes no reservation (read-only or harmless operations). */
@@ -101,6 +103,18 @@ export class NodeTask {
 
   get uuid(): string {
     return String(this.node.get('uuid'));
+  }
+
+  /** The node's BIOS setting rows, for its BIOS interface (DriverTask). */
+  get biosSettings(): BiosSettingRows {
+    const store = this.ctx.store.biosSettings;
+    const nodeId = () => Number(this.node.get('id'));
+    return {
+      list: () => store.list(nodeId()),
+      create: (settings) => store.create(settings),
+      update: (settings) => store.update(settings),
+      delete: (names) => store.delete(nodeId(), names),
+    };
   }
 
   get provisionState(): ProvisionState {
@@ -232,7 +246,10 @@ export class NodeTask {
       this.#onSpawnError = async () => {
         this.node.set('provision_state', before.provisionState);
         this.node.set('target_provision_state', before.targetProvisionState);
-        this.node.set('last_error', 'No free conductor workers available');
+        // provisioning_error_handler.
+        await recordHistory(this.ctx, this.node, 'No free conductor workers available', {
+          eventType: HistoryEvent.PROVISIONING,
+        });
         await this.save();
       };
     }

@@ -14,6 +14,7 @@ import { ProvisionState as S } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts';
 import { checkOrphanAllocations } from './manager-allocations.ts';
+import { cleanUpNodeHistory } from './node-history.ts';
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, forEachAtMost, nodesMappedHere } from './node-sweeps.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
@@ -425,6 +426,23 @@ export function conductorPeriodicTasks(
       name: '_check_orphan_allocations',
       intervalSeconds: s.checkAllocationsInterval,
       run: () => checkOrphanAllocations(ctx),
+    },
+    {
+      name: 'manage_node_history',
+      // Enabled as the real one: a batch count above 0 and a maximum other than 0.
+      intervalSeconds:
+        s.nodeHistoryCleanupBatchCount > 0 && s.nodeHistoryMaxEntries !== 0
+          ? s.nodeHistoryCleanupInterval
+          : 0,
+      run: async () => {
+        try {
+          await cleanUpNodeHistory(ctx);
+        } catch (error) {
+          ctx.log.error(
+            `Encountered error while cleaning node history records: ${(error as Error).message}`,
+          );
+        }
+      },
     },
   ];
 }

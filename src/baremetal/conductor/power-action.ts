@@ -7,7 +7,8 @@
  */
 
 import { STATE_GROUPS } from '../common/provision-states.ts';
-import { recordError, stampInternalInfo, wipeInternalInfoOnPowerOff } from './node-info.ts';
+import { recordHistory } from './node-history.ts';
+import { stampInternalInfo, wipeInternalInfoOnPowerOff } from './node-info.ts';
 import type { NodeTask } from './node-task.ts';
 
 export const POWER_ON = 'power on';
@@ -32,7 +33,11 @@ async function canSkipStateChange(task: NodeTask, newState: string): Promise<boo
   try {
     current = await task.driver.power.getPowerState(task);
   } catch (error) {
-    recordError(node, `Failed to change power state to '${newState}': ${(error as Error).message}`);
+    await recordHistory(
+      task.ctx,
+      node,
+      `Failed to change power state to '${newState}': ${(error as Error).message}`,
+    );
     node.set('target_power_state', null);
     await task.save();
     throw error;
@@ -75,7 +80,8 @@ export async function nodePowerAction(
     else await task.driver.power.setPowerState(task, newState, timeout);
   } catch (error) {
     node.set('target_power_state', null);
-    recordError(
+    await recordHistory(
+      task.ctx,
       node,
       `Failed to change power state to '${target}' by '${newState}': ${(error as Error).message}`,
     );

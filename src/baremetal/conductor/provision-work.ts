@@ -6,10 +6,10 @@
  * mapped to this conductor. Failures record last_error and move the node to its failed state.
  */
 import { UnsupportedDriverExtensionError } from '../common/errors.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import {
   deleteInstanceInfo,
   deleteInternalInfo,
-  recordError,
   updateImageType,
   wipeTokenAndUrl,
 } from './node-info.ts';
@@ -32,7 +32,7 @@ export async function doNodeVerify(task: NodeTask): Promise<void> {
     error = `Failed to validate power driver interface for node ${task.uuid}. Error: ${message(e)}`;
   }
   if (error !== undefined) {
-    recordError(task.node, error);
+    await recordHistory(task.ctx, task.node, error, { eventType: HistoryEvent.VERIFY });
     await task.processEvent('fail');
     return;
   }
@@ -77,7 +77,9 @@ export async function doInspectHardware(task: NodeTask): Promise<void> {
   try {
     next = await task.driver.inspect.inspectHardware(task);
   } catch (e) {
-    recordError(task.node, message(e));
+    await recordHistory(task.ctx, task.node, message(e), {
+      eventType: HistoryEvent.INTROSPECTION,
+    });
     await task.processEvent('fail');
     throw e;
   }
@@ -96,9 +98,11 @@ export async function doTakeover(task: NodeTask): Promise<void> {
     try {
       await task.driver.console.startConsole(task);
     } catch (e) {
-      recordError(
+      await recordHistory(
+        task.ctx,
         task.node,
         `Failed to start console while taking over the node ${task.uuid}: ${message(e)}.`,
+        { eventType: HistoryEvent.TAKEOVER },
       );
       task.node.set('console_enabled', false);
     }
@@ -116,7 +120,12 @@ export async function doAdoption(task: NodeTask): Promise<void> {
     await task.processEvent('done');
   } catch (e) {
     task.node.set('power_state', null);
-    recordError(task.node, `Error while attempting to adopt node ${task.uuid}: ${message(e)}.`);
+    await recordHistory(
+      task.ctx,
+      task.node,
+      `Error while attempting to adopt node ${task.uuid}: ${message(e)}.`,
+      { eventType: HistoryEvent.ADOPTION },
+    );
     await task.processEvent('fail');
   }
 }
@@ -133,7 +142,9 @@ export async function doNodeRescue(task: NodeTask): Promise<void> {
     next = await task.driver.rescue.rescue(task);
   } catch (e) {
     removeRescuePassword(task);
-    recordError(task.node, `Failed to rescue: ${message(e)}`);
+    await recordHistory(task.ctx, task.node, `Failed to rescue: ${message(e)}`, {
+      eventType: HistoryEvent.RESCUE,
+    });
     await task.processEvent('fail');
     throw e;
   }
@@ -145,7 +156,9 @@ export async function doNodeUnrescue(task: NodeTask): Promise<void> {
   try {
     await task.driver.rescue.unrescue(task);
   } catch (e) {
-    recordError(task.node, `Failed to unrescue: ${message(e)}`);
+    await recordHistory(task.ctx, task.node, `Failed to unrescue: ${message(e)}`, {
+      eventType: HistoryEvent.RESCUE,
+    });
     await task.processEvent('fail');
     throw e;
   }
@@ -160,13 +173,18 @@ export async function doNodeRescueAbort(task: NodeTask): Promise<void> {
   } catch {
     const error = 'Failed to clean up rescue after aborting the operation';
     await task.refresh();
-    recordError(task.node, error);
+    await recordHistory(task.ctx, task.node, error, { eventType: HistoryEvent.RESCUE });
     task.node.set('maintenance', true);
     task.node.set('maintenance_reason', error);
     task.node.set('fault', 'rescue abort failure');
     await task.save();
     return;
   }
+  // Not an error: the operation was aborted and the node returned to normal operation.
+  await recordHistory(task.ctx, task.node, 'By request, the rescue operation was aborted.', {
+    eventType: HistoryEvent.RESCUE,
+    error: false,
+  });
   await task.refresh();
   deleteInternalInfo(task.node, 'agent_url');
   await task.save();
@@ -182,12 +200,16 @@ export async function abortInspection(task: NodeTask): Promise<void> {
     await task.driver.inspect.abort(task);
   } catch (e) {
     if (!(e instanceof UnsupportedDriverExtensionError)) {
-      recordError(task.node, `Failed to abort inspection: ${message(e)}`);
+      await recordHistory(task.ctx, task.node, `Failed to abort inspection: ${message(e)}`, {
+        eventType: HistoryEvent.INTROSPECTION,
+      });
       await task.save();
     }
     throw e;
   }
-  recordError(task.node, 'Inspection was aborted by request.');
+  await recordHistory(task.ctx, task.node, 'Inspection was aborted by request.', {
+    eventType: HistoryEvent.INTROSPECTION,
+  });
   wipeTokenAndUrl(task.node);
   await task.processEvent('abort');
 }

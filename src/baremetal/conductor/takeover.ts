@@ -23,7 +23,7 @@ import { NodeLockedError, NodeNotLockedError, NotFoundError } from '../common/er
 import { ProvisionState as S, STATE_GROUPS } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { abortOnConductorTakeOver } from './error-handlers.ts';
-import { recordError } from './node-info.ts';
+import { HistoryEvent, recordHistory } from './node-history.ts';
 import { failIfInState, forEachAtMost, nodesMappedHere } from './node-sweeps.ts';
 import { withNodeTask } from './node-task.ts';
 import { doTakeover } from './provision-work.ts';
@@ -59,7 +59,9 @@ async function dropPowerTarget(ctx: ConductorContext, uuid: string): Promise<voi
     await withNodeTask(ctx, uuid, { purpose: 'power state clean up' }, async (task) => {
       if (!task.node.get('maintenance') && task.node.get('target_power_state') !== null) {
         task.node.set('target_power_state', null);
-        recordError(task.node, TAKEOVER_ABORTED_POWER);
+        await recordHistory(ctx, task.node, TAKEOVER_ABORTED_POWER, {
+          eventType: HistoryEvent.TAKEOVER,
+        });
         await task.save();
       }
     });

@@ -20,7 +20,9 @@ export type ResourceKind =
   | 'instance'
   | 'node_inventory'
   | 'allocation'
-  | 'deploy_template';
+  | 'deploy_template'
+  | 'bios_setting'
+  | 'node_history';
 
 const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   node: 'Node',
@@ -32,12 +34,15 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   node_inventory: 'Node inventory record for node',
   allocation: 'Allocation',
   deploy_template: 'Deploy template',
+  bios_setting: 'BIOS setting',
+  node_history: 'Node history record',
 };
 
 /**
  * NodeNotFound, ChassisNotFound, PortNotFound, PortgroupNotFound, ConductorNotFound,
  * InstanceNotFound, NodeInventoryNotFound (its identifier is the node's database id, as
- * Ironic's words it), AllocationNotFound, DeployTemplateNotFound.
+ * Ironic's words it), AllocationNotFound, DeployTemplateNotFound, NodeHistoryNotFound,
+ * BIOSSettingNotFound (worded by biosSettingNotFound).
  */
 export class NotFoundError extends BaremetalStoreError {
   override name = 'NotFoundError';
@@ -250,4 +255,13 @@ export class NewerRowError extends BaremetalStoreError {
     this.version = version;
     this.supported = supported;
   }
+}
+
+/** BIOSSettingNotFound: "Node <node> doesn't have a BIOS setting '<name>'". */
+export function biosSettingNotFound(node: string | number, name: string): NotFoundError {
+  return new NotFoundError(
+    'bios_setting',
+    name,
+    `Node ${node} doesn't have a BIOS setting '${name}'`,
+  );
 }

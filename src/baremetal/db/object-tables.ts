@@ -7,9 +7,9 @@
  * - `NEW_MODELS`, the object types new in this release, which the check leaves out (Ironic's
  *   `NEW_MODELS`): the check runs before the schema upgrade, when their tables may not exist.
  *   NodeInventory is new in antelope (the previous release's mapping does not name it, so its
- *   rows could not pass); Allocation and DeployTemplate are new to Baton in antelope (Baton's
- *   zed had no tables for them, though Ironic's mapping names them from stein on). Empty it
- *   in the release after.
+ *   rows could not pass); Allocation, DeployTemplate, BIOSSetting and NodeHistory are new to
+ *   Baton in antelope (Baton's zed had no tables for them, though Ironic's mapping names them
+ *   from stein, rocky and yoga on). Empty it in the release after.
  *
  * Ironic checks and updates tables by model class name, so its `node_traits` (model NodeTrait,
  * object Trait) is in neither; Baton writes Trait versions there and includes it.
@@ -17,10 +17,12 @@
 import type { ObjectTable, VersionedTable } from '../../db/index.ts';
 import {
   Allocation,
+  BIOSSetting,
   Chassis,
   Conductor,
   DeployTemplate,
   Node,
+  NodeHistory,
   NodeInventory,
   Port,
   Portgroup,
@@ -42,9 +44,17 @@ export const OBJECT_TABLES: readonly ObjectTable[] = [
   { table: 'node_inventory', objectName: 'NodeInventory' },
   { table: 'baremetal_allocations', objectName: 'Allocation' },
   { table: 'deploy_templates', objectName: 'DeployTemplate' },
+  { table: 'bios_settings', objectName: 'BIOSSetting' },
+  { table: 'node_history', objectName: 'NodeHistory' },
 ];
 
-export const NEW_MODELS: readonly string[] = ['NodeInventory', 'Allocation', 'DeployTemplate'];
+export const NEW_MODELS: readonly string[] = [
+  'NodeInventory',
+  'Allocation',
+  'DeployTemplate',
+  'BIOSSetting',
+  'NodeHistory',
+];
 
 const plain = (changes: Readonly<Row>) => toColumns(changes);
 const withoutNodeUuid = (changes: Readonly<Row>) => toColumns(changes, new Set([NODE_UUID_FIELD]));
@@ -88,4 +98,17 @@ export const VERSIONED_TABLES: readonly VersionedTable[] = [
     type: DeployTemplate,
     toColumns: (changes) => toColumns(changes, new Set(['steps'])),
   },
+  {
+    table: 'bios_settings',
+    type: BIOSSetting,
+    // No id column: a setting is its node and name (only the version is written: BIOSSetting
+    // 1.1's registry fields are left as they are, as Ironic's conversion for the database does).
+    idColumn: 'node_id',
+    fromRow: (row) => ({
+      ...parseJsonColumns(row, ['allowable_values']),
+      node_id: String(row.node_id),
+    }),
+    toColumns: (changes) => ({ version: changes.version }),
+  },
+  { table: 'node_history', type: NodeHistory, toColumns: plain },
 ];

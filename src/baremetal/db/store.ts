@@ -5,11 +5,13 @@
  */
 import type { Database } from '../../db/index.ts';
 import * as allocations from './allocation-store.ts';
+import * as bios from './bios-store.ts';
 import * as chassis from './chassis-store.ts';
 import * as conductors from './conductor-store.ts';
 import { type StoreContext, type StoreOptions, storeContext } from './context.ts';
 import * as templates from './deploy-template-store.ts';
 import * as hardware from './hardware-interfaces.ts';
+import * as history from './history-store.ts';
 import * as inventories from './inventory-store.ts';
 import * as nodeReads from './node-reads.ts';
 import * as nodeWrites from './node-writes.ts';
@@ -46,6 +48,20 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
     inventories: {
       get: bind(ctx, inventories.getNodeInventory),
       set: bind(ctx, inventories.setNodeInventory),
+    },
+    biosSettings: {
+      list: bind(ctx, bios.listBiosSettings),
+      get: bind(ctx, bios.getBiosSetting),
+      create: bind(ctx, bios.createBiosSettings),
+      update: bind(ctx, bios.updateBiosSettings),
+      delete: bind(ctx, bios.deleteBiosSettings),
+    },
+    nodeHistory: {
+      create: bind(ctx, history.createNodeHistory),
+      getByUuid: bind(ctx, history.getNodeHistoryByUuid),
+      list: bind(ctx, history.listNodeHistory),
+      delete: bind(ctx, history.deleteNodeHistory),
+      excessForConductor: bind(ctx, history.excessNodeHistoryForConductor),
     },
     reservations: {
       reserve: bind(ctx, reservations.reserveNode),

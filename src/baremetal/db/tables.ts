@@ -174,7 +174,35 @@ export interface DeployTemplateStepsTable extends BaseColumns {
   priority: number;
 }
 
+export interface BiosSettingsTable extends BaseColumns {
+  node_id: number;
+  name: string;
+  value: string | null;
+  attribute_type: string | null;
+  allowable_values: Json;
+  lower_bound: number | null;
+  max_length: number | null;
+  min_length: number | null;
+  read_only: Bool | null;
+  reset_required: Bool | null;
+  unique: Bool | null;
+  upper_bound: number | null;
+}
+
+export interface NodeHistoryTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string;
+  conductor: string | null;
+  event_type: string | null;
+  severity: string | null;
+  event: string | null;
+  user: string | null;
+  node_id: number | null;
+}
+
 export interface BaremetalTables {
+  bios_settings: BiosSettingsTable;
+  node_history: NodeHistoryTable;
   baremetal_allocations: AllocationsTable;
   deploy_templates: DeployTemplatesTable;
   deploy_template_steps: DeployTemplateStepsTable;

@@ -6,12 +6,25 @@
  * An implementation is an object made once per conductor; its methods take the task, as the
  * real ones do, so that they always read the node the task holds now.
  */
-import type { NodeObject } from '../objects/index.ts';
+import type { BIOSSettingObject, NodeObject } from '../objects/index.ts';
 import type { InterfaceKind } from './interface-kinds.ts';
 
 /** What an interface method sees of the conductor's task (NodeTask satisfies it). */
 export interface DriverTask {
   readonly node: NodeObject;
+  /**
+   * The node's rows of `bios_settings` (BIOSSettingList), for a BIOS interface that keeps the
+   * settings it reads or applies; absent where no conductor runs the task.
+   */
+  readonly biosSettings?: BiosSettingRows;
+}
+
+/** What a BIOS interface may do with its node's BIOS setting rows (Ironic's BIOSSettingList). */
+export interface BiosSettingRows {
+  list(): Promise<BIOSSettingObject[]>;
+  create(settings: readonly BIOSSettingObject[]): Promise<void>;
+  update(settings: readonly BIOSSettingObject[]): Promise<void>;
+  delete(names: readonly string[]): Promise<void>;
 }
 
 /** Arguments a step accepts (the real `argsinfo`), by name. */

@@ -4,6 +4,7 @@ import { initialSchema } from './0001-initial.ts';
 import { inventoryAndShards } from './0002-inventory-and-shards.ts';
 import { exactNameCollation } from './0003-exact-name-collation.ts';
 import { allocationsAndDeployTemplates } from './0004-allocations-and-deploy-templates.ts';
+import { biosSettingsAndNodeHistory } from './0005-bios-settings-and-node-history.ts';
 
 export const BAREMETAL_MIGRATIONS: MigrationSet = {
   service: 'baremetal',
@@ -14,5 +15,6 @@ export const BAREMETAL_MIGRATIONS: MigrationSet = {
     inventoryAndShards,
     exactNameCollation,
     allocationsAndDeployTemplates,
+    biosSettingsAndNodeHistory,
   ],
 };

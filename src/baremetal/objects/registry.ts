@@ -5,11 +5,13 @@
  */
 import { ObjectRegistry, type ObjectType } from '../../objects/index.ts';
 import { Allocation } from './allocation.ts';
+import { BIOSSetting } from './bios-setting.ts';
 import { Chassis } from './chassis.ts';
 import { Conductor } from './conductor.ts';
 import { DeployTemplate } from './deploy-template.ts';
 import { IRONIC_NAMESPACE } from './namespace.ts';
 import { Node } from './node.ts';
+import { NodeHistory } from './node-history.ts';
 import { NodeInventory } from './node-inventory.ts';
 import { Port } from './port.ts';
 import { Portgroup } from './portgroup.ts';
@@ -26,6 +28,8 @@ export const BAREMETAL_OBJECT_TYPES: readonly ObjectType[] = [
   NodeInventory,
   Allocation,
   DeployTemplate,
+  BIOSSetting,
+  NodeHistory,
 ];
 
 export const BAREMETAL_OBJECTS = new ObjectRegistry(IRONIC_NAMESPACE, BAREMETAL_OBJECT_TYPES);

@@ -16,7 +16,7 @@ import {
 } from '../../../src/baremetal/api/openapi-operations.ts';
 import { registerRoutes } from '../../../src/baremetal/api/routes.ts';
 import { BAREMETAL_VERSIONS } from '../../../src/baremetal/api/versions.ts';
-import { Allocation } from '../../../src/baremetal/objects/index.ts';
+import { Allocation, BIOSSetting, NodeHistory } from '../../../src/baremetal/objects/index.ts';
 import { bodyProblem, errorBodyProblem, openApiProblems } from '../../support/openapi-documents.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 
@@ -341,6 +341,14 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       steps: [{ interface: 'bios', step: 'apply_configuration', args: {}, priority: 1 }],
     });
     assert.equal(template.status, 201, template.text);
+    // A BIOS setting and a history event of the node, written as a conductor would.
+    const nodeId = Number((await api.store.nodes.get(node.uuid)).get('id'));
+    await api.store.biosSettings.create([
+      BIOSSetting.create({ node_id: String(nodeId), name: 'BootMode', value: 'Uefi' }),
+    ]);
+    const event = await api.store.nodeHistory.create(
+      NodeHistory.create({ node_id: nodeId, event: 'documented', severity: 'INFO' }),
+    );
     // A URL per gated GET, naming things that exist; a new gated GET needs its line here.
     const urls: Record<string, string> = {
       '/v1/drivers/{driver_name}/raid/logical_disk_properties':
@@ -350,6 +358,10 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       '/v1/nodes/{node}/traits': `/v1/nodes/${node.uuid}/traits`,
       '/v1/nodes/{node}/vifs': `/v1/nodes/${node.uuid}/vifs`,
       '/v1/nodes/{node}/inventory': `/v1/nodes/${node.uuid}/inventory`,
+      '/v1/nodes/{node}/bios': `/v1/nodes/${node.uuid}/bios`,
+      '/v1/nodes/{node}/bios/{setting}': `/v1/nodes/${node.uuid}/bios/BootMode`,
+      '/v1/nodes/{node}/history': `/v1/nodes/${node.uuid}/history`,
+      '/v1/nodes/{node}/history/{event}': `/v1/nodes/${node.uuid}/history/${event.get('uuid')}`,
       '/v1/nodes/{node}/portgroups': `/v1/nodes/${node.uuid}/portgroups`,
       '/v1/nodes/{node}/portgroups/detail': `/v1/nodes/${node.uuid}/portgroups/detail`,
       '/v1/portgroups': '/v1/portgroups',

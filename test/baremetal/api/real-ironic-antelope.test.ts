@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { NodeInventory } from '../../../src/baremetal/objects/index.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { ANTELOPE_SCENARIOS } from './scenarios/antelope.ts';
+import { BIOS_HISTORY_SCENARIOS } from './scenarios/bios-history.ts';
 import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
 import { assertSameAnswers } from './support/same-answers.ts';
 
@@ -32,7 +33,7 @@ describe('the antelope bare metal API against the real Ironic 21.4.4, unpinned',
     await Promise.all([real?.stop(), baton?.close()]);
   });
 
-  for (const scenario of ANTELOPE_SCENARIOS) {
+  for (const scenario of [...ANTELOPE_SCENARIOS, ...BIOS_HISTORY_SCENARIOS]) {
     it(scenario.title, () => assertSameAnswers(scenario, real, baton));
   }
 });

@@ -102,6 +102,27 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
     }
   });
 
+  it('wrote BIOS settings and history at the versions the real pinned service wrote (1.1, 1.0)', async () => {
+    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
+    try {
+      for (const [table, version] of [
+        ['bios_settings', '1.1'],
+        ['node_history', '1.0'],
+      ] as const) {
+        const theirs = (
+          file.prepare(`select distinct version from ${table}`).all() as { version: string }[]
+        ).map((row) => row.version);
+        const ours = (
+          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
+        ).map((row) => row.version);
+        assert.deepEqual(theirs, [version], table);
+        assert.deepEqual(ours, theirs, table);
+      }
+    } finally {
+      file.close();
+    }
+  });
+
   it("wrote every row at zed's object versions, as the real pinned service did", async () => {
     const tables = ['nodes', 'ports', 'portgroups', 'chassis', 'conductors'] as const;
     const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });

@@ -37,6 +37,8 @@ const TABLES = [
   'allocations',
   'deploy_templates',
   'deploy_template_steps',
+  'bios_settings',
+  'node_history',
 ];
 
 /**
@@ -152,6 +154,7 @@ forEachBackend('bare metal migrations', (ctx) => {
         '0002_node_inventory_and_shard',
         '0003_exact_name_collation',
         '0004_allocations_and_deploy_templates',
+        '0005_bios_settings_and_node_history',
       ],
     );
     assert.equal((await checkSchema(db, BAREMETAL_MIGRATIONS)).state, 'current');
@@ -184,7 +187,7 @@ forEachBackend('bare metal migrations', (ctx) => {
     const result = await migrateToLatest(ctx.db(), BAREMETAL_MIGRATIONS);
     assert.equal(result.error, undefined);
     assert.deepEqual(result.applied, []);
-    assert.equal(result.alreadyApplied, 4);
+    assert.equal(result.alreadyApplied, 5);
   });
 
   test("Placement's migrations apply beside them: the two services share one database", async () => {

@@ -34,11 +34,20 @@ test('the registry ends with update_to_latest_versions, over every table of a st
   assert.deepEqual(VERSIONED_TABLES.map((t) => t.type.name).sort(), [...stored].sort());
   assert.deepEqual(OBJECT_TABLES.map((t) => t.objectName).sort(), [...stored].sort());
   // New in antelope: the previous release names no version of it.
-  assert.deepEqual(NEW_MODELS, ['NodeInventory', 'Allocation', 'DeployTemplate']);
+  assert.deepEqual(NEW_MODELS, [
+    'NodeInventory',
+    'Allocation',
+    'DeployTemplate',
+    'BIOSSetting',
+    'NodeHistory',
+  ]);
   assert.equal(BAREMETAL_RELEASES.zed?.objects.NodeInventory, undefined);
   // Ironic's zed names them; Baton's zed had no tables for them.
   assert.equal(BAREMETAL_RELEASES.zed?.objects.Allocation, undefined);
   assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.DeployTemplate, ['1.1']);
+  assert.equal(BAREMETAL_RELEASES.zed?.objects.BIOSSetting, undefined);
+  assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.BIOSSetting, ['1.1']);
+  assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.NodeHistory, ['1.0']);
 });
 
 forEachStoreBackend('bare metal online migrations', (ctx) => {

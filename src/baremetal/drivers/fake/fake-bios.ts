@@ -1,9 +1,14 @@
 /**
  * The fake BIOS interface (Ironic's `fake.FakeBIOS`): three clean steps of priority 0 (so run
- * only when a manual clean asks for them), each done after the delay. The real one also keeps
- * the settings in a table Baton does not have in this release.
+ * only when a manual clean asks for them), each done after the delay. As the real one,
+ * `apply_configuration` makes the node's `bios_settings` rows the settings given (a new name
+ * created, a changed value updated with its registry fields cleared, a name not given deleted:
+ * BIOSSettingList.sync_node_setting), `factory_reset` deletes them all and
+ * `cache_bios_settings` does nothing.
  */
+import { pythonStr } from '../../../python-compat/index.ts';
 import { InvalidParameterError } from '../../common/errors.ts';
+import { BIOSSetting } from '../../objects/index.ts';
 import type { DriverStep, DriverTask } from '../base-interface.ts';
 import type { Implementation } from '../implementation.ts';
 import type { BiosInterface } from '../interfaces/index.ts';
@@ -42,13 +47,40 @@ class FakeBios implements BiosInterface {
 
   async validate(): Promise<void> {}
 
-  async applyConfiguration(): Promise<null> {
+  async applyConfiguration(
+    task: DriverTask,
+    settings: readonly Readonly<Record<string, unknown>>[],
+  ): Promise<null> {
     await fakeSleep(this.#delay);
+    const rows = task.biosSettings;
+    if (rows === undefined) return null;
+    const given = Array.isArray(settings) ? settings : [];
+    const current = new Map((await rows.list()).map((s) => [s.get('name'), s.get('value')]));
+    const nodeId = String(task.node.get('id'));
+    const setting = (item: Readonly<Record<string, unknown>>) =>
+      BIOSSetting.create({
+        node_id: nodeId,
+        name: String(item.name),
+        value: item.value === null || item.value === undefined ? null : pythonStr(item.value),
+      });
+    const created = given.filter((item) => !current.has(String(item.name)));
+    const updated = given.filter(
+      (item) => current.has(String(item.name)) && current.get(String(item.name)) !== item.value,
+    );
+    const names = new Set(given.map((item) => String(item.name)));
+    const deleted = [...current.keys()].filter((name) => !names.has(name));
+    if (created.length > 0) await rows.create(created.map(setting));
+    if (updated.length > 0) await rows.update(updated.map(setting));
+    if (deleted.length > 0) await rows.delete(deleted);
     return null;
   }
 
-  async factoryReset(): Promise<null> {
+  async factoryReset(task: DriverTask): Promise<null> {
     await fakeSleep(this.#delay);
+    const rows = task.biosSettings;
+    if (rows === undefined) return null;
+    const names = (await rows.list()).map((s) => s.get('name'));
+    if (names.length > 0) await rows.delete(names);
     return null;
   }
 
@@ -56,12 +88,19 @@ class FakeBios implements BiosInterface {
     return fakeSleep(this.#delay);
   }
 
-  async executeStep(_task: DriverTask, { step }: DriverStep): Promise<string | null> {
+  async executeStep(
+    task: DriverTask,
+    { step }: DriverStep,
+    args: Readonly<Record<string, unknown>> = {},
+  ): Promise<string | null> {
     switch (step) {
       case 'apply_configuration':
-        return this.applyConfiguration();
+        return this.applyConfiguration(
+          task,
+          (args.settings ?? []) as readonly Readonly<Record<string, unknown>>[],
+        );
       case 'factory_reset':
-        return this.factoryReset();
+        return this.factoryReset(task);
       case 'cache_bios_settings':
         await this.cacheBiosSettings();
         return null;
