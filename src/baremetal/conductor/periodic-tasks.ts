@@ -14,7 +14,7 @@ import { ProvisionState as S } from '../common/provision-states.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { cleaningErrorHandler, deployingErrorHandler } from './error-handlers.ts';
 import { checkOrphanAllocations } from './manager-allocations.ts';
-import { cleanUpNodeHistory } from './node-history.ts';
+import { cleanUpNodeHistory, HistoryEvent, recordHistory } from './node-history.ts';
 import { pythonRepr } from './node-info.ts';
 import { failIfInState, forEachAtMost, nodesMappedHere } from './node-sweeps.ts';
 import { type NodeTask, withNodeTask } from './node-task.ts';
@@ -192,8 +192,9 @@ async function maxRetriesExceeded(
     `${actualText} does not match expected state '${recorded === null ? 'None' : recorded}'. ` +
     `Updating DB state to '${actualText}' Switching node to maintenance mode.`;
   if (error !== undefined) message += ` Error: ${(error as Error).message}`;
-  // TODO: record a node history event (MONITORING, error) once node history lands.
   node.set('power_state', actual);
+  // As the real handler: a monitoring error in the node's history, and its last_error.
+  await recordHistory(task.ctx, node, message, { eventType: HistoryEvent.MONITORING });
   node.set('maintenance', true);
   node.set('maintenance_reason', message);
   node.set('fault', POWER_FAILURE_FAULT);

@@ -158,6 +158,12 @@ forEachConductorBackend('the periodic power state sync', (ctx) => {
       failed.get('maintenance_reason'),
       `During sync_power_state, max retries exceeded for node ${uuid}, node state None does not match expected state 'power on'. Updating DB state to 'None' Switching node to maintenance mode. Error: BMC did not answer`,
     );
+    assert.equal(failed.get('last_error'), failed.get('maintenance_reason'));
+    const [event, ...more] = await running.store.nodeHistory.list(Number(failed.get('id')));
+    assert.deepEqual(more, [], 'one history event');
+    assert.equal(event?.get('event_type'), 'monitoring');
+    assert.equal(event?.get('severity'), 'ERROR');
+    assert.equal(event?.get('event'), failed.get('maintenance_reason'));
     assert.equal(failed.get('reservation'), null);
     assert.equal((await running.store.nodes.get(healthy)).get('maintenance'), false);
 
