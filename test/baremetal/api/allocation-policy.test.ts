@@ -8,39 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet } from '../../../src/policy/index.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { projectUser, SYSTEM_ADMIN, SYSTEM_READER, TRUSTED_HEADERS } from './support/personas.ts';
 
-const TRUSTED_HEADERS: RequestAuthenticator = {
-  authenticate: (request) => ({
-    credentials: credentialsFromHeaders(request.headers),
-    headers: {},
-  }),
-  strippedHeaders: [],
-};
 const OWNER = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const OTHER = '0123456789abcdef0123456789abcdef';
-const roles = (...names: string[]) => expandImpliedRoles(names).join(',');
-const project = (id: string, role: string) => ({
-  'x-user-id': `${id.slice(0, 6)}-${role}`,
-  'x-project-id': id,
-  'x-project-name': `project-${id.slice(0, 6)}`,
-  'x-project-domain-id': 'default',
-  'x-roles': roles(role),
-});
-const SYSTEM_READER = {
-  'x-user-id': 'sys-reader',
-  'openstack-system-scope': 'all',
-  'x-roles': roles('reader'),
-};
-const SYSTEM_ADMIN = {
-  'x-user-id': 'sys-admin',
-  'openstack-system-scope': 'all',
-  'x-roles': roles('admin'),
-};
 const VERSION = { 'x-openstack-ironic-api-version': '1.82' };
 
 describe("Ironic's default policy on allocations and deploy templates", () => {
@@ -64,7 +38,7 @@ describe("Ironic's default policy on allocations and deploy templates", () => {
     });
 
   it("a project member's allocation is owned by its project; it lists only its own", async () => {
-    const mine = await call(project(OWNER, 'member'), 'POST', '/v1/allocations', {
+    const mine = await call(projectUser(OWNER, 'member'), 'POST', '/v1/allocations', {
       resource_class: 'rc',
       name: 'mine',
     });
@@ -76,12 +50,16 @@ describe("Ironic's default policy on allocations and deploy templates", () => {
       owner: OTHER,
     });
     assert.equal(theirs.statusCode, 201, theirs.body);
-    const listed = await call(project(OWNER, 'member'), 'GET', '/v1/allocations?fields=name');
+    const listed = await call(projectUser(OWNER, 'member'), 'GET', '/v1/allocations?fields=name');
     assert.deepEqual(
       listed.json().allocations.map((a: { name: string }) => a.name),
       ['mine'],
     );
-    const asking = await call(project(OWNER, 'member'), 'GET', `/v1/allocations?owner=${OTHER}`);
+    const asking = await call(
+      projectUser(OWNER, 'member'),
+      'GET',
+      `/v1/allocations?owner=${OTHER}`,
+    );
     assert.equal(asking.statusCode, 403);
     const all = await call(SYSTEM_READER, 'GET', '/v1/allocations?fields=name');
     assert.deepEqual(
@@ -91,14 +69,14 @@ describe("Ironic's default policy on allocations and deploy templates", () => {
   });
 
   it("another project's allocation does not exist for a member; its own can be changed", async () => {
-    const hidden = await call(project(OWNER, 'member'), 'GET', '/v1/allocations/theirs');
+    const hidden = await call(projectUser(OWNER, 'member'), 'GET', '/v1/allocations/theirs');
     assert.equal(hidden.statusCode, 404);
     assert.match(hidden.body, /Allocation theirs could not be found/);
-    const patched = await call(project(OWNER, 'member'), 'PATCH', '/v1/allocations/mine', [
+    const patched = await call(projectUser(OWNER, 'member'), 'PATCH', '/v1/allocations/mine', [
       { op: 'add', path: '/extra/k', value: 'v' },
     ]);
     assert.equal(patched.statusCode, 200, patched.body);
-    const reader = await call(project(OWNER, 'reader'), 'PATCH', '/v1/allocations/mine', [
+    const reader = await call(projectUser(OWNER, 'reader'), 'PATCH', '/v1/allocations/mine', [
       { op: 'add', path: '/extra/k', value: 'w' },
     ]);
     assert.equal(reader.statusCode, 403);
@@ -110,13 +88,13 @@ describe("Ironic's default policy on allocations and deploy templates", () => {
       name: 'CUSTOM_POLICY',
       steps: [{ interface: 'bios', step: 'x', args: {}, priority: 1 }],
     };
-    const refused = await call(project(OWNER, 'member'), 'POST', '/v1/deploy_templates', body);
+    const refused = await call(projectUser(OWNER, 'member'), 'POST', '/v1/deploy_templates', body);
     assert.equal(refused.statusCode, 403);
     assert.match(refused.body, /baremetal:deploy_template:create/);
     assert.equal((await call(SYSTEM_ADMIN, 'POST', '/v1/deploy_templates', body)).statusCode, 201);
     assert.equal((await call(SYSTEM_READER, 'GET', '/v1/deploy_templates')).statusCode, 200);
     assert.equal(
-      (await call(project(OWNER, 'member'), 'GET', '/v1/deploy_templates')).statusCode,
+      (await call(projectUser(OWNER, 'member'), 'GET', '/v1/deploy_templates')).statusCode,
       403,
     );
   });

@@ -7,11 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet } from '../../../src/policy/index.ts';
 import { type BatonApi, forEachApiBackend, startBatonApi } from './support/baton-api.ts';
+import { roles, TRUSTED_HEADERS } from './support/personas.ts';
 
 const PORT = '1a2b3c4d-0000-4000-8000-000000000001';
 const EVENT = {
@@ -149,15 +148,6 @@ forEachApiBackend('events', (api) => {
     assert.equal(below.fault(), "Schema error for evts: 'x' is not of type 'object'");
   });
 });
-
-const TRUSTED_HEADERS: RequestAuthenticator = {
-  authenticate: (request) => ({
-    credentials: credentialsFromHeaders(request.headers),
-    headers: {},
-  }),
-  strippedHeaders: [],
-};
-const roles = (...names: string[]) => expandImpliedRoles(names).join(',');
 
 describe("Ironic's default policy on events: a system admin or rule:is_admin", () => {
   let api: BatonApi;

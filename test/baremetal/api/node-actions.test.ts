@@ -10,17 +10,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
+import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
 
 const LATEST = '1.82';
 const CONSOLES = {
@@ -462,28 +461,8 @@ test("under zed's RPC cap, every node action is 406 after the API's own checks",
   }
 });
 
-const TRUSTED_HEADERS: RequestAuthenticator = {
-  authenticate: (request) => ({
-    credentials: credentialsFromHeaders(request.headers),
-    headers: {},
-  }),
-  strippedHeaders: [],
-};
 const OWNER = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const LESSEE = '0123456789abcdef0123456789abcdef';
-const roles = (...names: string[]) => expandImpliedRoles(names).join(',');
-const project = (id: string, role: string) => ({
-  'x-user-id': `${id.slice(0, 6)}-${role}`,
-  'x-project-id': id,
-  'x-project-name': `project-${id.slice(0, 6)}`,
-  'x-project-domain-id': 'default',
-  'x-roles': roles(role),
-});
-const SYSTEM_ADMIN = {
-  'x-user-id': 'sys-admin',
-  'openstack-system-scope': 'all',
-  'x-roles': roles('admin'),
-};
 
 describe("Ironic's default policy on the node actions", () => {
   let api: BatonApi;
@@ -524,22 +503,27 @@ describe("Ironic's default policy on the node actions", () => {
 
   it("the owner's members reach the console; its readers and the lessee's members do not", async () => {
     assert.equal(
-      (await as(project(OWNER, 'member'), 'GET', '/v1/nodes/owned/states/console')).statusCode,
+      (await as(projectUser(OWNER, 'member'), 'GET', '/v1/nodes/owned/states/console')).statusCode,
       200,
     );
-    const reader = await as(project(OWNER, 'reader'), 'GET', '/v1/nodes/owned/states/console');
+    const reader = await as(projectUser(OWNER, 'reader'), 'GET', '/v1/nodes/owned/states/console');
     assert.equal(reader.statusCode, 403);
     assert.match(reader.body, /baremetal:node:get_console/);
-    const lessee = await as(project(LESSEE, 'member'), 'PUT', '/v1/nodes/owned/states/console', {
-      enabled: true,
-    });
+    const lessee = await as(
+      projectUser(LESSEE, 'member'),
+      'PUT',
+      '/v1/nodes/owned/states/console',
+      {
+        enabled: true,
+      },
+    );
     assert.equal(lessee.statusCode, 403);
     assert.match(lessee.body, /baremetal:node:set_console_state/);
   });
 
   it("inject NMI is the owner's admins'; below 1.29 the real 404 comes before the policy", async () => {
     const member = await as(
-      project(OWNER, 'member'),
+      projectUser(OWNER, 'member'),
       'PUT',
       '/v1/nodes/owned/management/inject_nmi',
       {},
@@ -547,7 +531,7 @@ describe("Ironic's default policy on the node actions", () => {
     assert.equal(member.statusCode, 403);
     assert.match(member.body, /baremetal:node:inject_nmi/);
     const old = await as(
-      project(OWNER, 'member'),
+      projectUser(OWNER, 'member'),
       'PUT',
       '/v1/nodes/owned/management/inject_nmi',
       {},
@@ -555,7 +539,7 @@ describe("Ironic's default policy on the node actions", () => {
     );
     assert.equal(old.statusCode, 404);
     const admin = await as(
-      project(OWNER, 'admin'),
+      projectUser(OWNER, 'admin'),
       'PUT',
       '/v1/nodes/owned/management/inject_nmi',
       {},
@@ -565,7 +549,7 @@ describe("Ironic's default policy on the node actions", () => {
 
   it("vendor passthru is a system admin's (or a legacy admin's); the owner's members are refused", async () => {
     const member = await as(
-      project(OWNER, 'member'),
+      projectUser(OWNER, 'member'),
       'GET',
       '/v1/nodes/owned/vendor_passthru/methods',
     );
@@ -582,7 +566,7 @@ describe("Ironic's default policy on the node actions", () => {
     assert.equal(admin.statusCode, 200, admin.body);
     assert.equal(admin.json(), true);
     const driver = await as(
-      project(OWNER, 'member'),
+      projectUser(OWNER, 'member'),
       'GET',
       '/v1/drivers/fake-hardware/vendor_passthru/methods',
     );
@@ -597,12 +581,17 @@ describe("Ironic's default policy on the node actions", () => {
   });
 
   it("boot mode is a member's of the owner or the lessee; indicators a reader's", async () => {
-    const lessee = await as(project(LESSEE, 'member'), 'PUT', '/v1/nodes/owned/states/boot_mode', {
-      target: 'uefi',
-    });
+    const lessee = await as(
+      projectUser(LESSEE, 'member'),
+      'PUT',
+      '/v1/nodes/owned/states/boot_mode',
+      {
+        target: 'uefi',
+      },
+    );
     assert.equal(lessee.statusCode, 202, lessee.body);
     const reader = await as(
-      project(LESSEE, 'reader'),
+      projectUser(LESSEE, 'reader'),
       'PUT',
       '/v1/nodes/owned/states/secure_boot',
       {
@@ -612,13 +601,13 @@ describe("Ironic's default policy on the node actions", () => {
     assert.equal(reader.statusCode, 403);
     assert.match(reader.body, /baremetal:node:set_secure_boot/);
     const leds = await as(
-      project(LESSEE, 'reader'),
+      projectUser(LESSEE, 'reader'),
       'GET',
       '/v1/nodes/owned/management/indicators',
     );
     assert.equal(leds.statusCode, 200);
     const set = await as(
-      project(LESSEE, 'reader'),
+      projectUser(LESSEE, 'reader'),
       'PUT',
       '/v1/nodes/owned/management/indicators/led@system',
       {
@@ -628,7 +617,7 @@ describe("Ironic's default policy on the node actions", () => {
     assert.equal(set.statusCode, 403);
     assert.match(set.body, /baremetal:node:set_indicator_state/);
     const stranger = await as(
-      project('ffffffffffffffffffffffffffffffff', 'member'),
+      projectUser('ffffffffffffffffffffffffffffffff', 'member'),
       'GET',
       '/v1/nodes/owned/management/indicators',
     );

@@ -9,12 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { BIOSSetting, Node } from '../../../src/baremetal/objects/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet } from '../../../src/policy/index.ts';
 import { type BatonApi, forEachApiBackend, startBatonApi } from './support/baton-api.ts';
+import { projectUser, TRUSTED_HEADERS } from './support/personas.ts';
 
 async function call(api: BatonApi, version: string, url: string, method = 'GET') {
   const answer = await api.request({
@@ -249,24 +248,9 @@ forEachApiBackend('node BIOS settings', (api) => {
   });
 });
 
-const TRUSTED_HEADERS: RequestAuthenticator = {
-  authenticate: (request) => ({
-    credentials: credentialsFromHeaders(request.headers),
-    headers: {},
-  }),
-  strippedHeaders: [],
-};
 const OWNER = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const LESSEE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const OTHER = '0123456789abcdef0123456789abcdef';
-const roles = (...names: string[]) => expandImpliedRoles(names).join(',');
-const project = (id: string, role: string) => ({
-  'x-user-id': `${id.slice(0, 6)}-${role}`,
-  'x-project-id': id,
-  'x-project-name': `project-${id.slice(0, 6)}`,
-  'x-project-domain-id': 'default',
-  'x-roles': roles(role),
-});
 
 describe("Ironic's default policy on a node's BIOS settings and history", () => {
   let api: BatonApi;
@@ -288,23 +272,26 @@ describe("Ironic's default policy on a node's BIOS settings and history", () => 
     });
 
   it('the owner and the lessee read the BIOS settings; another project is told the node does not exist', async () => {
-    for (const who of [project(OWNER, 'reader'), project(LESSEE, 'member')]) {
+    for (const who of [projectUser(OWNER, 'reader'), projectUser(LESSEE, 'member')]) {
       const answer = await get(who, '/v1/nodes/owned/bios');
       assert.equal(answer.statusCode, 200, answer.body);
       assert.equal(answer.json().bios.length, 2);
       assert.equal((await get(who, '/v1/nodes/owned/bios/BootMode')).statusCode, 200);
     }
-    const other = await get(project(OTHER, 'reader'), '/v1/nodes/owned/bios');
+    const other = await get(projectUser(OTHER, 'reader'), '/v1/nodes/owned/bios');
     assert.equal(other.statusCode, 404);
     assert.match(other.body, /Node owned could not be found/);
   });
 
   it("history is the owner's (and the system's), not the lessee's: 403 naming the rule", async () => {
-    assert.equal((await get(project(OWNER, 'reader'), '/v1/nodes/owned/history')).statusCode, 200);
-    const lessee = await get(project(LESSEE, 'member'), '/v1/nodes/owned/history');
+    assert.equal(
+      (await get(projectUser(OWNER, 'reader'), '/v1/nodes/owned/history')).statusCode,
+      200,
+    );
+    const lessee = await get(projectUser(LESSEE, 'member'), '/v1/nodes/owned/history');
     assert.equal(lessee.statusCode, 403);
     assert.match(lessee.body, /baremetal:node:history:get/);
-    const other = await get(project(OTHER, 'reader'), '/v1/nodes/owned/history');
+    const other = await get(projectUser(OTHER, 'reader'), '/v1/nodes/owned/history');
     assert.equal(other.statusCode, 404);
   });
 
@@ -312,7 +299,7 @@ describe("Ironic's default policy on a node's BIOS settings and history", () => 
     const answer = await api.request({
       method: 'GET',
       url: '/v1/nodes/owned/bios',
-      headers: { ...project(OTHER, 'reader'), 'x-openstack-ironic-api-version': '1.39' },
+      headers: { ...projectUser(OTHER, 'reader'), 'x-openstack-ironic-api-version': '1.39' },
     });
     assert.equal(answer.statusCode, 404);
     assert.doesNotMatch(answer.body, /could not be found/);

@@ -9,17 +9,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import type { RequestAuthenticator } from '../../../src/auth/index.ts';
-import { credentialsFromHeaders } from '../../../src/auth/index.ts';
 import { RAID_LOGICAL_DISK_PROPERTIES } from '../../../src/baremetal/drivers/raid-logical-disks.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet, expandImpliedRoles } from '../../../src/policy/index.ts';
+import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
+import { projectUser, systemUser, TRUSTED_HEADERS } from './support/personas.ts';
 
 const LATEST = '1.82';
 const RAID = {
@@ -216,28 +215,8 @@ test("under zed's RPC cap, setting RAID is 406 after the API's own checks; the p
   }
 });
 
-const TRUSTED_HEADERS: RequestAuthenticator = {
-  authenticate: (request) => ({
-    credentials: credentialsFromHeaders(request.headers),
-    headers: {},
-  }),
-  strippedHeaders: [],
-};
 const OWNER = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const LESSEE = '0123456789abcdef0123456789abcdef';
-const roles = (...names: string[]) => expandImpliedRoles(names).join(',');
-const project = (id: string, role: string) => ({
-  'x-user-id': `${id.slice(0, 6)}-${role}`,
-  'x-project-id': id,
-  'x-project-name': `project-${id.slice(0, 6)}`,
-  'x-project-domain-id': 'default',
-  'x-roles': roles(role),
-});
-const system = (role: string) => ({
-  'x-user-id': `sys-${role}`,
-  'openstack-system-scope': 'all',
-  'x-roles': roles(role),
-});
 
 describe("Ironic's default policy on RAID", () => {
   let api: BatonApi;
@@ -248,7 +227,7 @@ describe("Ironic's default policy on RAID", () => {
       BAREMETAL_RULE_DEFAULTS,
     );
     api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
-    const created = await as(system('admin'), 'POST', '/v1/nodes', {
+    const created = await as(systemUser('admin'), 'POST', '/v1/nodes', {
       driver: 'fake-hardware',
       name: 'owned',
       owner: OWNER,
@@ -267,15 +246,20 @@ describe("Ironic's default policy on RAID", () => {
     });
 
   it("set_raid_state is the owner's members'; its readers and the lessee's members are refused", async () => {
-    const member = await as(project(OWNER, 'member'), 'PUT', '/v1/nodes/owned/states/raid', RAID);
+    const member = await as(
+      projectUser(OWNER, 'member'),
+      'PUT',
+      '/v1/nodes/owned/states/raid',
+      RAID,
+    );
     assert.equal(member.statusCode, 204, member.body);
-    for (const who of [project(OWNER, 'reader'), project(LESSEE, 'member')]) {
+    for (const who of [projectUser(OWNER, 'reader'), projectUser(LESSEE, 'member')]) {
       const refused = await as(who, 'PUT', '/v1/nodes/owned/states/raid', RAID);
       assert.equal(refused.statusCode, 403);
       assert.match(refused.body, /baremetal:node:set_raid_state/);
     }
     const stranger = await as(
-      project('ffffffffffffffffffffffffffffffff', 'member'),
+      projectUser('ffffffffffffffffffffffffffffffff', 'member'),
       'PUT',
       '/v1/nodes/owned/states/raid',
       RAID,
@@ -285,8 +269,8 @@ describe("Ironic's default policy on RAID", () => {
 
   it("the logical disk properties are a system reader's", async () => {
     const url = '/v1/drivers/fake-hardware/raid/logical_disk_properties';
-    assert.equal((await as(system('reader'), 'GET', url)).statusCode, 200);
-    const member = await as(project(OWNER, 'member'), 'GET', url);
+    assert.equal((await as(systemUser('reader'), 'GET', url)).statusCode, 200);
+    const member = await as(projectUser(OWNER, 'member'), 'GET', url);
     assert.equal(member.statusCode, 403);
     assert.match(member.body, /baremetal:driver:get_raid_logical_disk_properties/);
   });
