@@ -51,7 +51,7 @@ describe('bare metal object types', () => {
     assertFingerprints(BAREMETAL_OBJECT_TYPES, FINGERPRINTS);
   });
 
-  test('the service registry holds the ten types of antelope, in the ironic namespace', () => {
+  test('the service registry holds the twelve types of antelope, in the ironic namespace', () => {
     assert.deepEqual(latestObjectVersions(), {
       Node: '1.37',
       Port: '1.11',
@@ -63,6 +63,8 @@ describe('bare metal object types', () => {
       NodeInventory: '1.0',
       Allocation: '1.1',
       DeployTemplate: '1.1',
+      BIOSSetting: '1.1',
+      NodeHistory: '1.0',
     });
     for (const type of BAREMETAL_OBJECT_TYPES) {
       assert.equal(BAREMETAL_OBJECTS.get(type.name), type);
