@@ -44,6 +44,8 @@ const FINGERPRINTS = {
   NodeInventory: '1.0-bdb1274c884876a159a3f9d11bae7110ada2fbdc43544afb430119571e178597',
   Allocation: '1.1-981a4339d0676cc384a59f9c266b6b6c7b9323d9616b099a582a6a5ea2b2e2e2',
   DeployTemplate: '1.1-b171fa165d22589f3c3431fee8cca76018f486c259ac0bc1da77c911a4125034',
+  BIOSSetting: '1.1-8912281427a6c8a7ebcac3691dc8296702895816d629981b156c381db9509dcd',
+  NodeHistory: '1.0-10d7158e4eb0b68c9cbc8ffc4412d424ed5d6596c0f82aa6b55ac42621c85749',
 };
 
 describe('bare metal object types', () => {
