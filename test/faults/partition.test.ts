@@ -32,6 +32,7 @@ if (unavailable !== undefined && process.env.CI === 'true') {
 }
 const CUT_MS = 8_000;
 const RPC_TIMEOUT_S = 5;
+const SECRET = 'partition-test-secret';
 
 describe('fault: the API and the conductors separated', {
   timeout: 240_000,
@@ -59,16 +60,18 @@ describe('fault: the API and the conductors separated', {
         host,
         db,
         transportUrl: `http://${ns.innerAddress}:0`,
+        // Beyond loopback, a noauth conductor's RPC needs a shared secret.
+        rpcSharedSecret: SECRET,
         // The conductors keep their heartbeats (the database is on this side of the cut too):
         // the API still routes to them and must give up on its own.
         heartbeatTimeout: 60,
       });
       processes.push(await baremetalConductor(host, config, ns.exec));
     }
-    const api = await baremetalApi(writeBaremetalConfig({ dir, host: 'part-api', db }), [
-      '--rpc-response-timeout',
-      String(RPC_TIMEOUT_S),
-    ]);
+    const api = await baremetalApi(
+      writeBaremetalConfig({ dir, host: 'part-api', db, rpcSharedSecret: SECRET }),
+      ['--rpc-response-timeout', String(RPC_TIMEOUT_S)],
+    );
     processes.push(api.process);
 
     const counts = emptyCounts();

@@ -19,6 +19,11 @@ export interface BaremetalConfig {
   readonly heartbeatTimeout?: number;
   /** `[conductor] check_provision_state_interval`, 1 s unless given. */
   readonly checkProvisionStateInterval?: number;
+  /**
+   * `[DEFAULT] rpc_shared_secret`: a noauth conductor listens for RPC beyond loopback only
+   * with one (the API must carry the same).
+   */
+  readonly rpcSharedSecret?: string;
   readonly extra?: readonly string[];
 }
 
@@ -33,6 +38,7 @@ export function writeBaremetalConfig(config: BaremetalConfig): string {
       `rpc_transport = ${config.transport ?? 'http'}`,
       ...(config.transportUrl ? [`transport_url = ${config.transportUrl}`] : []),
       ...(config.exchange ? [`rpc_exchange = ${config.exchange}`] : []),
+      ...(config.rpcSharedSecret ? [`rpc_shared_secret = ${config.rpcSharedSecret}`] : []),
       'hash_ring_reset_interval = 1',
       'graceful_shutdown_timeout = 5',
       '[database]',
