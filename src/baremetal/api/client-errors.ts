@@ -8,32 +8,14 @@
  * (its handler never sees a body cut short); one whose answer has begun is cut.
  */
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { noteRequestTimeout } from '../../service/http/connection-limits.ts';
+import { type ParserError, parserRefusal } from '../../service/http/parser-refusal.ts';
 import { faultBody } from './error-body.ts';
 
-type ParserError = Error & { code?: string; reason?: string };
 type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
-
-/** The status and faultstring a request the parser refused is answered with. */
-export function clientErrorAnswer(error: ParserError): { status: number; message: string } {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        message: `The request line and headers exceed ${maxHeaderSize} bytes.`,
-      };
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'The request was not received in time.' };
-    default:
-      return {
-        status: 400,
-        message: `Malformed HTTP request: ${error.reason ?? error.message}.`,
-      };
-  }
-}
 
 /** Fastify's clientErrorHandler for the bare metal app. */
 export function answerClientError(app: FastifyInstance, error: ParserError, socket: Socket): void {
@@ -51,7 +33,7 @@ export function answerClientError(app: FastifyInstance, error: ParserError, sock
     inFlight.shouldKeepAlive = false;
     return;
   }
-  const { status, message } = clientErrorAnswer(error);
+  const { status, message } = parserRefusal(error);
   const requestId = `req-${randomUUID()}`;
   if (socket.writable) {
     const body = Buffer.from(faultBody(status, message));

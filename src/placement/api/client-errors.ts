@@ -16,10 +16,11 @@
  *   closed. uWSGI, in front of the real service, drops such connections without a word.
  */
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, maxHeaderSize, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { noteRequestTimeout } from '../../service/http/connection-limits.ts';
+import { parserRefusal } from '../../service/http/parser-refusal.ts';
 import { placementJson } from './error-body.ts';
 import { renderWebobError, titleOf } from './webob-error.ts';
 
@@ -146,27 +147,9 @@ function replayWithoutBody(app: FastifyInstance, head: RequestHead, socket: Sock
   app.routing(request, response);
 }
 
-/** What a request that could not be read at all is answered. */
-function refusal(error: ParserError): { status: number; message: string } {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        message: `The request line and headers exceed ${maxHeaderSize} bytes.`,
-      };
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'The request was not received in time.' };
-    default:
-      return {
-        status: 400,
-        message: `Malformed HTTP request: ${error.reason ?? error.message}.`,
-      };
-  }
-}
-
 function writeStandalone(socket: Socket, error: ParserError): void {
   if (socket.writable) {
-    const { status, message } = refusal(error);
+    const { status, message } = parserRefusal(error);
     const requestId = `req-${randomUUID()}`;
     const facts = { method: '', accept: 'application/json', contentType: 'None' };
     const json = placementJson({ code: undefined, requestId, showsCode: undefined });
