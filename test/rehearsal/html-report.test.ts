@@ -159,19 +159,13 @@ describe('the HTML report', () => {
     assert.deepEqual(requested, []);
     // Two timeline charts, and one per object table that held rows (Node, Port; not Chassis).
     assert.equal(await page.evaluate(() => (window as { reportCharts?: number }).reportCharts), 4);
-    const painted = await page.evaluate(() =>
-      [...document.querySelectorAll('canvas')].map((canvas) => {
-        const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(
-          0,
-          0,
-          canvas.width,
-          canvas.height,
-        );
-        let drawn = 0;
-        for (let i = 3; i < data.length; i += 4) if ((data[i] as number) > 0) drawn++;
-        return drawn;
-      }),
-    );
+    // Counted in the page (a string: the test's TypeScript has no DOM types).
+    const painted = (await page.evaluate(`[...document.querySelectorAll('canvas')].map((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let drawn = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
+      return drawn;
+    })`)) as number[];
     assert.equal(painted.length, 4);
     for (const drawn of painted) assert.ok(drawn > 500, `a canvas with ${drawn} pixels drawn`);
     const legend = await page.locator('.u-legend').allInnerTexts();
