@@ -31,6 +31,14 @@ export interface BaremetalApiSettings {
   readonly publicEndpoint?: string | undefined;
   /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
   readonly defaultResourceClass?: string | undefined;
+  /** `[api] enable_ramdisk_endpoints`: off, lookup and heartbeat answer 403 (true). */
+  readonly enableRamdiskEndpoints: boolean;
+  /** `[api] restrict_lookup`: a lookup finds only nodes a ramdisk runs on (true). */
+  readonly restrictLookup: boolean;
+  /** `[api] ramdisk_heartbeat_timeout` (s, 300): told to the agent by a lookup. */
+  readonly ramdiskHeartbeatTimeout: number;
+  /** `[deploy] fast_track` (false): lookups also in enroll, manageable and available. */
+  readonly fastTrack: boolean;
   /** `[DEFAULT] auth_strategy`: `keystone` or `noauth` (`http_basic` is read, not served). */
   readonly authStrategy: BaremetalAuthStrategy;
   /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
@@ -103,6 +111,10 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       port: DEFAULT_API_PORT,
       apiWorkers: 1,
       maxLimit: 1000,
+      enableRamdiskEndpoints: true,
+      restrictLookup: true,
+      ramdiskHeartbeatTimeout: 300,
+      fastTrack: false,
       authStrategy: 'noauth',
       insecureNoauthOnAnyAddress: false,
       // Ironic 21.4 leaves both switches at oslo.policy's defaults (off).

@@ -396,6 +396,12 @@ export async function startBaremetalApi(
               publicEndpoint: api.publicEndpoint,
               defaultResourceClass: api.defaultResourceClass,
               heartbeatTimeout: conductor.heartbeatTimeout,
+              ramdisk: {
+                enabled: api.enableRamdiskEndpoints,
+                restrictLookup: api.restrictLookup,
+                heartbeatTimeout: api.ramdiskHeartbeatTimeout,
+                fastTrack: api.fastTrack,
+              },
               maxRequestBodySize: plan.config.operations.maxRequestBodySize,
             },
           },

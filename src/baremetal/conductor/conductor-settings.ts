@@ -31,6 +31,8 @@ export interface ConductorSettings {
   readonly heartbeatTimeout: number;
   /** `[conductor] automated_clean`: `provide` and tear-down go through cleaning steps. */
   readonly automatedClean: boolean;
+  /** `[agent] require_tls`: a heartbeat whose callback URL is not https is refused. */
+  readonly agentRequireTls: boolean;
   /** `[conductor] deploy_callback_timeout` (s; 0: never). */
   readonly deployCallbackTimeout: number;
   /** `[conductor] clean_callback_timeout` (s; 0: never). */
@@ -99,6 +101,7 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     heartbeatInterval: 10,
     heartbeatTimeout: 60,
     automatedClean: true,
+    agentRequireTls: false,
     deployCallbackTimeout: 1800,
     cleanCallbackTimeout: 1800,
     checkProvisionStateInterval: 60,
