@@ -1,11 +1,13 @@
 /**
- * External events (1.54) held to the real Ironic 21.4.4: the same requests, the same answers
+ * External events (1.54) and the ramdisk agent's lookup and heartbeat (1.22) held to the real
+ * Ironic 21.4.4: the same requests, the same answers
  * (support/same-answers.ts). Without the real service installed the comparison is skipped with
  * the reason; under CI=true it fails.
  */
 import { after, before, describe, it } from 'node:test';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { EVENT_SCENARIOS } from './scenarios/events.ts';
+import { RAMDISK_SCENARIOS, RAMDISK_TOKEN_SCENARIO } from './scenarios/ramdisk.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 import { assertSameAnswers } from './support/same-answers.ts';
 
@@ -13,7 +15,9 @@ const inCi = process.env.CI === 'true';
 const missing = realIronicMissing();
 if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic must run)`);
 
-describe('events against the real Ironic 21.4.4', { skip: missing }, () => {
+describe('events and the ramdisk endpoints against the real Ironic 21.4.4', {
+  skip: missing,
+}, () => {
   let real: RealIronic;
   let baton: BatonApi;
 
@@ -25,7 +29,7 @@ describe('events against the real Ironic 21.4.4', { skip: missing }, () => {
     await Promise.all([real?.stop(), baton?.close()]);
   });
 
-  for (const scenario of EVENT_SCENARIOS) {
+  for (const scenario of [...EVENT_SCENARIOS, ...RAMDISK_SCENARIOS, RAMDISK_TOKEN_SCENARIO]) {
     it(scenario.title, () => assertSameAnswers(scenario, real, baton));
   }
 });
