@@ -15,7 +15,7 @@ import { isAgentTokenPresent, lookupAllowed } from '../common/agent-token.ts';
 import { NotFoundError, NoValidHostError } from '../common/errors.ts';
 import type { AgentHeartbeat } from '../drivers/interfaces/index.ts';
 import type { NodeObject } from '../objects/index.ts';
-import { accessOf } from './access.ts';
+import { publicRouteAccessOf } from './access.ts';
 import {
   DEFAULT_RAMDISK_SETTINGS,
   type Handler,
@@ -118,7 +118,7 @@ const lookup: Handler = async (request) => {
   const settings = ramdiskSettings(request);
   refuseWhenDisabled(request, settings);
   notFoundBelowRamdisk(request);
-  accessOf(request)?.authorize('baremetal:driver:ipa_lookup');
+  publicRouteAccessOf(request)?.authorize('baremetal:driver:ipa_lookup');
   const nodeUuid = params.node_uuid as string | undefined;
   const given = (params.addresses as string[] | undefined) ?? [];
   // Invalid addresses are ignored (and logged), as the real lookup does.
@@ -184,7 +184,7 @@ const heartbeat: Handler = async (request, reply) => {
   if ((beat.agentStatus || beat.agentStatusMessage) && !version.atLeast(FEATURES.heartbeatStatus)) {
     throw new ClientSideError('Fields "agent_status" and "agent_status_message" not recognised.');
   }
-  accessOf(request)?.authorize('baremetal:node:ipa_heartbeat');
+  publicRouteAccessOf(request)?.authorize('baremetal:node:ipa_heartbeat');
   if (beat.agentVerifyCa !== null && !version.atLeast(FEATURES.heartbeatVerifyCa)) {
     throw new ClientSideError('Field "agent_verify_ca" not recognised in this version');
   }
