@@ -338,8 +338,15 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
     'DEFAULT',
     'auth_strategy',
     'authStrategy',
-    "The API's authentication, and the http RPC's unless [json_rpc] auth_strategy is set. keystone: tokens validated with Keystone ([keystone_authtoken]) and Ironic's policy applied; noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); http_basic is Ironic's and not served by Baton in this release.",
+    "The API's authentication, and the http RPC's unless [json_rpc] auth_strategy is set. keystone: tokens validated with Keystone ([keystone_authtoken]) and Ironic's policy applied; noauth: no token is checked, the caller is trusted (the real standalone setup; loopback only); http_basic: a user and password of http_basic_auth_user_file on every request but the public ones, no policy (the RPC then needs [json_rpc] auth_strategy keystone, or noauth with rpc_shared_secret).",
     choice(BAREMETAL_AUTH_STRATEGIES),
+  ),
+  option(
+    'DEFAULT',
+    'http_basic_auth_user_file',
+    'httpBasicAuthUserFile',
+    'Under auth_strategy http_basic: the Apache htpasswd file of the API users (bcrypt entries only), read for every request.',
+    PATH,
   ),
   option(
     'oslo_policy',
@@ -634,6 +641,7 @@ function defaultValues(): Record<string, unknown> {
     apiRamdiskHeartbeatTimeout: base.api.ramdiskHeartbeatTimeout,
     deployFastTrack: base.api.fastTrack,
     authStrategy: base.api.authStrategy,
+    httpBasicAuthUserFile: base.api.httpBasicAuthUserFile,
     insecureNoauthOnAnyAddress: base.api.insecureNoauthOnAnyAddress,
     enforceScope: base.api.policy.enforceScope,
     enforceNewDefaults: base.api.policy.enforceNewDefaults,
@@ -796,6 +804,7 @@ export function baremetalConfigOf(
       fastTrack: pick('deployFastTrack', base.api.fastTrack),
       defaultResourceClass: pick<string>('defaultResourceClass', '') || undefined,
       authStrategy: pick('authStrategy', base.api.authStrategy),
+      httpBasicAuthUserFile: pick('httpBasicAuthUserFile', base.api.httpBasicAuthUserFile),
       insecureNoauthOnAnyAddress: pick(
         'insecureNoauthOnAnyAddress',
         base.api.insecureNoauthOnAnyAddress,

@@ -39,8 +39,10 @@ export interface BaremetalApiSettings {
   readonly ramdiskHeartbeatTimeout: number;
   /** `[deploy] fast_track` (false): lookups also in enroll, manageable and available. */
   readonly fastTrack: boolean;
-  /** `[DEFAULT] auth_strategy`: `keystone` or `noauth` (`http_basic` is read, not served). */
+  /** `[DEFAULT] auth_strategy`: `keystone`, `noauth` or `http_basic`. */
   readonly authStrategy: BaremetalAuthStrategy;
+  /** `[DEFAULT] http_basic_auth_user_file`: the htpasswd file (bcrypt) of `http_basic`. */
+  readonly httpBasicAuthUserFile: string;
   /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
   readonly insecureNoauthOnAnyAddress: boolean;
   /** `[oslo_policy]`: applied under `keystone` only, as Ironic applies it. */
@@ -52,8 +54,8 @@ export interface BaremetalApiSettings {
 }
 
 /**
- * Ironic's `[DEFAULT] auth_strategy` values, so that a real ironic.conf reads (the conductor
- * ignores the option); the API serves `keystone` and the real standalone setup's `noauth`.
+ * Ironic's `[DEFAULT] auth_strategy` values (the conductor reads it for its RPC only): the API
+ * serves `keystone`, the real standalone setup's `noauth`, and `http_basic`.
  */
 export const BAREMETAL_AUTH_STRATEGIES = ['keystone', 'noauth', 'http_basic'] as const;
 export type BaremetalAuthStrategy = (typeof BAREMETAL_AUTH_STRATEGIES)[number];
@@ -116,6 +118,7 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       ramdiskHeartbeatTimeout: 300,
       fastTrack: false,
       authStrategy: 'noauth',
+      httpBasicAuthUserFile: '/etc/ironic/htpasswd',
       insecureNoauthOnAnyAddress: false,
       // Ironic 21.4 leaves both switches at oslo.policy's defaults (off).
       policy: { enforceScope: false, enforceNewDefaults: false },
