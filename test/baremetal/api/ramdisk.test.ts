@@ -203,6 +203,36 @@ describe('ramdisk options', () => {
   });
 });
 
+describe('the fake deploy interface and a heartbeat', () => {
+  it("warns as Ironic's base DeployInterface does, and changes nothing", async () => {
+    const warnings: string[] = [];
+    const api = await startBatonApi({
+      conductorLog: { info: () => {}, warn: (line) => warnings.push(line), error: () => {} },
+    });
+    try {
+      const uuid = await nodeIn(api, 'deploying');
+      const token = (await call(api, 'GET', `/v1/lookup?node_uuid=${uuid}`)).body.config
+        .agent_token;
+      const before = await api.store.nodes.get(uuid);
+      const beat = await call(api, 'POST', `/v1/heartbeat/${uuid}`, {
+        ...AGENT,
+        agent_token: token,
+      });
+      assert.equal(beat.status, 202);
+      const expected = `Got heartbeat message from node ${uuid}, but the driver fake-hardware does not support heartbeating`;
+      for (let i = 0; i < 50 && !warnings.includes(expected); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(warnings.includes(expected), warnings.join('\n'));
+      const after = await api.store.nodes.get(uuid);
+      assert.deepEqual(after.get('updated_at'), before.get('updated_at'));
+      assert.equal(after.get('reservation'), null);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('ramdisk endpoints and the conductors', () => {
   it('answers 406 under an RPC cap below 1.4, and reads the node itself below 1.62', async () => {
     const api = await startBatonApi({ caps: pinnedCaps('zed') });
