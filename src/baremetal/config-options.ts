@@ -843,6 +843,7 @@ export function baremetalConfigOf(
       heartbeatTimeout: pick('heartbeatTimeout', c.heartbeatTimeout),
       automatedClean: pick('automatedClean', c.automatedClean),
       agentRequireTls: pick('agentRequireTls', c.agentRequireTls),
+      fastTrack: pick('deployFastTrack', c.fastTrack),
       deployCallbackTimeout: pick('deployCallbackTimeout', c.deployCallbackTimeout),
       cleanCallbackTimeout: pick('cleanCallbackTimeout', c.cleanCallbackTimeout),
       checkProvisionStateInterval: pick(

@@ -11,7 +11,7 @@
  * heartbeat without a token is refused here, one with the wrong token by the conductor.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isAgentTokenPresent, lookupAllowed } from '../common/agent-token.ts';
+import { fastTrackEnabled, isAgentTokenPresent, lookupAllowed } from '../common/agent-token.ts';
 import { NotFoundError, NoValidHostError } from '../common/errors.ts';
 import type { AgentHeartbeat } from '../drivers/interfaces/index.ts';
 import type { NodeObject } from '../objects/index.ts';
@@ -27,7 +27,7 @@ import { FEATURES } from './features.ts';
 import { requireNodeActions } from './node-actions-rpc.ts';
 import { findNode } from './node-lookup.ts';
 import { NodeViewContext, nodeBody } from './node-view.ts';
-import { args, bindParams, pyStr, requestParams, strictBool } from './params.ts';
+import { args, bindParams, requestParams } from './params.ts';
 import { isValidMac } from './port-args.ts';
 import { declareRoute } from './routing.ts';
 
@@ -78,20 +78,6 @@ function notFoundBelowRamdisk(request: FastifyRequest): void {
   }
 }
 
-/** utils.fast_track_enabled: the node's `driver_info.fast_track`, else `[deploy] fast_track`. */
-function fastTrackEnabled(node: NodeObject, settings: RamdiskSettings): boolean {
-  const info = (node.get('driver_info') as Record<string, unknown> | null) ?? {};
-  const value = info.fast_track;
-  if (value === undefined || value === null) return settings.fastTrack;
-  const enabled = strictBool(value);
-  if (enabled === undefined) {
-    throw new ClientSideError(
-      `Invalid value of fast_track: Unrecognized value '${pyStr(value)}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'`,
-    );
-  }
-  return enabled;
-}
-
 /** The node a lookup names; every miss is the same bare NotFound, so states do not leak. */
 async function lookedUpNode(
   request: FastifyRequest,
@@ -133,7 +119,8 @@ const lookup: Handler = async (request) => {
   let node = await lookedUpNode(request, addresses, nodeUuid);
   if (settings.restrictLookup) {
     const state = String(node.get('provision_state'));
-    if (!lookupAllowed(state, fastTrackEnabled(node, settings))) {
+    const driverInfo = node.get('driver_info') as Record<string, unknown> | null;
+    if (!lookupAllowed(state, fastTrackEnabled(driverInfo, settings.fastTrack))) {
       request.log.error(
         `Lookup is not allowed for node ${node.get('uuid')} in the provision state ${state}`,
       );

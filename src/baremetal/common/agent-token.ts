@@ -5,6 +5,7 @@
  * thing not computed from the arguments.
  */
 import { randomBytes } from 'node:crypto';
+import { InvalidParameterError } from './errors.ts';
 import { ProvisionState } from './provision-states.ts';
 
 /** The driver_internal_info key the token is kept under. */
@@ -54,6 +55,53 @@ export const FASTTRACK_LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.AVAILABLE,
   ...LOOKUP_ALLOWED_STATES,
 ];
+
+const TRUE_STRINGS = ['1', 't', 'true', 'on', 'y', 'yes'];
+const FALSE_STRINGS = ['0', 'f', 'false', 'off', 'n', 'no'];
+
+/**
+ * utils.fast_track_enabled: the node's `driver_info.fast_track` (oslo's strict booleans), else
+ * `[deploy] fast_track`; InvalidParameterValue for another value.
+ */
+export function fastTrackEnabled(
+  driverInfo: Readonly<Record<string, unknown>> | null | undefined,
+  configured: boolean,
+): boolean {
+  const value = driverInfo?.fast_track;
+  if (value === undefined || value === null) return configured;
+  if (typeof value === 'boolean') return value;
+  const text = String(value);
+  const lowered = text.trim().toLowerCase();
+  if (TRUE_STRINGS.includes(lowered)) return true;
+  if (FALSE_STRINGS.includes(lowered)) return false;
+  const acceptable = [...TRUE_STRINGS, ...FALSE_STRINGS]
+    .sort()
+    .map((word) => `'${word}'`)
+    .join(', ');
+  throw new InvalidParameterError(
+    `Invalid value of fast_track: Unrecognized value '${text}', acceptable values are: ${acceptable}`,
+  );
+}
+
+/**
+ * conductor utils.fast_track_able: fast track on for the node and no error on record (the
+ * storage interfaces Baton has all write the image); then a deploy or a clean keeps the
+ * agent's token and URL for the next operation. A value fast_track_enabled refuses counts as
+ * off here rather than failing the operation that was ending.
+ */
+export function fastTrackAble(
+  node: { get(field: 'driver_info' | 'last_error'): unknown },
+  configured: boolean,
+): boolean {
+  let enabled: boolean;
+  try {
+    enabled = fastTrackEnabled(node.get('driver_info') as Record<string, unknown> | null, configured);
+  } catch (error) {
+    if (error instanceof InvalidParameterError) return false;
+    throw error;
+  }
+  return enabled && node.get('last_error') === null;
+}
 
 /** LookupController.lookup_allowed. */
 export function lookupAllowed(provisionState: string, fastTrack: boolean): boolean {

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   FASTTRACK_LOOKUP_ALLOWED_STATES,
+  fastTrackAble,
+  fastTrackEnabled,
   isAgentTokenPresent,
   isAgentTokenValid,
   LOOKUP_ALLOWED_STATES,
@@ -49,5 +51,31 @@ describe('lookup states', () => {
     assert.equal(lookupAllowed('active', true), false);
     assert.equal(lookupAllowed('available', false), false);
     assert.equal(lookupAllowed('available', true), true);
+  });
+});
+
+describe('fast track', () => {
+  it("is the node's driver_info.fast_track as oslo's strict booleans, else the option", () => {
+    assert.equal(fastTrackEnabled({}, true), true);
+    assert.equal(fastTrackEnabled(null, false), false);
+    assert.equal(fastTrackEnabled({ fast_track: ' Yes ' }, false), true);
+    assert.equal(fastTrackEnabled({ fast_track: 'off' }, true), false);
+    assert.equal(fastTrackEnabled({ fast_track: false }, true), false);
+    assert.throws(
+      () => fastTrackEnabled({ fast_track: 'maybe' }, true),
+      /^InvalidParameterError: Invalid value of fast_track: Unrecognized value 'maybe', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'$/,
+    );
+  });
+
+  it('keeps the token only for a node with fast track and no error on record', () => {
+    const node = (driverInfo: unknown, lastError: string | null) => ({
+      get: (field: 'driver_info' | 'last_error') =>
+        field === 'driver_info' ? driverInfo : lastError,
+    });
+    assert.equal(fastTrackAble(node({ fast_track: true }, null), false), true);
+    assert.equal(fastTrackAble(node({ fast_track: true }, 'failed'), false), false);
+    assert.equal(fastTrackAble(node({}, null), true), true);
+    assert.equal(fastTrackAble(node({}, null), false), false);
+    assert.equal(fastTrackAble(node({ fast_track: 'maybe' }, null), true), false);
   });
 });

@@ -109,6 +109,15 @@ export const RAMDISK_SCENARIOS: readonly Scenario[] = [
   },
 ];
 
+const TOKEN_NODE = '5e1d0c3a-7a2b-4c1d-9e0f-00000000ad06';
+const provision = (node: string, target: string): Exchange => ({
+  method: 'PUT',
+  path: `/v1/nodes/${node}/states/provision`,
+  version: V,
+  body: { target },
+  settle: node,
+});
+
 /**
  * The token is handed out by the first lookup at 1.62 or later: a scenario of its own, sent
  * after the others, so that `{token-1}` names it on both sides.
@@ -137,5 +146,19 @@ export const RAMDISK_TOKEN_SCENARIO: Scenario = {
     beat('{uuid-1}', { callback_url: 'http://x', agent_token: '{token-1}' }, '1.22'),
     lookup('?node_uuid=5e1d0c3a-7a2b-4c1d-9e0f-00000000ad06'),
     get('/v1/nodes/5e1d0c3a-7a2b-4c1d-9e0f-00000000ad06?fields=driver_internal_info,last_error'),
+    // Fast track keeps the token through cleaning (fast_track_able); without it, it is wiped.
+    provision(TOKEN_NODE, 'manage'),
+    provision(TOKEN_NODE, 'provide'),
+    get(`/v1/nodes/${TOKEN_NODE}?fields=provision_state,driver_internal_info,last_error`),
+    lookup(`?node_uuid=${TOKEN_NODE}`),
+    {
+      method: 'PATCH',
+      path: `/v1/nodes/${TOKEN_NODE}`,
+      version: V,
+      body: [{ op: 'replace', path: '/driver_info/fast_track', value: false }],
+    },
+    provision(TOKEN_NODE, 'manage'),
+    provision(TOKEN_NODE, 'provide'),
+    get(`/v1/nodes/${TOKEN_NODE}?fields=provision_state,driver_internal_info`),
   ],
 };
