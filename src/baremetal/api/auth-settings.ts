@@ -3,7 +3,6 @@ import {
   type KeystoneAuthConfig,
   keystoneAuthConfigOf,
 } from '../../auth/index.ts';
-import { ConfigFileError } from '../../service/index.ts';
 import type { BaremetalConfig } from '../config.ts';
 import { BAREMETAL_API_BINARY } from '../service-version.ts';
 

@@ -95,7 +95,10 @@ export function fastTrackAble(
 ): boolean {
   let enabled: boolean;
   try {
-    enabled = fastTrackEnabled(node.get('driver_info') as Record<string, unknown> | null, configured);
+    enabled = fastTrackEnabled(
+      node.get('driver_info') as Record<string, unknown> | null,
+      configured,
+    );
   } catch (error) {
     if (error instanceof InvalidParameterError) return false;
     throw error;
