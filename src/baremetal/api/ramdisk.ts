@@ -139,8 +139,49 @@ const lookup: Handler = async (request) => {
   return { node: await nodeBody(view, node, LOOKUP_FIELDS), config: agentConfig(settings, token) };
 };
 
+/** HeartbeatController.post's arguments after `node_ident`, in its signature's order. */
+const HEARTBEAT_POSITIONAL = [
+  'callback_url',
+  'agent_version',
+  'agent_token',
+  'agent_verify_ca',
+  'agent_status',
+  'agent_status_message',
+];
+
+/**
+ * The heartbeat's parameters: pecan binds the path's segments after the node to the
+ * signature's arguments in order (`/v1/heartbeat/{node}/{callback_url}/…`), then the query and
+ * the JSON body's keys. A name given both ways, or more segments than arguments, is a
+ * TypeError and a 500 in the real service; here the same words with a 400.
+ */
+function heartbeatParams(request: FastifyRequest, segments: readonly string[]) {
+  const named = requestParams(request);
+  if (segments.length > HEARTBEAT_POSITIONAL.length) {
+    throw new ClientSideError(
+      `HeartbeatController.post() takes from 3 to 8 positional arguments but ${segments.length + 2} were given`,
+    );
+  }
+  const positional: Record<string, unknown> = {};
+  for (const [i, segment] of segments.entries()) {
+    const name = HEARTBEAT_POSITIONAL[i] as string;
+    if (Object.hasOwn(named, name)) {
+      throw new ClientSideError(
+        `HeartbeatController.post() got multiple values for argument '${name}'`,
+      );
+    }
+    positional[name] = segment;
+  }
+  return { ...named, ...positional };
+}
+
 const heartbeat: Handler = async (request, reply) => {
-  const { node_ident: pathIdent } = request.params as { node_ident: string };
+  const { node_ident: pathIdent, '*': rest } = request.params as {
+    node_ident: string;
+    '*'?: string;
+  };
+  // Decoded by the router, as WSGI's PATH_INFO is; a trailing slash adds no argument.
+  const segments = (rest ?? '').split('/').filter((segment) => segment !== '');
   const params = bindParams(
     request,
     {
@@ -152,7 +193,12 @@ const heartbeat: Handler = async (request, reply) => {
       agent_status: { validate: args.string },
       agent_status_message: { validate: args.string },
     },
-    { params: { ...requestParams(request), node_ident: pathIdent } },
+    {
+      params: {
+        ...heartbeatParams(request, segments),
+        node_ident: pathIdent,
+      },
+    },
   );
   refuseWhenDisabled(request, ramdiskSettings(request));
   notFoundBelowRamdisk(request);
@@ -220,4 +266,5 @@ export function registerRamdiskRoutes(app: FastifyInstance): void {
   declareRoute(app, '/v1/lookup/*', { GET: refuseBelowLookup }, ['GET']);
   declareRoute(app, '/v1/heartbeat', { POST: heartbeatWithoutNode });
   declareRoute(app, '/v1/heartbeat/:node_ident', { POST: heartbeat });
+  declareRoute(app, '/v1/heartbeat/:node_ident/*', { POST: heartbeat });
 }

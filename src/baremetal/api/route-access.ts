@@ -164,6 +164,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/lookup/*': AUTHENTICATED,
   'POST /v1/heartbeat': AUTHENTICATED,
   'POST /v1/heartbeat/:node_ident': IN_HANDLER,
+  'POST /v1/heartbeat/:node_ident/*': IN_HANDLER,
   'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
   'GET /v1/ports': { kind: 'portList', portgroup: false },
   'POST /v1/ports': IN_HANDLER,

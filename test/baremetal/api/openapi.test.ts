@@ -47,6 +47,7 @@ const ERROR_ONLY = [
   'post /v1/events/*', // the first segment bound as the body: the schema's 400
   'get /v1/lookup/*', // WebOb's 405: the controller has get_all only
   'post /v1/heartbeat', // no node: the controller's missing argument
+  'post /v1/heartbeat/{node_ident}/*', // pecan's positional arguments (docs/baremetal.md)
 ];
 
 const EVERY_METHOD = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];

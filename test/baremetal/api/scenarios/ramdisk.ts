@@ -105,6 +105,28 @@ export const RAMDISK_SCENARIOS: readonly Scenario[] = [
       beat('bad%20name', { ...agent, agent_token: 'x' }),
       post('/v1/heartbeat', agent),
       get(`/v1/heartbeat/${FAST}`),
+      // pecan binds the segments after the node to the arguments in order.
+      post(`/v1/heartbeat/${FAST}/cb`, {}),
+      post(`/v1/heartbeat/agent-fast/cb/9.0/tok`, {}),
+      post(`/v1/heartbeat/${FAST}/`, { callback_url: 'x' }),
+      post(`/v1/heartbeat/agent-fast.json`, { ...agent }),
+      {
+        method: 'POST',
+        path: `/v1/heartbeat/${FAST}?callback_url=x&agent_version=1&agent_token=t`,
+        version: V,
+      },
+      post(`/v1/heartbeat/${FAST}`, [1]),
+      post(`/v1/heartbeat/${FAST}`, { callback_url: 5 }),
+      {
+        ...post(`/v1/heartbeat/${FAST}/cb`, { callback_url: 'x' }),
+        realBug: "HeartbeatController.post() got multiple values for argument 'callback_url'",
+      },
+      {
+        ...post(`/v1/heartbeat/${FAST}/a/b/c/d/e/f/g`, {}),
+        realBug:
+          'HeartbeatController.post() takes from 3 to 8 positional arguments but 9 were given',
+      },
+      lookup('/?node_uuid=zz'),
     ],
   },
 ];
