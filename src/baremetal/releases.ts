@@ -53,7 +53,7 @@ const ZED: Release = {
  * DeployTemplate 1.1, BIOSSetting 1.1 and NodeHistory 1.0 (new to Baton). RPC 1.1 is Baton's
  * `get_node_inventory`, 1.2 its `create_allocation` and `destroy_allocation`, 1.3 update_node's
  * `expected_values`, 1.4 the node actions (console, inject NMI, boot mode and secure boot,
- * indicators, vendor passthru, RAID; rpcapi/versions.ts).
+ * indicators, vendor passthru, RAID, the ramdisk's token and heartbeat; rpcapi/versions.ts).
  */
 const ANTELOPE: Release = {
   api: '1.82',

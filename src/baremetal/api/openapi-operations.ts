@@ -31,7 +31,7 @@ import { nodeStatesFields } from './node-states.ts';
 import { TRAITS_BODY_SCHEMA } from './node-traits.ts';
 import { NODE_QUERY_FIELDS } from './node-view.ts';
 import { VIF_SCHEMA } from './node-vifs.ts';
-import { EVENT_OPERATIONS } from './openapi-agent.ts';
+import { EVENT_OPERATIONS, RAMDISK_OPERATIONS } from './openapi-agent.ts';
 import {
   ALLOCATION_OPERATIONS,
   allocationSchema,
@@ -1058,6 +1058,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
   ...ALLOCATION_OPERATIONS,
   ...DEPLOY_TEMPLATE_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...RAMDISK_OPERATIONS,
 ];
 
 const ERROR_SCHEMA: JsonSchemaObject = {

@@ -159,6 +159,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PATCH /v1/events': AUTHENTICATED,
   // pecan hands post() the first segment as its body: the schema's 400.
   'POST /v1/events/*': IN_HANDLER,
+  // The ramdisk's public routes: `rule:public_api` in the handlers, after their arguments.
+  'GET /v1/lookup': IN_HANDLER,
+  'GET /v1/lookup/*': AUTHENTICATED,
+  'POST /v1/heartbeat': AUTHENTICATED,
+  'POST /v1/heartbeat/:node_ident': IN_HANDLER,
+  'POST /v1/heartbeat/:node_ident/*': IN_HANDLER,
   'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
   'GET /v1/ports': { kind: 'portList', portgroup: false },
   'POST /v1/ports': IN_HANDLER,

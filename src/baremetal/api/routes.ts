@@ -1,7 +1,7 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (volume connectors and targets, ramdisk
- * lookup/heartbeat) has no route: WebOb's 404.
+ * What this release does not implement (volume connectors and targets) has no route: WebOb's
+ * 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -24,6 +24,7 @@ import { registerNodeRoutes } from './nodes.ts';
 import { registerOpenApiRoute } from './openapi-route.ts';
 import { registerPortgroupRoutes } from './portgroups.ts';
 import { registerPortRoutes } from './ports.ts';
+import { registerRamdiskRoutes } from './ramdisk.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
 import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
@@ -52,4 +53,5 @@ export function registerRoutes(app: FastifyInstance): void {
   registerAllocationRoutes(app);
   registerDeployTemplateRoutes(app);
   registerEventRoutes(app);
+  registerRamdiskRoutes(app);
 }

@@ -14,6 +14,7 @@ import type {
 } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import * as agent from './manager-agent.ts';
 import * as allocations from './manager-allocations.ts';
 import * as consoles from './manager-console.ts';
 import * as inventory from './manager-inventory.ts';
@@ -32,6 +33,12 @@ function text(method: string, args: Args, name: string): string {
     throw new InvalidArgumentsError(method, `argument ${name} must be a non-empty string`);
   }
   return value;
+}
+
+/** A string argument that may be absent or null (an agent's optional heartbeat fields). */
+function optionalText(args: Args, name: string): string | null {
+  const value = args[name];
+  return typeof value === 'string' ? value : null;
 }
 
 function optionalBoolean(args: Args, name: string): boolean | undefined {
@@ -345,6 +352,28 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
         text('set_target_raid_config', a, 'node_id'),
         optionalDict('set_target_raid_config', a, 'target_raid_config') ?? {},
       ),
+    ),
+    get_node_with_token: m({ node_id: 'required' }, (a) =>
+      agent.getNodeWithToken(ctx, text('get_node_with_token', a, 'node_id')),
+    ),
+    heartbeat: m(
+      {
+        node_id: 'required',
+        callback_url: 'required',
+        agent_version: 'optional',
+        agent_token: 'optional',
+        agent_verify_ca: 'optional',
+        agent_status: 'optional',
+        agent_status_message: 'optional',
+      },
+      (a) =>
+        agent.heartbeat(ctx, text('heartbeat', a, 'node_id'), optionalText(a, 'agent_token'), {
+          callbackUrl: typeof a.callback_url === 'string' ? a.callback_url : '',
+          agentVersion: optionalText(a, 'agent_version'),
+          agentVerifyCa: optionalText(a, 'agent_verify_ca'),
+          agentStatus: optionalText(a, 'agent_status'),
+          agentStatusMessage: optionalText(a, 'agent_status_message'),
+        }),
     ),
     get_raid_logical_disk_properties: m({ driver_name: 'required' }, (a) =>
       raid.getRaidLogicalDiskProperties(

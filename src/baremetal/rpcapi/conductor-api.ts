@@ -14,7 +14,7 @@
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../common/hash-ring.ts';
 import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
-import type { SupportedIndicators } from '../drivers/interfaces/index.ts';
+import type { AgentHeartbeat, SupportedIndicators } from '../drivers/interfaces/index.ts';
 import type {
   AllocationObject,
   NodeObject,
@@ -388,6 +388,33 @@ export class ConductorApi {
     return this.#callDriver(driver, 'get_driver_vendor_passthru_methods', {
       driver_name: driver,
     }) as Promise<Record<string, unknown>>;
+  }
+
+  /**
+   * RPC 1.4: the node with a new agent token stored, or `******` in its place when it has one
+   * (a ramdisk's lookup from API 1.62).
+   */
+  getNodeWithToken(node: NodeObject): Promise<NodeObject> {
+    return this.#call(node, V.nodeActions, 'get_node_with_token', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<NodeObject>;
+  }
+
+  /** RPC 1.4: a ramdisk's heartbeat (InvalidParameterValue for a token that is not the node's). */
+  async heartbeat(
+    node: NodeObject,
+    agentToken: string | null,
+    beat: AgentHeartbeat,
+  ): Promise<void> {
+    await this.#call(node, V.nodeActions, 'heartbeat', {
+      node_id: routeOf(node).uuid,
+      callback_url: beat.callbackUrl,
+      agent_version: beat.agentVersion,
+      agent_token: agentToken,
+      agent_verify_ca: beat.agentVerifyCa,
+      agent_status: beat.agentStatus,
+      agent_status_message: beat.agentStatusMessage,
+    });
   }
 
   /** RPC 1.4: stores a node's target RAID configuration (checked by its RAID interface). */
