@@ -1,0 +1,127 @@
+/**
+ * The API tier: leases over HTTP, with microversions (`X-Leases-API-Version`). It reads the
+ * database itself and sends every write to a worker over RPC. Started as
+ * `node --import tsx examples/leases/src/api.ts --config-file leases.conf`.
+ */
+import { randomUUID } from 'node:crypto';
+import { openDatabase, registerService } from 'baton/db';
+import { microversionPlugin, UNVERSIONED_ROUTE, VersionNegotiator } from 'baton/microversion';
+import { objectFromDbRow } from 'baton/objects';
+import { ReleasePin } from 'baton/releases';
+import { createTransport, objectRpcSerializer, RpcClient } from 'baton/rpc';
+import { servicesTablePeers } from 'baton/service';
+import Fastify from 'fastify';
+import { readConfig } from './config.ts';
+import { Lease, OBJECTS } from './lease.ts';
+import { API_BINARY, API_MIN, CODE, RELEASES, WORKER_TOPIC } from './releases.ts';
+import { type LeasesTables, leasesQueries } from './schema.ts';
+
+const config = readConfig(process.argv);
+const db = await openDatabase(config.databaseUrl);
+const leases = leasesQueries(db);
+const pin = ReleasePin.resolve(RELEASES, config.pin);
+const transport = createTransport(config.rpc, { peers: servicesTablePeers(db) });
+// Pinned, the API sends only what the pinned release's workers understand.
+const workers = new RpcClient({
+  transport,
+  topic: WORKER_TOPIC,
+  version: CODE.rpc,
+  versionCap: pin.rpcVersionCap(CODE.rpc),
+  serializer: objectRpcSerializer(OBJECTS, pin),
+  timeoutMs: 10_000,
+});
+
+// Pinned, the API serves no microversion above the pinned release's.
+const negotiator = new VersionNegotiator({
+  serviceType: 'leases',
+  min: API_MIN,
+  max: CODE.api,
+  pinnedMax: pin.apiMaxVersion(CODE.api),
+  headers: {
+    mode: 'legacy',
+    legacyName: 'X-Leases-API-Version',
+    minimumName: 'X-Leases-API-Minimum-Version',
+    maximumName: 'X-Leases-API-Maximum-Version',
+  },
+  malformedStatus: 406,
+  formatError: (report) => ({ error: report.detail }),
+});
+
+const app = Fastify();
+await app.register(microversionPlugin, { negotiator });
+
+/** A lease as the API shows it. */
+function view(row: LeasesTables['leases']) {
+  return objectFromDbRow(Lease, row).asDict();
+}
+
+let draining = false;
+app.get('/healthcheck', { config: UNVERSIONED_ROUTE }, async (_request, reply) =>
+  draining ? reply.code(503).send('draining') : reply.send('OK'),
+);
+app.get('/v1', async (request) => ({ version: request.microversion.text }));
+
+app.get('/v1/leases', async () => {
+  const rows = await leases
+    .selectFrom('leases')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
+  return { leases: rows.map(view) };
+});
+
+app.get<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply) => {
+  const row = await leases
+    .selectFrom('leases')
+    .selectAll()
+    .where('uuid', '=', request.params.uuid)
+    .executeTakeFirst();
+  if (row === undefined) return reply.code(404).send({ error: `no lease ${request.params.uuid}` });
+  return view(row);
+});
+
+app.post('/v1/leases', async (request, reply) => {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const problem = ['resource', 'holder'].find(
+    (key) => typeof body[key] !== 'string' || body[key] === '',
+  );
+  if (problem !== undefined) {
+    return reply.code(400).send({ error: `'${problem}' must be a non-empty string` });
+  }
+  const lease = Lease.create({
+    uuid: randomUUID(),
+    resource: body.resource as string,
+    holder: body.holder as string,
+  });
+  await workers.call('create_lease', { lease });
+  return reply.code(201).send(lease.asDict());
+});
+
+app.delete<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply) => {
+  const released = await workers.call('release_lease', { uuid: request.params.uuid });
+  if (released !== true) return reply.code(404).send({ error: `no lease ${request.params.uuid}` });
+  return reply.code(204).send();
+});
+
+await app.listen({ host: '127.0.0.1', port: config.apiPort });
+const registration = await registerService(db, {
+  binary: API_BINARY,
+  host: `${config.host}:${config.apiPort}`,
+  version: CODE.serviceVersion,
+});
+const stopHeartbeats = registration.startHeartbeats();
+console.log(`listening on http://127.0.0.1:${config.apiPort}`);
+
+// A stop that fails no request: the health check fails first, so that the balancer sends
+// nothing new here, then the port closes after the requests under way are answered.
+process.once('SIGTERM', async () => {
+  draining = true;
+  await new Promise((resolve) => setTimeout(resolve, config.drainWaitSeconds * 1000));
+  await app.close();
+  stopHeartbeats();
+  await registration.deregister();
+  await transport.close();
+  await db.close();
+  process.exit(0);
+});
