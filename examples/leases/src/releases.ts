@@ -10,7 +10,8 @@ import { MASTER, type ReleaseMapping } from 'baton/releases';
 export const API_MIN = '1.0';
 
 export const RELEASES: ReleaseMapping = {
-  // The code of this checkout; the first release cut from it is recorded in releases/leases-1.json.
+  // The code of this checkout; when a release is cut, its versions get an entry of their own
+  // here and a release file in releases/ (releases/leases-1.json for the first).
   [MASTER]: { api: '1.0', rpc: '1.0', objects: { Lease: ['1.0'] }, serviceVersion: 1 },
 };
 
