@@ -5,15 +5,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openDatabase, registerService } from 'baton/db';
-import { microversionPlugin, UNVERSIONED_ROUTE, VersionNegotiator } from 'baton/microversion';
+import {
+  microversionPlugin,
+  parseVersion,
+  UNVERSIONED_ROUTE,
+  VersionNegotiator,
+} from 'baton/microversion';
 import { objectFromDbRow } from 'baton/objects';
 import { ReleasePin } from 'baton/releases';
 import { createTransport, objectRpcSerializer, RpcClient } from 'baton/rpc';
 import { servicesTablePeers } from 'baton/service';
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { readConfig } from './config.ts';
 import { Lease, OBJECTS } from './lease.ts';
-import { API_BINARY, API_MIN, CODE, RELEASES, WORKER_TOPIC } from './releases.ts';
+import {
+  API_BINARY,
+  API_MIN,
+  CODE,
+  MOVE_RPC_VERSION,
+  POOL_MICROVERSION,
+  RELEASES,
+  WORKER_TOPIC,
+} from './releases.ts';
 import { type LeasesTables, leasesQueries } from './schema.ts';
 
 const config = readConfig(process.argv);
@@ -50,9 +63,12 @@ const negotiator = new VersionNegotiator({
 const app = Fastify();
 await app.register(microversionPlugin, { negotiator });
 
-/** A lease as the API shows it. */
-function view(row: LeasesTables['leases']) {
-  return objectFromDbRow(Lease, row).asDict();
+const POOL = parseVersion(POOL_MICROVERSION);
+
+/** A lease as the API shows it at the request's microversion: its pool from 1.1 on. */
+function view(request: FastifyRequest, row: LeasesTables['leases']) {
+  const { pool, ...lease } = objectFromDbRow(Lease, row).asDict();
+  return request.microversion.atLeast(POOL) ? { ...lease, pool } : lease;
 }
 
 let draining = false;
@@ -61,14 +77,14 @@ app.get('/healthcheck', { config: UNVERSIONED_ROUTE }, async (_request, reply) =
 );
 app.get('/v1', async (request) => ({ version: request.microversion.text }));
 
-app.get('/v1/leases', async () => {
+app.get('/v1/leases', async (request) => {
   const rows = await leases
     .selectFrom('leases')
     .selectAll()
     .orderBy('id', 'desc')
     .limit(20)
     .execute();
-  return { leases: rows.map(view) };
+  return { leases: rows.map((row) => view(request, row)) };
 });
 
 app.get<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply) => {
@@ -78,7 +94,7 @@ app.get<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply)
     .where('uuid', '=', request.params.uuid)
     .executeTakeFirst();
   if (row === undefined) return reply.code(404).send({ error: `no lease ${request.params.uuid}` });
-  return view(row);
+  return view(request, row);
 });
 
 app.post('/v1/leases', async (request, reply) => {
@@ -89,13 +105,44 @@ app.post('/v1/leases', async (request, reply) => {
   if (problem !== undefined) {
     return reply.code(400).send({ error: `'${problem}' must be a non-empty string` });
   }
+  const atPool = request.microversion.atLeast(POOL);
+  if (atPool && body.pool !== undefined && (typeof body.pool !== 'string' || body.pool === '')) {
+    return reply.code(400).send({ error: "'pool' must be a non-empty string" });
+  }
   const lease = Lease.create({
     uuid: randomUUID(),
     resource: body.resource as string,
     holder: body.holder as string,
+    pool: atPool && typeof body.pool === 'string' ? body.pool : 'default',
   });
   await workers.call('create_lease', { lease });
-  return reply.code(201).send(lease.asDict());
+  const { pool, ...created } = lease.asDict();
+  return reply.code(201).send(atPool ? { ...created, pool } : created);
+});
+
+// Microversion 1.1: move a lease to another pool. A pinned API serves no 1.1, and its RPC
+// cap (1.0) would refuse `move_lease` before sending it anyway.
+app.patch<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply) => {
+  if (!request.microversion.atLeast(POOL)) {
+    return reply.code(405).send({ error: `PATCH needs microversion ${POOL_MICROVERSION}` });
+  }
+  const pool = ((request.body ?? {}) as Record<string, unknown>).pool;
+  if (typeof pool !== 'string' || pool === '') {
+    return reply.code(400).send({ error: "'pool' must be a non-empty string" });
+  }
+  if (!workers.canSendVersion(MOVE_RPC_VERSION)) {
+    return reply.code(409).send({ error: 'the workers do not all run release 2 yet' });
+  }
+  const moved = await workers
+    .prepare({ version: MOVE_RPC_VERSION })
+    .call('move_lease', { uuid: request.params.uuid, pool });
+  if (moved !== true) return reply.code(404).send({ error: `no lease ${request.params.uuid}` });
+  const row = await leases
+    .selectFrom('leases')
+    .selectAll()
+    .where('uuid', '=', request.params.uuid)
+    .executeTakeFirstOrThrow();
+  return view(request, row);
 });
 
 app.delete<{ Params: { uuid: string } }>('/v1/leases/:uuid', async (request, reply) => {

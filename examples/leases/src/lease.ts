@@ -14,8 +14,14 @@ export const Lease = defineObjectType({
     uuid: f.uuid(),
     resource: f.string(),
     holder: f.string(),
+    pool: f.string(),
   },
-  history: [{ version: '1.0', note: 'Initial version' }],
+  history: [
+    { version: '1.0', note: 'Initial version' },
+    // Release 2: a lease belongs to a pool. A lease written by release 1 knew one pool only,
+    // the one now called `default`: that is its pool when read at 1.1.
+    { version: '1.1', note: 'Add pool', added: ['pool'], unavailableValues: { pool: 'default' } },
+  ],
 });
 
 /** What RPC may carry: the serializer rebuilds a Lease on the other side. */

@@ -26,7 +26,10 @@ const transport = createTransport(config.rpc, {
 
 type LeaseObject = VersionedObject<typeof Lease.fields>;
 
-/** The RPC interface, version 1.0. A later release adds methods in a 1.x endpoint. */
+/**
+ * The RPC interface, version 1.1: release 2 added `move_lease`. One endpoint serves every 1.x
+ * request up to its version, so a pinned API's 1.0 calls land here too.
+ */
 const v1: RpcEndpoint = {
   version: CODE.rpc,
   methods: {
@@ -49,6 +52,19 @@ const v1: RpcEndpoint = {
           .where('uuid', '=', String(uuid))
           .executeTakeFirst();
         return Number(result.numDeletedRows) > 0;
+      },
+    },
+    // RPC 1.1. A worker of release 1 has no such method: the API calls it only unpinned,
+    // that is once every worker runs release 2.
+    move_lease: {
+      params: { uuid: 'required', pool: 'required' },
+      async handle({ uuid, pool }) {
+        const result = await leases
+          .updateTable('leases')
+          .set({ pool: String(pool), version: '1.1' })
+          .where('uuid', '=', String(uuid))
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
       },
     },
   },
