@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
 import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
+import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
 import type { RehearsedService } from '../rehearsal/rehearsed-service.ts';
 import { ReleaseFileError } from '../rehearsal/release-files.ts';
@@ -44,6 +45,7 @@ export const REHEARSE_DEFAULTS = {
 // biome-ignore lint/suspicious/noExplicitAny: each service's load has its own type
 export const REHEARSED_SERVICES: Readonly<Record<string, RehearsedService<any>>> = {
   baremetal: BAREMETAL_REHEARSAL,
+  leases: LEASES_REHEARSAL,
 };
 
 /** The working tree: two levels above this module, in src/cli or dist/cli alike. */
@@ -83,6 +85,11 @@ export async function rehearseCommand(
       if (error instanceof DatabaseUrlError) throw usageError(error.message);
       throw error;
     }
+  }
+  if (given.backFrom !== undefined && service.databaseCommand('', 'plan', '', '') === undefined) {
+    throw usageError(
+      `--back-from: the ${service.name} service has no commands to go back with (downgrade-rows, plan)`,
+    );
   }
   if (given.backFrom !== undefined && !backFromSteps().includes(given.backFrom)) {
     throw usageError(

@@ -46,7 +46,7 @@ export const BAREMETAL_REHEARSAL: RehearsedService<BaremetalLoad> = {
       'downgrade-rows': ['db', 'downgrade-rows', '--to', previousRelease],
       plan: ['upgrade', 'plan', '--json'],
     }[command];
-    return [baton(root), ...words, '--service', 'baremetal', '--db', databaseUrl];
+    return { args: [baton(root), ...words, '--service', 'baremetal', '--db', databaseUrl] };
   },
   microversionHeader: 'X-OpenStack-Ironic-API-Version',
   defaultMicroversion: '1.80',

@@ -16,6 +16,7 @@ export type { VersionCounts } from './database-snapshot.ts';
 export type { ReportedCaps } from './metrics-caps.ts';
 export { DRAIN_WAIT_SECONDS, type RehearsalOptions, rehearse } from './rehearsal.ts';
 export type {
+  CommandLaunch,
   DatabaseCommand,
   LoadSettings,
   ProcessLaunch,

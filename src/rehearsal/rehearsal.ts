@@ -159,11 +159,14 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         ? `new pinned to ${release.name}`
         : 'new';
   const runDatabaseCommand = async (build: Build, command: DatabaseCommand) => {
-    const args = service.databaseCommand(rootOf(build), command, databaseUrl, release.name);
-    if (args === undefined) {
+    const launch = service.databaseCommand(rootOf(build), command, databaseUrl, release.name);
+    if (launch === undefined) {
       return { command, status: 1, output: `${service.name} has no ${command}`, seconds: 0 };
     }
-    return runCommand(process.execPath, args, { env: { ...process.env, ...isolated } });
+    return runCommand(process.execPath, launch.args, {
+      env: { ...process.env, ...isolated },
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    });
   };
   // What the dashboard of the new APIs shows of the rehearsal (docs/rehearsal.md, "Dashboard").
   const statusPath = join(dir, 'rehearsal.json');

@@ -32,10 +32,14 @@ export interface ProcessSettings {
   readonly logFile: string;
 }
 
-/** How to start a process: `node <args>` in `cwd`, ready once its output matches `ready`. */
-export interface ProcessLaunch {
+/** How to run a command: `node <args>` in `cwd` (default: the rehearsal's own). */
+export interface CommandLaunch {
   readonly args: readonly string[];
   readonly cwd?: string;
+}
+
+/** How to start a process: a command that serves, ready once its output matches `ready`. */
+export interface ProcessLaunch extends CommandLaunch {
   readonly ready: RegExp;
 }
 
@@ -94,15 +98,15 @@ export interface RehearsedService<Load extends ServiceLoad = ServiceLoad> {
   /** How a process of `tier` of the build in `root` starts with its config file. */
   launch(root: string, tier: Tier, configFile: string): ProcessLaunch;
   /**
-   * The `node` arguments of a database command of the build in `root`; undefined when the
-   * service has none (then the rehearsal cannot walk the steps that need it).
+   * How to run a database command of the build in `root`; undefined when the service has
+   * none (then the steps that need it fail: going back needs `downgrade-rows` and `plan`).
    */
   databaseCommand(
     root: string,
     command: DatabaseCommand,
     databaseUrl: string,
     previousRelease: string,
-  ): readonly string[] | undefined;
+  ): CommandLaunch | undefined;
   /**
    * Whether the schema has migrations held back until the online migrations are done (a
    * migration's `blockedBy`): the last step then runs the schema upgrade again after them.

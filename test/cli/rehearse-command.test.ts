@@ -37,7 +37,7 @@ describe('baton rehearse: bad input', () => {
   it('refuses a service it has no definition of, naming those it has', async () => {
     const result = await baton('rehearse', '--service', 'nova');
     assert.equal(result.status, 64);
-    assert.equal(result.err, "baton: error: --service must be one of baremetal, not 'nova'\n");
+    assert.equal(result.err, "baton: error: --service must be one of baremetal, leases, not 'nova'\n");
     const inherited = await baton('rehearse', '--service', 'toString');
     assert.equal(inherited.status, 64);
   });

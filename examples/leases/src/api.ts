@@ -5,26 +5,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { openDatabase, registerService } from 'baton/db';
-import {
-  microversionPlugin,
-  parseVersion,
-  UNVERSIONED_ROUTE,
-  VersionNegotiator,
-} from 'baton/microversion';
+import { parseVersion, ResolvedVersion } from 'baton/microversion';
 import { objectFromDbRow } from 'baton/objects';
 import { ReleasePin } from 'baton/releases';
 import { createTransport, objectRpcSerializer, RpcClient } from 'baton/rpc';
 import { servicesTablePeers } from 'baton/service';
 import Fastify, { type FastifyRequest } from 'fastify';
+import { followPool } from './api-versions.ts';
 import { readConfig } from './config.ts';
 import { Lease, OBJECTS } from './lease.ts';
 import {
   API_BINARY,
-  API_MIN,
   CODE,
   MOVE_RPC_VERSION,
   POOL_MICROVERSION,
   RELEASES,
+  RPC_BASE,
   WORKER_TOPIC,
 } from './releases.ts';
 import { type LeasesTables, leasesQueries } from './schema.ts';
@@ -34,34 +30,34 @@ const db = await openDatabase(config.databaseUrl);
 const leases = leasesQueries(db);
 const pin = ReleasePin.resolve(RELEASES, config.pin);
 const transport = createTransport(config.rpc, { peers: servicesTablePeers(db) });
-// Pinned, the API sends only what the pinned release's workers understand.
+// Calls are built at 1.0 unless they need more; pinned, the API sends nothing above the
+// pinned release's RPC version, and objects at its versions.
 const workers = new RpcClient({
   transport,
   topic: WORKER_TOPIC,
-  version: CODE.rpc,
+  version: RPC_BASE,
   versionCap: pin.rpcVersionCap(CODE.rpc),
   serializer: objectRpcSerializer(OBJECTS, pin),
   timeoutMs: 10_000,
 });
 
-// Pinned, the API serves no microversion above the pinned release's.
-const negotiator = new VersionNegotiator({
-  serviceType: 'leases',
-  min: API_MIN,
-  max: CODE.api,
-  pinnedMax: pin.apiMaxVersion(CODE.api),
-  headers: {
-    mode: 'legacy',
-    legacyName: 'X-Leases-API-Version',
-    minimumName: 'X-Leases-API-Minimum-Version',
-    maximumName: 'X-Leases-API-Maximum-Version',
-  },
-  malformedStatus: 406,
-  formatError: (report) => ({ error: report.detail }),
-});
+// Pinned, the API serves no microversion above the pinned release's; unpinned, none above
+// what every API of the pool serves.
+const versions = await followPool(db, config.pin);
 
 const app = Fastify();
-await app.register(microversionPlugin, { negotiator });
+app.decorateRequest('microversion', null as unknown as ResolvedVersion);
+app.addHook('onRequest', async (request, reply) => {
+  const negotiator = versions.current();
+  const resolved = negotiator.resolve(request.headers);
+  const answered = resolved instanceof ResolvedVersion ? resolved : negotiator.defaultVersion;
+  request.microversion = answered;
+  for (const [name, value] of answered.headers) reply.header(name, value);
+  // The health check answers whatever version is asked (the balancer asks none).
+  if (!(resolved instanceof ResolvedVersion) && request.url !== '/healthcheck') {
+    return reply.code(resolved.status).send(negotiator.errorBody(resolved));
+  }
+});
 
 const POOL = parseVersion(POOL_MICROVERSION);
 
@@ -72,7 +68,7 @@ function view(request: FastifyRequest, row: LeasesTables['leases']) {
 }
 
 let draining = false;
-app.get('/healthcheck', { config: UNVERSIONED_ROUTE }, async (_request, reply) =>
+app.get('/healthcheck', async (_request, reply) =>
   draining ? reply.code(503).send('draining') : reply.send('OK'),
 );
 app.get('/v1', async (request) => ({ version: request.microversion.text }));
@@ -156,6 +152,8 @@ const registration = await registerService(db, {
   binary: API_BINARY,
   host: `${config.host}:${config.apiPort}`,
   version: CODE.serviceVersion,
+  // The pin goes in the row: the other APIs of the pool read it (api-versions.ts).
+  caps: () => ({ pin: config.pin, release: config.pin }),
 });
 const stopHeartbeats = registration.startHeartbeats();
 console.log(`listening on http://127.0.0.1:${config.apiPort}`);
@@ -167,6 +165,7 @@ process.once('SIGTERM', async () => {
   await new Promise((resolve) => setTimeout(resolve, config.drainWaitSeconds * 1000));
   await app.close();
   stopHeartbeats();
+  versions.stop();
   await registration.deregister();
   await transport.close();
   await db.close();

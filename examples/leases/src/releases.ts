@@ -12,6 +12,9 @@ export const API_MIN = '1.0';
 /** The microversion that shows a lease's pool and moves a lease to another pool. */
 export const POOL_MICROVERSION = '1.1';
 
+/** The RPC version of the methods release 1 has: calls are built at it unless they need more. */
+export const RPC_BASE = '1.0';
+
 /** The RPC version that added `move_lease`: a worker of release 1 does not have it. */
 export const MOVE_RPC_VERSION = '1.1';
 
