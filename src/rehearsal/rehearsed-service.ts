@@ -74,6 +74,7 @@ export interface LoadSettings {
 
 /** The load on a running cluster. */
 export interface ServiceLoad {
+  /** Starts the load's workers (the cluster is up behind the balancer). */
   start(): void;
   /** Starts nothing new and waits for what is under way to end. */
   stop(): Promise<void>;

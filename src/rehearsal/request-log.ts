@@ -35,10 +35,12 @@ export class RequestLog {
   readonly records: RequestRecord[] = [];
   readonly outcomeFailures: OutcomeFailure[] = [];
 
+  /** Records a request of the load, answered or not. */
   add(record: RequestRecord): void {
     this.records.push(record);
   }
 
+  /** Records a failure that is no one request: an answer that contradicts what was acknowledged. */
   failOutcome(what: string, at: number = Date.now()): void {
     this.outcomeFailures.push({ at, what });
   }
