@@ -59,6 +59,13 @@ app.addHook('onRequest', async (request, reply) => {
   }
 });
 
+// Every error in the API's one format, `{"error": "…"}`: a body that is not JSON is a 400 as
+// Fastify says, a failure of the API's own a 500.
+app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+  return reply.code(status).send({ error: error.message });
+});
+
 const POOL = parseVersion(POOL_MICROVERSION);
 
 /** A lease as the API shows it at the request's microversion: its pool from 1.1 on. */
