@@ -292,7 +292,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     let fleet: Fleet = initialFleet();
     const walk = (
       options.backFrom === undefined ? rehearsalSteps() : stepsThereAndBack(options.backFrom)
-    ).map((step) => withContractStep(step, service));
+    ).map((step) => withContractStep(inServiceWords(step, service), service));
     for (const step of walk) {
       const from = Date.now();
       say(`step ${step.id}: ${step.title}`);
@@ -383,6 +383,11 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     for (const member of members.values()) await stopProcess(member.process, 10_000);
     await db.close();
   }
+}
+
+/** A step's title with the service's name for the tier behind RPC (the plan says conductor). */
+function inServiceWords(step: Step, service: RehearsedService): Step {
+  return { ...step, title: step.title.replace(/\bconductor\b/g, service.workerTier) };
 }
 
 /**
