@@ -1,6 +1,6 @@
 /**
- * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
- * to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
+ * `baton rehearse`: a live rolling upgrade of a service (`--service`: bare metal by default)
+ * from a recorded release to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
  * then the step table, the failures and the data check; exit 0 only with zero failed
  * requests and a clean data check, 1 otherwise, 64 for bad flags.
  */
@@ -8,13 +8,17 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
+import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
+import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
+import type { RehearsedService } from '../rehearsal/rehearsed-service.ts';
 import { ReleaseFileError } from '../rehearsal/release-files.ts';
 import { renderReport } from '../rehearsal/report.ts';
 import { backFromSteps } from '../rehearsal/step-plan.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 
 export interface RehearseOptions {
+  readonly service?: string;
   readonly from?: string;
   readonly db?: string;
   readonly rpc?: string;
@@ -34,8 +38,15 @@ export const REHEARSE_DEFAULTS = {
   stepSeconds: '10',
   rate: '60',
   workers: '16',
-  microversion: '1.80',
+  service: 'baremetal',
 } as const;
+
+/** The services `--service` names, each with its definition. */
+// biome-ignore lint/suspicious/noExplicitAny: each service's load has its own type
+export const REHEARSED_SERVICES: Readonly<Record<string, RehearsedService<any>>> = {
+  baremetal: BAREMETAL_REHEARSAL,
+  leases: LEASES_REHEARSAL,
+};
 
 /** The working tree: two levels above this module, in src/cli or dist/cli alike. */
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,10 +66,16 @@ export async function rehearseCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const options = { ...REHEARSE_DEFAULTS, ...definedOnly(given) };
+  const service = REHEARSED_SERVICES[options.service];
+  if (service === undefined || !Object.hasOwn(REHEARSED_SERVICES, options.service)) {
+    throw usageError(
+      `--service must be one of ${Object.keys(REHEARSED_SERVICES).join(', ')}, not '${options.service}'`,
+    );
+  }
   if (options.rpc !== 'http' && options.rpc !== 'amqp') {
     throw usageError(`--rpc must be http or amqp, not '${options.rpc}'`);
   }
-  if (!/^1\.\d+$/.test(options.microversion)) {
+  if (options.microversion !== undefined && !/^1\.\d+$/.test(options.microversion)) {
     throw usageError(`--microversion must be 1.N, not '${options.microversion}'`);
   }
   if (options.db !== undefined) {
@@ -68,6 +85,11 @@ export async function rehearseCommand(
       if (error instanceof DatabaseUrlError) throw usageError(error.message);
       throw error;
     }
+  }
+  if (given.backFrom !== undefined && service.databaseCommand('', 'plan', '', '') === undefined) {
+    throw usageError(
+      `--back-from: the ${service.name} service has no commands to go back with (downgrade-rows, plan)`,
+    );
   }
   if (given.backFrom !== undefined && !backFromSteps().includes(given.backFrom)) {
     throw usageError(
@@ -80,6 +102,7 @@ export async function rehearseCommand(
   let report: Awaited<ReturnType<typeof rehearse>>;
   try {
     report = await rehearse({
+      service,
       repoRoot: REPO_ROOT,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.db === undefined ? {} : { databaseUrl: options.db }),
@@ -89,7 +112,7 @@ export async function rehearseCommand(
       stepSeconds,
       rate,
       workers,
-      microversion: options.microversion,
+      ...(options.microversion === undefined ? {} : { microversion: options.microversion }),
       say: out,
     });
   } catch (error) {

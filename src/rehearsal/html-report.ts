@@ -190,7 +190,7 @@ tr.failed td { background: #fde2e2; }
 <h1>Rehearsal <span class="verdict">${escapeHtml(verdict)}</span></h1>
 <p>${escapeHtml(summary)}.</p>
 <p id="totals">${total.requests} requests, ${total.served} served, ${total.failed} failed; ${total.perSecond} requests/s; p50 ${total.p50Ms} ms, p99 ${total.p99Ms} ms, max ${total.maxMs} ms.
-Data check: ${check.nodesExpected} nodes acknowledged, ${check.nodesInDatabase} in the database, ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}.</p>
+Data check: ${escapeHtml(check.summary)}; ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}.</p>
 <div class="chart" id="rate"></div>
 <div class="chart" id="latency"></div>
 <div id="versions"></div>

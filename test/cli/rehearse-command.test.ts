@@ -34,6 +34,26 @@ describe('baton rehearse: bad input', () => {
     assert.match(db.err, /^baton: error: .+\n$/);
   });
 
+  it('refuses a service it has no definition of, naming those it has', async () => {
+    const result = await baton('rehearse', '--service', 'nova');
+    assert.equal(result.status, 64);
+    assert.equal(
+      result.err,
+      "baton: error: --service must be one of baremetal, leases, not 'nova'\n",
+    );
+    const inherited = await baton('rehearse', '--service', 'toString');
+    assert.equal(inherited.status, 64);
+  });
+
+  it('refuses to go back with a service that has no commands for it', async () => {
+    const result = await baton('rehearse', '--service', 'leases', '--back-from', '2.1');
+    assert.equal(result.status, 64);
+    assert.equal(
+      result.err,
+      'baton: error: --back-from: the leases service has no commands to go back with (downgrade-rows, plan)\n',
+    );
+  });
+
   it('refuses a release that is not recorded, naming those that are', async () => {
     const result = await baton('rehearse', '--from', 'wallaby');
     assert.equal(result.status, 64);
@@ -46,7 +66,7 @@ describe('baton rehearse: bad input', () => {
   it('lists its options in --help', async () => {
     const result = await baton('rehearse', '--help');
     assert.equal(result.status, 0);
-    for (const flag of ['--from', '--db', '--rpc', '--step-seconds', '--json']) {
+    for (const flag of ['--service', '--from', '--db', '--rpc', '--step-seconds', '--json']) {
       assert.match(result.out, new RegExp(flag));
     }
   });
