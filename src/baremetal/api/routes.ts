@@ -1,7 +1,6 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (volume connectors and targets, ramdisk
- * lookup/heartbeat) has no route: WebOb's 404.
+ * What this release does not implement (ramdisk lookup/heartbeat) has no route: WebOb's 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -27,6 +26,7 @@ import { registerPortRoutes } from './ports.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
 import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
+import { registerVolumeRoutes } from './volume.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -52,4 +52,5 @@ export function registerRoutes(app: FastifyInstance): void {
   registerAllocationRoutes(app);
   registerDeployTemplateRoutes(app);
   registerEventRoutes(app);
+  registerVolumeRoutes(app);
 }

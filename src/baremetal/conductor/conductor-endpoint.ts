@@ -11,6 +11,8 @@ import type {
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
@@ -23,6 +25,7 @@ import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
 import * as raid from './manager-raid.ts';
 import * as vendor from './manager-vendor.ts';
+import * as volumes from './manager-volumes.ts';
 
 type Args = Record<string, unknown>;
 
@@ -351,6 +354,19 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
         ctx,
         text('get_raid_logical_disk_properties', a, 'driver_name'),
       ),
+    ),
+    // 1.5
+    update_volume_connector: m({ connector: 'required' }, (a) =>
+      volumes.updateVolumeConnector(ctx, a.connector as VolumeConnectorObject),
+    ),
+    destroy_volume_connector: m({ connector: 'required' }, (a) =>
+      volumes.destroyVolumeConnector(ctx, a.connector as VolumeConnectorObject),
+    ),
+    update_volume_target: m({ target: 'required' }, (a) =>
+      volumes.updateVolumeTarget(ctx, a.target as VolumeTargetObject),
+    ),
+    destroy_volume_target: m({ target: 'required' }, (a) =>
+      volumes.destroyVolumeTarget(ctx, a.target as VolumeTargetObject),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

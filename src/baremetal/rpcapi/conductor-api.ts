@@ -20,6 +20,8 @@ import type {
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';
@@ -403,6 +405,35 @@ export class ConductorApi {
     return this.#callDriver(driver, 'get_raid_logical_disk_properties', {
       driver_name: driver,
     }) as Promise<Record<string, string>>;
+  }
+
+  /** Whether the cap lets the volume methods of RPC 1.5 be sent. */
+  canSendVolumes(): boolean {
+    return this.canSend(V.volumes);
+  }
+
+  /** RPC 1.5 (this and the three below), checked by the caller with `canSendVolumes()`. */
+  updateVolumeConnector(
+    node: NodeObject,
+    connector: VolumeConnectorObject,
+  ): Promise<VolumeConnectorObject> {
+    return this.#call(node, V.volumes, 'update_volume_connector', {
+      connector,
+    }) as Promise<VolumeConnectorObject>;
+  }
+
+  async destroyVolumeConnector(node: NodeObject, connector: VolumeConnectorObject): Promise<void> {
+    await this.#call(node, V.volumes, 'destroy_volume_connector', { connector });
+  }
+
+  updateVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<VolumeTargetObject> {
+    return this.#call(node, V.volumes, 'update_volume_target', {
+      target,
+    }) as Promise<VolumeTargetObject>;
+  }
+
+  async destroyVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<void> {
+    await this.#call(node, V.volumes, 'destroy_volume_target', { target });
   }
 
   /** Sends to a conductor running `driver`; not delivered: sent once more to another. */

@@ -50,6 +50,13 @@ export const CONDUCTOR_RPC = defineRpcVersions([
       'get_raid_logical_disk_properties (API 1.12 RAID)',
     name: 'nodeActions',
   },
+  {
+    version: '1.5',
+    note:
+      'Added update_volume_connector, destroy_volume_connector, update_volume_target and ' +
+      'destroy_volume_target (API 1.32, /v1/volume)',
+    name: 'volumes',
+  },
 ]);
 
 /** Ironic's conductor topic; a conductor listens on it as server `[DEFAULT] host`. */
