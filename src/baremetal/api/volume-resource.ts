@@ -33,6 +33,7 @@ import {
 } from './json-patch.ts';
 import { buildUrl, publicUrl, selfLinks } from './links.ts';
 import { checkLimit, checkSortDir, checkSortKey } from './list-params.ts';
+import { maskDictPassword } from './mask-secrets.ts';
 import { findNode } from './node-lookup.ts';
 import { nodeIdent } from './nodes.ts';
 import {
@@ -171,16 +172,38 @@ function seesProperties(request: FastifyRequest, kind: VolumeKind): boolean {
   return !kind.redacts || policyAllows(request, 'baremetal:volume:view_target_properties');
 }
 
-/** convert_with_links: the fields, `links`, the node's UUID; then those asked for kept. */
+/**
+ * target_sanitize of the installed 21.4.4 (Debian's patched controller): the fields asked for
+ * kept, then a target's secrets in `properties` masked. A connector: the fields only.
+ */
+function sanitize(
+  kind: VolumeKind,
+  body: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): Record<string, unknown> {
+  keepFields(body, fields);
+  const properties = body.properties as Record<string, unknown> | null | undefined;
+  if (kind.redacts && properties && Object.keys(properties).length > 0) {
+    body.properties = maskDictPassword(properties, '******');
+  }
+  return body;
+}
+
+/**
+ * convert_with_links: the fields, `links`, the node's UUID (a target's properties redacted first
+ * for a caller who may not see them, except in the answer to a create, as the real one).
+ */
 async function volumeBody(
   request: FastifyRequest,
   kind: VolumeKind,
   relations: PortRelations,
   obj: VolumeObject,
-  options: { fields?: readonly string[] | undefined; sanitize?: boolean } = {},
+  options: { fields?: readonly string[] | undefined; sanitize?: boolean; redact?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const body = objectToDict(obj, kind.bodyFields);
-  if (kind.redacts && !seesProperties(request, kind)) body.properties = { ...REDACTED };
+  if (options.redact !== false && !seesProperties(request, kind)) {
+    body.properties = { ...REDACTED };
+  }
   body.links = selfLinks(publicUrl(request), `volume/${kind.collection}`, String(obj.get('uuid')));
   body.node_uuid = await relations.nodeUuid(obj.get('node_id') as number | null);
   const { fields } = options;
@@ -190,7 +213,7 @@ async function volumeBody(
       throw new InvalidParameterError(`Field(s) "${invalid.join(', ')}" are not valid`);
     }
   }
-  return options.sanitize === false ? body : keepFields(body, fields);
+  return options.sanitize === false ? body : sanitize(kind, body, fields);
 }
 
 /** The parent node segment of a route under /v1/nodes/{node}/volume, if any. */
@@ -248,7 +271,7 @@ async function list(request: FastifyRequest, kind: VolumeKind): Promise<unknown>
     found.map((obj) => String(obj.get('uuid'))),
     { limit, url: `volume/${kind.collection}`, base: publicUrl(request), parameters, fields },
   );
-  for (const item of items) keepFields(item, fields);
+  for (const item of items) sanitize(kind, item, fields);
   return body;
 }
 
@@ -314,7 +337,7 @@ async function create(
   reply
     .code(201)
     .header('location', buildUrl(publicUrl(request), `volume/${kind.collection}`, uuid));
-  return volumeBody(request, kind, new PortRelations(request), created);
+  return volumeBody(request, kind, new PortRelations(request), created, { redact: false });
 }
 
 /** RPC 1.5 carries the change: under a lower cap (pinned to zed) it is not sent. */

@@ -52,7 +52,10 @@ export const VOLUME_SCENARIOS: readonly Scenario[] = [
       post('/v1/volume/connectors', {}, '1.31'),
       get('/v1/volume', '1.32'),
       { method: 'POST', path: '/v1/volume', version: V, body: {} },
-      get('/v1/volume/other'),
+      {
+        ...get('/v1/volume/other'),
+        realBug: 'VolumeController.get() takes 1 positional argument but 2 were given',
+      },
       post('/v1/nodes', { uuid: N1, name: 'vol-1', driver: 'fake-hardware' }),
       get(`/v1/nodes/${N1}/volume`, '1.31'),
       get(`/v1/nodes/${N1}/volume/connectors`, '1.31'),
@@ -81,7 +84,13 @@ export const VOLUME_SCENARIOS: readonly Scenario[] = [
       connector({ node_uuid: N2, type: 'ip', connector_id: 'z', other: 1 }),
       connector({ node_uuid: N2, type: 5, connector_id: 'z' }),
       connector({ node_uuid: N2, type: 'ip', connector_id: 'z', uuid: 'nope' }),
-      { method: 'POST', path: '/v1/volume/connectors', version: V, rawBody: 'not json' },
+      {
+        method: 'POST',
+        path: '/v1/volume/connectors',
+        version: V,
+        rawBody: 'not json',
+        realBug: "the JSON decoder's error let through",
+      },
       post(`/v1/nodes/${N2}/volume/connectors`, {
         node_uuid: N2,
         type: 'ip',
