@@ -54,12 +54,12 @@ const ZED: Release = {
  * (new to Baton). RPC 1.1 is Baton's
  * `get_node_inventory`, 1.2 its `create_allocation` and `destroy_allocation`, 1.3 update_node's
  * `expected_values`, 1.4 the node actions (console, inject NMI, boot mode and secure boot,
- * indicators, vendor passthru, RAID), 1.5 the volume connector and target updates and deletions
- * (rpcapi/versions.ts).
+ * indicators, vendor passthru, RAID, volume connector and target updates and deletions;
+ * rpcapi/versions.ts).
  */
 const ANTELOPE: Release = {
   api: '1.82',
-  rpc: '1.5',
+  rpc: '1.4',
   // Its processes report service version 2 (service-version.ts).
   serviceVersion: 2,
   objects: {

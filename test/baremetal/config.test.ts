@@ -272,7 +272,7 @@ describe('bare metal config', () => {
     assert.equal(BAREMETAL_SERVICE.release, 'antelope');
     const master = BAREMETAL_SERVICE.releases.master;
     assert.equal(master?.api, '1.82');
-    assert.equal(master?.rpc, '1.5');
+    assert.equal(master?.rpc, '1.4');
     assert.deepEqual(master?.objects.Node, ['1.37']);
     assert.equal(BAREMETAL_SERVICE.objectTables.length > 0, true);
   });

@@ -16,7 +16,7 @@ import {
 import { sampleObject } from './support/object-samples.ts';
 import { askRealIronic, realIronicUnavailable } from './support/real-ironic.ts';
 
-const CODE = { api: '1.82', rpc: '1.5' };
+const CODE = { api: '1.82', rpc: '1.4' };
 const objectsOfCode = Object.fromEntries(BAREMETAL_OBJECT_TYPES.map((t) => [t.name, t.version]));
 
 describe('bare metal release mapping', () => {
@@ -30,10 +30,10 @@ describe('bare metal release mapping', () => {
     assert.ok(Object.hasOwn(BAREMETAL_RELEASES, CURRENT_RELEASE));
   });
 
-  test('master is derived from the code (served API 1.82, RPC 1.5), equals antelope and passes the mapping check', () => {
+  test('master is derived from the code (served API 1.82, RPC 1.4), equals antelope and passes the mapping check', () => {
     const mapping = BAREMETAL_SERVICE.releases;
     assert.equal(mapping[MASTER]?.api, '1.82');
-    assert.equal(mapping[MASTER]?.rpc, '1.5');
+    assert.equal(mapping[MASTER]?.rpc, '1.4');
     validateReleaseMapping(mapping, { objects: objectsOfCode, ...CODE });
     assert.deepEqual(mapping[MASTER]?.objects.Node, ['1.37']);
     assert.deepEqual(mapping[MASTER], BAREMETAL_RELEASES.antelope);
@@ -48,11 +48,11 @@ describe('bare metal release mapping', () => {
     const mapping = BAREMETAL_SERVICE.releases;
     const yoga = ReleasePin.resolve(mapping, 'yoga');
     assert.equal(yoga.apiMaxVersion('1.82'), '1.78');
-    assert.equal(yoga.rpcVersionCap('1.5'), '1.0');
+    assert.equal(yoga.rpcVersionCap('1.4'), '1.0');
     assert.equal(yoga.objectVersion('Port', '1.11'), '1.10');
     const zed = ReleasePin.resolve(mapping, '21.1');
     assert.equal(zed.apiMaxVersion('1.82'), '1.80');
-    assert.equal(zed.rpcVersionCap('1.5'), '1.0');
+    assert.equal(zed.rpcVersionCap('1.4'), '1.0');
     // New to Baton in antelope (Ironic's zed has them at 1.1): written at 1.1, as the real
     // service pinned to zed writes them.
     assert.equal(zed.objectVersion('Allocation', '1.1'), '1.1');

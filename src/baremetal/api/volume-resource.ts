@@ -2,7 +2,7 @@
  * /v1/volume/connectors and /v1/volume/targets (API 1.32), and the same under
  * /v1/nodes/{node}/volume, as the real VolumeConnectorsController and VolumeTargetsController
  * serve them: lists (filter `node`; `fields`, `detail`, paging), show, create (written by the API
- * process, as the real one does), PATCH and delete (sent to the node's conductor, RPC 1.5). The
+ * process, as the real one does), PATCH and delete (sent to the node's conductor, RPC 1.4). The
  * two controllers differ only in their fields, schema and errors, so one definition serves both,
  * given a `VolumeKind`. Under a node only the lists are served: anything else is the real
  * "Operation not permitted." after the policy check. A target's `properties` are redacted for a
@@ -340,11 +340,11 @@ async function create(
   return volumeBody(request, kind, new PortRelations(request), created, { redact: false });
 }
 
-/** RPC 1.5 carries the change: under a lower cap (pinned to zed) it is not sent. */
+/** RPC 1.4 carries the change: under a lower cap (pinned to zed) it is not sent. */
 function requireVolumeRpc(request: FastifyRequest): void {
   if (!servicesOf(request).conductors.canSendVolumes()) {
     throw new NotAcceptableError(
-      'Request not acceptable. Changing a volume connector or target needs conductor RPC API 1.5, above the version cap in force',
+      'Request not acceptable. Changing a volume connector or target needs conductor RPC API 1.4, above the version cap in force',
     );
   }
 }

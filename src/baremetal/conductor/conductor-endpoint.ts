@@ -355,7 +355,7 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
         text('get_raid_logical_disk_properties', a, 'driver_name'),
       ),
     ),
-    // 1.5
+    // 1.4, joined while unreleased
     update_volume_connector: m({ connector: 'required' }, (a) =>
       volumes.updateVolumeConnector(ctx, a.connector as VolumeConnectorObject),
     ),

@@ -1,5 +1,5 @@
 /**
- * The RPC methods on volume connectors and targets (RPC 1.5): each under the reservation of its
+ * The RPC methods on volume connectors and targets (RPC 1.4): each under the reservation of its
  * node, and only while the node is powered off, as the real manager's update_volume_connector,
  * update_volume_target, destroy_volume_connector and destroy_volume_target (400
  * InvalidStateRequested naming the action otherwise). Creation is the API's own write, as in

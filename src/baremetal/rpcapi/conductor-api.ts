@@ -407,33 +407,36 @@ export class ConductorApi {
     }) as Promise<Record<string, string>>;
   }
 
-  /** Whether the cap lets the volume methods of RPC 1.5 be sent. */
+  /**
+   * Whether the cap lets the volume methods be sent: RPC 1.4, which they joined while it was
+   * unreleased, as RAID's did.
+   */
   canSendVolumes(): boolean {
-    return this.canSend(V.volumes);
+    return this.canSend(V.nodeActions);
   }
 
-  /** RPC 1.5 (this and the three below), checked by the caller with `canSendVolumes()`. */
+  /** RPC 1.4 (this and the three below), checked by the caller with `canSendVolumes()`. */
   updateVolumeConnector(
     node: NodeObject,
     connector: VolumeConnectorObject,
   ): Promise<VolumeConnectorObject> {
-    return this.#call(node, V.volumes, 'update_volume_connector', {
+    return this.#call(node, V.nodeActions, 'update_volume_connector', {
       connector,
     }) as Promise<VolumeConnectorObject>;
   }
 
   async destroyVolumeConnector(node: NodeObject, connector: VolumeConnectorObject): Promise<void> {
-    await this.#call(node, V.volumes, 'destroy_volume_connector', { connector });
+    await this.#call(node, V.nodeActions, 'destroy_volume_connector', { connector });
   }
 
   updateVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<VolumeTargetObject> {
-    return this.#call(node, V.volumes, 'update_volume_target', {
+    return this.#call(node, V.nodeActions, 'update_volume_target', {
       target,
     }) as Promise<VolumeTargetObject>;
   }
 
   async destroyVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<void> {
-    await this.#call(node, V.volumes, 'destroy_volume_target', { target });
+    await this.#call(node, V.nodeActions, 'destroy_volume_target', { target });
   }
 
   /** Sends to a conductor running `driver`; not delivered: sent once more to another. */

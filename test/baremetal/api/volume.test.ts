@@ -153,7 +153,7 @@ test("under zed's RPC cap, changing or deleting a volume is 406; reads and creat
     assert.equal(patched.status, 406);
     assert.equal(
       patched.fault(),
-      'Request not acceptable. Changing a volume connector or target needs conductor RPC API 1.5, above the version cap in force',
+      'Request not acceptable. Changing a volume connector or target needs conductor RPC API 1.4, above the version cap in force',
     );
     // The request's own checks come first.
     const invalid = await call(baton, 'PATCH', url, [{ op: 'add', path: '/uuid', value: 'x' }]);
