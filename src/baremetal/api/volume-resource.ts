@@ -12,7 +12,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { VersionedObject } from '../../objects/index.ts';
 import { isUuidLike, type JsonSchema } from '../../python-compat/index.ts';
-import { InvalidError, InvalidParameterError, NotFoundError } from '../common/errors.ts';
+import {
+  InvalidError,
+  InvalidParameterError,
+  NotFoundError,
+  VolumeChangedError,
+} from '../common/errors.ts';
+import { Turns } from '../common/turns.ts';
 import type { NodeObject } from '../objects/index.ts';
 import {
   VolumeConnector,
@@ -78,7 +84,12 @@ export interface VolumeKind {
   readonly store: (request: FastifyRequest) => VolumeStore;
   readonly notFound: (ident: string) => Error;
   readonly redacts: boolean;
-  readonly update: (request: FastifyRequest, node: NodeObject, obj: never) => Promise<VolumeObject>;
+  readonly update: (
+    request: FastifyRequest,
+    node: NodeObject,
+    obj: never,
+    expected: Record<string, unknown>,
+  ) => Promise<VolumeObject>;
   readonly destroy: (request: FastifyRequest, node: NodeObject, obj: never) => Promise<void>;
 }
 
@@ -114,10 +125,11 @@ export const CONNECTOR_KIND: VolumeKind = {
   store: (request) => servicesOf(request).store.volumeConnectors as unknown as VolumeStore,
   notFound: (ident) => new NotFoundError('volume_connector', ident),
   redacts: false,
-  update: (request, node, obj) =>
+  update: (request, node, obj, expected) =>
     servicesOf(request).conductors.updateVolumeConnector(
       node,
       obj as VolumeConnectorObject,
+      expected,
     ) as Promise<VolumeObject>,
   destroy: (request, node, obj) =>
     servicesOf(request).conductors.destroyVolumeConnector(node, obj as VolumeConnectorObject),
@@ -150,10 +162,11 @@ export const TARGET_KIND: VolumeKind = {
   store: (request) => servicesOf(request).store.volumeTargets as unknown as VolumeStore,
   notFound: (ident) => new NotFoundError('volume_target', ident),
   redacts: true,
-  update: (request, node, obj) =>
+  update: (request, node, obj, expected) =>
     servicesOf(request).conductors.updateVolumeTarget(
       node,
       obj as VolumeTargetObject,
+      expected,
     ) as Promise<VolumeObject>,
   destroy: (request, node, obj) =>
     servicesOf(request).conductors.destroyVolumeTarget(node, obj as VolumeTargetObject),
@@ -349,12 +362,52 @@ function requireVolumeRpc(request: FastifyRequest): void {
   }
 }
 
+/**
+ * How many times a PATCH is applied to a new read before VolumeChanged is answered: each
+ * refusal means another PATCH of the volume went in (as for nodes, PATCH_ATTEMPTS).
+ */
+const PATCH_ATTEMPTS = 20;
+
+/** The turns on volumes of each app's PATCHes (common/turns.ts), as nodes have theirs. */
+const PATCH_TURNS = new WeakMap<object, Turns>();
+
+/**
+ * PATCHes of one volume take turns in this process, so that they do not meet on the node's
+ * reservation (NodeLocked) or refuse each other; a VolumeChanged (another process's PATCH went
+ * in) applies the PATCH again to a new read.
+ */
 async function update(request: FastifyRequest, kind: VolumeKind): Promise<unknown> {
   const params = bindParams(request, { patch: { validate: PATCH_ARG } }, { bodyArg: 'patch' });
   const ident = uuidOf(request, kind);
+  const services = servicesOf(request);
+  let turns = PATCH_TURNS.get(services);
+  if (turns === undefined) {
+    turns = new Turns();
+    PATCH_TURNS.set(services, turns);
+  }
+  const leave = (await turns.take(ident)) as () => void;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyPatch(request, kind, ident, params.patch as PatchOperation[]);
+      } catch (error) {
+        if (!(error instanceof VolumeChangedError) || attempt >= PATCH_ATTEMPTS) throw error;
+      }
+    }
+  } finally {
+    leave();
+  }
+}
+
+/** Reads the volume, applies the PATCH and sends the change with the values it read. */
+async function applyPatch(
+  request: FastifyRequest,
+  kind: VolumeKind,
+  ident: string,
+  patch: PatchOperation[],
+): Promise<unknown> {
   const { obj } = await retrieve(request, kind, 'baremetal:volume:update', ident);
   if (parentOf(request) !== undefined) throw NOT_PERMITTED();
-  const patch = params.patch as PatchOperation[];
   allowedPatchFields(patch, kind.patchAllowed);
   for (const value of patchValues(patch, '/node_uuid')) {
     if (!isUuidLike(value)) {
@@ -380,9 +433,12 @@ async function update(request: FastifyRequest, kind: VolumeKind): Promise<unknow
   for (const field of kind.fieldNames) {
     if (field !== 'node_id' && schemaFields.includes(field)) values[field] = valid[field] ?? null;
   }
+  const read = asDict(obj);
   updateChangedFields(obj, values);
+  const expected: Record<string, unknown> = {};
+  for (const field of obj.changedFields()) expected[field] = read[field] ?? null;
   requireVolumeRpc(request);
-  const saved = await kind.update(request, node, obj as never);
+  const saved = await kind.update(request, node, obj as never, expected);
   return volumeBody(request, kind, new PortRelations(request), saved);
 }
 

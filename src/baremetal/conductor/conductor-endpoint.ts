@@ -356,14 +356,22 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
       ),
     ),
     // 1.4, joined while unreleased
-    update_volume_connector: m({ connector: 'required' }, (a) =>
-      volumes.updateVolumeConnector(ctx, a.connector as VolumeConnectorObject),
+    update_volume_connector: m({ connector: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeConnector(
+        ctx,
+        a.connector as VolumeConnectorObject,
+        optionalDict('update_volume_connector', a, 'expected_values'),
+      ),
     ),
     destroy_volume_connector: m({ connector: 'required' }, (a) =>
       volumes.destroyVolumeConnector(ctx, a.connector as VolumeConnectorObject),
     ),
-    update_volume_target: m({ target: 'required' }, (a) =>
-      volumes.updateVolumeTarget(ctx, a.target as VolumeTargetObject),
+    update_volume_target: m({ target: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeTarget(
+        ctx,
+        a.target as VolumeTargetObject,
+        optionalDict('update_volume_target', a, 'expected_values'),
+      ),
     ),
     destroy_volume_target: m({ target: 'required' }, (a) =>
       volumes.destroyVolumeTarget(ctx, a.target as VolumeTargetObject),

@@ -416,12 +416,15 @@ export class ConductorApi {
   }
 
   /** RPC 1.4 (this and the three below), checked by the caller with `canSendVolumes()`. */
+  /** `expectedValues`: the fields the change was computed from, as read (VolumeChanged else). */
   updateVolumeConnector(
     node: NodeObject,
     connector: VolumeConnectorObject,
+    expectedValues: Record<string, unknown>,
   ): Promise<VolumeConnectorObject> {
     return this.#call(node, V.nodeActions, 'update_volume_connector', {
       connector,
+      expected_values: expectedValues,
     }) as Promise<VolumeConnectorObject>;
   }
 
@@ -429,9 +432,14 @@ export class ConductorApi {
     await this.#call(node, V.nodeActions, 'destroy_volume_connector', { connector });
   }
 
-  updateVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<VolumeTargetObject> {
+  updateVolumeTarget(
+    node: NodeObject,
+    target: VolumeTargetObject,
+    expectedValues: Record<string, unknown>,
+  ): Promise<VolumeTargetObject> {
     return this.#call(node, V.nodeActions, 'update_volume_target', {
       target,
+      expected_values: expectedValues,
     }) as Promise<VolumeTargetObject>;
   }
 

@@ -64,6 +64,8 @@ const SESSION: readonly Command[] = [
 describeCliSessionComparison(
   'a baremetal client session of volume connectors and targets against Baton and the real Ironic',
   {
+    real: {},
+    baton: {},
     apiMax: unpinnedCaps().apiMax,
     session: SESSION,
   },

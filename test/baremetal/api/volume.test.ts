@@ -9,6 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
+import { VolumeChangedError } from '../../../src/baremetal/common/errors.ts';
+import { updateVolumeTarget } from '../../../src/baremetal/conductor/manager-volumes.ts';
 import { Node } from '../../../src/baremetal/objects/index.ts';
 import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
 import { createRuleSet } from '../../../src/policy/index.ts';
@@ -17,6 +19,8 @@ import {
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
+  startSecondApi,
+  unpinnedCaps,
 } from './support/baton-api.ts';
 import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
 
@@ -132,6 +136,73 @@ forEachApiBackend('volume connectors and targets', (api) => {
     await call(api(), 'PUT', `/v1/nodes/${uuid}/maintenance`, {});
     assert.equal((await call(api(), 'DELETE', `/v1/nodes/${uuid}`)).status, 204);
     assert.equal((await call(api(), 'GET', url)).status, 404);
+  });
+});
+
+forEachApiBackend('volume PATCHes at once', (api) => {
+  test('an update computed from a read that is no longer current is refused (VolumeChanged)', async () => {
+    const owner = await node(api());
+    const created = await call(api(), 'POST', '/v1/volume/targets', {
+      node_uuid: owner.get('uuid'),
+      volume_type: 'iscsi',
+      boot_index: 0,
+      volume_id: 'stale',
+      extra: { a: 1 },
+    });
+    const stale = await api().store.volumeTargets.get(String(created.body.uuid));
+    const moved = await call(api(), 'PATCH', `/v1/volume/targets/${created.body.uuid}`, [
+      { op: 'add', path: '/extra/b', value: 2 },
+    ]);
+    assert.equal(moved.status, 200, moved.text);
+    stale.set('extra', { a: 1, c: 3 });
+    const conductor = api().conductors[0];
+    assert.ok(conductor);
+    // What the conductor is sent for a PATCH computed from the stale read.
+    await assert.rejects(
+      updateVolumeTarget(conductor.context, stale, { extra: { a: 1 } }),
+      (error: unknown) =>
+        error instanceof VolumeChangedError &&
+        error.message ===
+          `Volume ${created.body.uuid} was changed by another request while this one was being applied (extra), please retry.`,
+    );
+  });
+
+  test('every PATCH answered 2xx keeps its key of extra (issue 24 §2)', async () => {
+    const owner = await node(api());
+    const created = await call(api(), 'POST', '/v1/volume/connectors', {
+      node_uuid: owner.get('uuid'),
+      type: 'iqn',
+      connector_id: `iqn.2017-05.org.openstack:race-${process.pid}-${serial}`,
+    });
+    assert.equal(created.status, 201, created.text);
+    const url = `/v1/volume/connectors/${created.body.uuid}`;
+    // Two API processes: each one's PATCHes take turns, the other's may go in between a read
+    // and its write (VolumeChanged, applied again).
+    const second = await startSecondApi(api(), unpinnedCaps());
+    const patch = (i: number) => ({
+      method: 'PATCH' as const,
+      url,
+      headers: V,
+      payload: [{ op: 'add', path: `/extra/k${i}`, value: i }],
+    });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0 ? api().request(patch(i)) : second.request(patch(i)),
+      ),
+    ).finally(() => second.close());
+    const answers = replies.map((reply) => ({ status: reply.statusCode, text: reply.body }));
+    const acknowledged = answers.flatMap((answer, i) => (answer.status === 200 ? [`k${i}`] : []));
+    assert.ok(acknowledged.length >= 5, `only ${acknowledged.length} PATCHes answered 200`);
+    for (const answer of answers) {
+      // A PATCH not acknowledged is refused as a client may retry: the node's reservation held.
+      if (answer.status !== 200) assert.equal(answer.status, 409, answer.text);
+    }
+    const extra = (await call(api(), 'GET', url)).body.extra as Record<string, number>;
+    assert.deepEqual(
+      acknowledged.filter((key) => !(key in extra)),
+      [],
+      'acknowledged PATCHes lost',
+    );
   });
 });
 
