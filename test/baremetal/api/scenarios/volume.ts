@@ -62,6 +62,12 @@ export const VOLUME_SCENARIOS: readonly Scenario[] = [
       get(`/v1/nodes/vol-1/volume`),
       get(`/v1/nodes/${N1}?fields=uuid,volume`, '1.31'),
       get(`/v1/nodes/${N1}`, '1.32'),
+      // The node's storage interface: fake hardware's are noop (default) and fake; cinder is
+      // not enabled on either side.
+      patch(`/v1/nodes/${N1}`, [{ op: 'replace', path: '/storage_interface', value: 'cinder' }]),
+      patch(`/v1/nodes/${N1}`, [{ op: 'replace', path: '/storage_interface', value: 'fake' }]),
+      get(`/v1/nodes/${N1}/validate`),
+      patch(`/v1/nodes/${N1}`, [{ op: 'replace', path: '/storage_interface', value: 'noop' }]),
     ],
   },
   {
