@@ -6,7 +6,8 @@
  * two controllers differ only in their fields, schema and errors, so one definition serves both,
  * given a `VolumeKind`. Under a node only the lists are served: anything else is the real
  * "Operation not permitted." after the policy check. A target's `properties` are redacted for a
- * caller without `baremetal:volume:view_target_properties`.
+ * caller without `baremetal:volume:view_target_properties`, and their secrets masked for all
+ * (the installed 21.4.4's patched controller). Every acknowledged PATCH is kept: see `update`.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
