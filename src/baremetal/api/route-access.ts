@@ -216,10 +216,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
           `${method} ${prefix}/${collection}`,
           IN_HANDLER,
         ]),
-        ...['GET', 'PATCH', 'DELETE'].map((method) => [
+        ...['GET', 'PATCH', 'DELETE', 'POST'].map((method) => [
           `${method} ${prefix}/${collection}/:volume`,
           IN_HANDLER,
         ]),
+        // pecan's positional `fields` after the UUID.
+        [`GET ${prefix}/${collection}/:volume/:extra`, IN_HANDLER],
       ]),
     ),
   ),

@@ -305,8 +305,14 @@ function uuidOf(request: FastifyRequest, kind: VolumeKind): string {
   return volume;
 }
 
-async function show(request: FastifyRequest, kind: VolumeKind): Promise<unknown> {
+/** get_one; `positionalFields`: pecan binds a segment after the UUID to `fields`. */
+async function show(
+  request: FastifyRequest,
+  kind: VolumeKind,
+  positionalFields?: string,
+): Promise<unknown> {
   const params = bindParams(request, { fields: { validate: args.stringList } });
+  if (positionalFields !== undefined) params.fields = args.stringList('fields', positionalFields);
   const ident = uuidOf(request, kind);
   const { obj } = await retrieve(request, kind, 'baremetal:volume:get', ident);
   if (parentOf(request) !== undefined) throw NOT_PERMITTED();
@@ -466,9 +472,16 @@ export function volumeHandlers(kind: VolumeKind) {
     create: (request: FastifyRequest, reply: Parameters<Handler>[1]) =>
       create(request, reply, kind),
     show: (request: FastifyRequest) => show(request, kind),
+    showPositional: (request: FastifyRequest) =>
+      show(request, kind, (request.params as { extra: string }).extra),
     update: (request: FastifyRequest) => update(request, kind),
     destroy: (request: FastifyRequest, reply: Parameters<Handler>[1]) =>
       destroy(request, reply, kind),
+    /** POST to an item: pecan binds the segment to the body argument, which the schema refuses. */
+    createUnder: async (request: FastifyRequest) => {
+      validatorOf(kind)(kind.bodyArg, (request.params as { volume: string }).volume);
+      throw new ClientSideError('Resource could not be found.', 404);
+    },
     missingUuid: async () => {
       throw new InvalidParameterError(`Missing mandatory parameter: ${kind.uuidArg}`);
     },

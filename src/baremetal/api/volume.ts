@@ -74,9 +74,13 @@ function registerKind(app: FastifyInstance, kind: VolumeKind): void {
         GET: gated(h.show, underNode),
         PATCH: gated(h.update, underNode),
         DELETE: gated(h.destroy, underNode),
+        POST: gated(h.createUnder, underNode),
       },
       COLLECTION_METHODS,
     );
+    declareRoute(app, `${prefix}/${kind.collection}/:volume/:extra`, {
+      GET: gated(h.showPositional, underNode),
+    });
   }
 }
 

@@ -55,6 +55,11 @@ const ERROR_ONLY = [
     `get /v1/nodes/{node}/volume/${collection}/{volume}`,
     `patch /v1/nodes/{node}/volume/${collection}/{volume}`,
     `delete /v1/nodes/{node}/volume/${collection}/{volume}`,
+    // pecan's positional `fields` (docs/baremetal.md); the segment bound as the body
+    `get /v1/volume/${collection}/{volume}/{extra}`,
+    `post /v1/volume/${collection}/{volume}`,
+    `post /v1/nodes/{node}/volume/${collection}/{volume}`,
+    `get /v1/nodes/{node}/volume/${collection}/{volume}/{extra}`,
   ]),
 ];
 
