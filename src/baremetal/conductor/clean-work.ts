@@ -8,6 +8,7 @@
  * messages, runs them, and ends in `manageable`; a refused step ends in `clean failed` with
  * last_error.
  */
+import { skipsAutomatedCleaning } from '../common/automated-cleaning.ts';
 import { InvalidParameterError } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
 import type { DriverStep } from '../drivers/base-interface.ts';
@@ -26,14 +27,6 @@ type UserStep = Record<string, unknown>;
 
 const stepId = (step: { interface?: unknown; step?: unknown }) =>
   `${String(step.interface)}.${String(step.step)}`;
-
-/** skip_automated_cleaning: the node's own setting wins over the conductor's. */
-export function skipsAutomatedCleaning(node: NodeObject, automatedClean: boolean): boolean {
-  const own = node.get('automated_clean');
-  if (own === true) return false;
-  if (own === null) return !automatedClean;
-  return true;
-}
 
 /** _validate_user_clean_steps: the user's steps, completed from the driver's; InvalidParameterValue. */
 export function validateUserCleanSteps(
