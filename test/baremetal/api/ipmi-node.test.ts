@@ -240,7 +240,9 @@ describe('a node with the ipmi hardware type', { skip }, () => {
       reason:
         "Cannot validate PXE bootloader. Some parameters were missing in node's driver_info and configuration. Missing are: ['deploy_kernel', 'deploy_ramdisk']",
     });
-    await call('PATCH', '/v1/nodes/node1', [{ op: 'replace', path: '/automated_clean', value: null }]);
+    await call('PATCH', '/v1/nodes/node1', [
+      { op: 'replace', path: '/automated_clean', value: null },
+    ]);
     validated = await call('GET', '/v1/nodes/node1/validate');
     assert.deepEqual(validated.body.boot, { result: true });
     assert.deepEqual(validated.body.deploy, { result: true });
@@ -265,7 +267,10 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     assert.equal(readFileSync(join(tftpRoot, node.uuid, 'kernel'), 'utf8'), 'a kernel');
     assert.equal(readFileSync(join(tftpRoot, node.uuid, 'ramdisk'), 'utf8'), 'a ramdisk');
     const dashed = MAC.replaceAll(':', '-');
-    assert.equal(readlinkSync(join(tftpRoot, 'pxelinux.cfg', `01-${dashed}`)), `../${node.uuid}/config`);
+    assert.equal(
+      readlinkSync(join(tftpRoot, 'pxelinux.cfg', `01-${dashed}`)),
+      `../${node.uuid}/config`,
+    );
     assert.equal(readlinkSync(join(tftpRoot, `grub.cfg-01-${dashed}`)), `${node.uuid}/config`);
     assert.equal(readlinkSync(join(tftpRoot, `${MAC}.conf`)), `${node.uuid}/config`);
   });
