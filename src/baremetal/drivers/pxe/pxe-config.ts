@@ -6,7 +6,7 @@
  * (`<root>/<subdir>/01-aa-bb-cc-dd-ee-ff`, `20-…` for an InfiniBand port with a client-id) and
  * for GRUB (`<root>/grub.cfg-01-aa-bb-cc-dd-ee-ff`, `<root>/aa:bb:cc:dd:ee:ff.conf`).
  *
- * The file is the real templates' text: PXELINUX for legacy BIOS, GRUB for UEFI, one entry per
+ * The file is the real templates' text as Jinja renders it (no newline at the end): PXELINUX for legacy BIOS, GRUB for UEFI, one entry per
  * way of booting (`deploy`, `boot_ramdisk`, `boot_whole_disk`, `boot_anaconda`), the default
  * naming the one the node boots next. A ramdisk deploy switches it to `boot_ramdisk`.
  */
@@ -94,7 +94,6 @@ function pxelinuxConfig(o: PxeOptions): string {
     `kernel ${o.akiPath}`,
     `append initrd=${o.ariPath} text ${o.pxeAppendParams} inst.ks= inst.stage2=`,
     'ipappend 2',
-    '',
   ].join('\n');
 }
 
@@ -123,7 +122,6 @@ function grubConfig(o: PxeOptions): string {
     `     linuxefi ${o.akiPath} text ${o.pxeAppendParams} inst.ks= inst.stage2=`,
     `     initrdefi ${o.ariPath}`,
     '}',
-    '',
   ].join('\n');
 }
 

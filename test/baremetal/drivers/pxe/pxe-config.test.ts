@@ -2,7 +2,8 @@
  * The PXE layout and text without I/O: the node's file and images under its directory, the
  * links each MAC gets (PXELINUX `01-`, `20-` for an InfiniBand port, GRUB's two) pointing at the
  * file relatively, the PXELINUX (BIOS) and GRUB (UEFI) texts with the paths as the TFTP server
- * serves them, and the switch of the default entry.
+ * serves them, and the switch of the default entry; the texts are what the installed Ironic's
+ * templates render from the same options.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -16,6 +17,7 @@ import {
   servedPath,
   switchBootLabel,
 } from '../../../../src/baremetal/drivers/pxe/pxe-config.ts';
+import { ironicPythonMissing, runIronicPython } from '../../support/ironic-python.ts';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
 const OPTIONS = {
@@ -75,5 +77,53 @@ describe('the PXE configuration', () => {
     );
     assert.equal(defaultBootLabel(switchBootLabel(text, 'uefi', 'boot_ramdisk')), 'boot_ramdisk');
     assert.ok(text.includes('linuxefi chain.c32 mbr:(( DISK_IDENTIFIER ))'));
+  });
+});
+
+describe('the PXE configuration against the installed Ironic', () => {
+  const skip = ironicPythonMissing();
+
+  it("is the real templates' text, for a deploy and for a ramdisk instance alone", {
+    skip,
+  }, async () => {
+    const cases = {
+      deploy: {
+        ...OPTIONS,
+        deploymentAkiPath: `${UUID}/deploy_kernel`,
+        deploymentAriPath: `${UUID}/deploy_ramdisk`,
+      },
+      instance: { ...OPTIONS, ramdiskOpts: undefined },
+    };
+    const asPython = (o: (typeof cases)[keyof typeof cases]) => ({
+      aki_path: o.akiPath,
+      ari_path: o.ariPath,
+      pxe_append_params: o.pxeAppendParams,
+      tftp_server: o.tftpServer,
+      ...(o.ramdiskOpts === undefined ? {} : { ramdisk_opts: o.ramdiskOpts }),
+      ...('deploymentAkiPath' in o
+        ? { deployment_aki_path: o.deploymentAkiPath, deployment_ari_path: o.deploymentAriPath }
+        : {}),
+    });
+    const real = await runIronicPython<Record<string, Record<string, string>>>(`
+import json
+from ironic.common import utils
+from ironic.conf import CONF
+CONF([], project='ironic', default_config_files=[])
+cases = json.loads(${JSON.stringify(JSON.stringify(Object.fromEntries(Object.entries(cases).map(([name, o]) => [name, asPython(o)]))))})
+out = {}
+for name, opts in cases.items():
+    out[name] = {
+        'bios': utils.render_template(CONF.pxe.pxe_config_template, {
+            'pxe_options': opts, 'ROOT': '{{ ROOT }}', 'DISK_IDENTIFIER': '{{ DISK_IDENTIFIER }}'}),
+        'uefi': utils.render_template(CONF.pxe.uefi_pxe_config_template, {
+            'pxe_options': opts, 'ROOT': '(( ROOT ))', 'DISK_IDENTIFIER': '(( DISK_IDENTIFIER ))'}),
+    }
+print(json.dumps(out))
+`);
+    for (const [name, options] of Object.entries(cases)) {
+      for (const mode of ['bios', 'uefi']) {
+        assert.equal(renderPxeConfig(options, mode), real[name]?.[mode], `${name} ${mode}`);
+      }
+    }
   });
 });
