@@ -273,6 +273,11 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     );
     assert.equal(readlinkSync(join(tftpRoot, `grub.cfg-01-${dashed}`)), `${node.uuid}/config`);
     assert.equal(readlinkSync(join(tftpRoot, `${MAC}.conf`)), `${node.uuid}/config`);
+    // GRUB reads it first: it has GRUB read the file the booting MAC links to.
+    assert.match(
+      readFileSync(join(tftpRoot, 'grub', 'grub.cfg'), 'utf8'),
+      /^configfile \/\$net_default_mac\.conf$/m,
+    );
   });
 
   it('is undeployed: powered off, its PXE files removed, available again (no cleaning)', async () => {
@@ -282,7 +287,8 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     assert.equal(node.provision_state, 'available', node.last_error);
     assert.equal(node.power_state, 'power off');
     assert.deepEqual(sentSince(from), ['power 0']);
-    assert.deepEqual(readdirSync(tftpRoot).sort(), ['pxelinux.cfg']);
+    // What is not the node's stays: GRUB's first file and the links' directory.
+    assert.deepEqual(readdirSync(tftpRoot).sort(), ['grub', 'pxelinux.cfg']);
     assert.deepEqual(readdirSync(join(tftpRoot, 'pxelinux.cfg')), []);
   });
 

@@ -4,7 +4,8 @@
  * (`kernel`, `ramdisk`, `deploy_kernel`, `deploy_ramdisk`), paths in the file relative to the
  * root as the TFTP server serves them; each port's MAC links to the file, for PXELINUX
  * (`<root>/<subdir>/01-aa-bb-cc-dd-ee-ff`, `20-…` for an InfiniBand port with a client-id) and
- * for GRUB (`<root>/grub.cfg-01-aa-bb-cc-dd-ee-ff`, `<root>/aa:bb:cc:dd:ee:ff.conf`).
+ * for GRUB (`<root>/grub.cfg-01-aa-bb-cc-dd-ee-ff`, `<root>/aa:bb:cc:dd:ee:ff.conf`, which
+ * the common `<root>/grub/grub.cfg` has GRUB read).
  *
  * The file is the real templates' text as Jinja renders it (no newline at the end): PXELINUX for legacy BIOS, GRUB for UEFI, one entry per
  * way of booting (`deploy`, `boot_ramdisk`, `boot_whole_disk`, `boot_anaconda`), the default
@@ -69,6 +70,25 @@ export function macLinkPaths(
 export function linkTarget(linkPath: string, configPath: string): string {
   return posix.relative(posix.dirname(linkPath), configPath);
 }
+
+/** Where GRUB, booted from the network, looks first: `<root>/grub/grub.cfg`. */
+export function initialGrubConfigPath(root: string): string {
+  return posix.join(root, 'grub', 'grub.cfg');
+}
+
+/**
+ * initial_grub_cfg.template: not node specific, it has GRUB read the file its MAC links to
+ * (`/<mac>.conf`).
+ */
+export const INITIAL_GRUB_CONFIG = [
+  'set default=initial',
+  'set timeout=5',
+  'set hidden_timeout_quiet=false',
+  '',
+  'menuentry "initial"  {',
+  'configfile /$net_default_mac.conf',
+  '}',
+].join('\n');
 
 const or = (value: string | undefined) => value ?? '';
 

@@ -9,6 +9,8 @@ import { posix } from 'node:path';
 import {
   type BootLabel,
   configFilePath,
+  INITIAL_GRUB_CONFIG,
+  initialGrubConfigPath,
   linkTarget,
   macLinkPaths,
   nodeDirectory,
@@ -33,7 +35,19 @@ const ignoreMissing = (error: NodeJS.ErrnoException) => {
   if (error.code !== 'ENOENT') throw error;
 };
 
+/**
+ * place_common_config: `<root>/grub/grub.cfg`. The real conductor writes it when it loads
+ * the interface; Baton writes it with the first node file, so that a conductor whose TFTP
+ * root is not writable still starts (and nodes of other boot interfaces are unaffected).
+ */
+export async function placeCommonConfig(root: string): Promise<void> {
+  const path = initialGrubConfigPath(root);
+  await mkdir(posix.dirname(path), { recursive: true });
+  await writeFile(path, INITIAL_GRUB_CONFIG);
+}
+
 export async function ensureNodeDirectories(layout: PxeLayout): Promise<void> {
+  await placeCommonConfig(layout.root);
   await mkdir(nodeDirectory(layout.root, layout.uuid), { recursive: true });
   await mkdir(posix.join(layout.root, layout.subdir), { recursive: true });
 }
