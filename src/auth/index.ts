@@ -3,6 +3,8 @@
  * auth_token validates them, the credentials a policy engine reads, the Fastify hook, and the
  * safe default that keeps a service without real authentication on loopback.
  */
+
+export { bcryptHash, bcryptVerify } from './bcrypt.ts';
 export {
   AuthenticationRequiredError,
   IdentityServiceUnavailableError,
@@ -10,6 +12,14 @@ export {
   UnsafeListenError,
 } from './errors.ts';
 export { answerAuthenticationRequired, registerAuthHook } from './fastify-auth.ts';
+export {
+  BASIC_REALM,
+  HttpBasicAuthError,
+  HttpBasicAuthenticator,
+  type HttpBasicAuthenticatorOptions,
+  httpBasicErrorBody,
+  validateUserFile,
+} from './http-basic.ts';
 export { IdentityClient, type IdentityClientOptions } from './identity-client.ts';
 export { type KeystoneAuthConfig, keystoneAuthConfigOf } from './keystone-auth-config.ts';
 export {

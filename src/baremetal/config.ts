@@ -31,8 +31,18 @@ export interface BaremetalApiSettings {
   readonly publicEndpoint?: string | undefined;
   /** `[DEFAULT] default_resource_class`: given to a node created without one (unset: none). */
   readonly defaultResourceClass?: string | undefined;
-  /** `[DEFAULT] auth_strategy`: `keystone` or `noauth` (`http_basic` is read, not served). */
+  /** `[api] enable_ramdisk_endpoints`: off, lookup and heartbeat answer 403 (true). */
+  readonly enableRamdiskEndpoints: boolean;
+  /** `[api] restrict_lookup`: a lookup finds only nodes a ramdisk runs on (true). */
+  readonly restrictLookup: boolean;
+  /** `[api] ramdisk_heartbeat_timeout` (s, 300): told to the agent by a lookup. */
+  readonly ramdiskHeartbeatTimeout: number;
+  /** `[deploy] fast_track` (false): lookups also in enroll, manageable and available. */
+  readonly fastTrack: boolean;
+  /** `[DEFAULT] auth_strategy`: `keystone`, `noauth` or `http_basic`. */
   readonly authStrategy: BaremetalAuthStrategy;
+  /** `[DEFAULT] http_basic_auth_user_file`: the htpasswd file (bcrypt) of `http_basic`. */
+  readonly httpBasicAuthUserFile: string;
   /** `[api] insecure_noauth_on_any_address`: let `noauth` listen beyond loopback. */
   readonly insecureNoauthOnAnyAddress: boolean;
   /** `[oslo_policy]`: applied under `keystone` only, as Ironic applies it. */
@@ -44,8 +54,8 @@ export interface BaremetalApiSettings {
 }
 
 /**
- * Ironic's `[DEFAULT] auth_strategy` values, so that a real ironic.conf reads (the conductor
- * ignores the option); the API serves `keystone` and the real standalone setup's `noauth`.
+ * Ironic's `[DEFAULT] auth_strategy` values (the conductor reads it for its RPC only): the API
+ * serves `keystone`, the real standalone setup's `noauth`, and `http_basic`.
  */
 export const BAREMETAL_AUTH_STRATEGIES = ['keystone', 'noauth', 'http_basic'] as const;
 export type BaremetalAuthStrategy = (typeof BAREMETAL_AUTH_STRATEGIES)[number];
@@ -103,7 +113,12 @@ export function defaultBaremetalConfig(databaseUrl: string): BaremetalConfig {
       port: DEFAULT_API_PORT,
       apiWorkers: 1,
       maxLimit: 1000,
+      enableRamdiskEndpoints: true,
+      restrictLookup: true,
+      ramdiskHeartbeatTimeout: 300,
+      fastTrack: false,
       authStrategy: 'noauth',
+      httpBasicAuthUserFile: '/etc/ironic/htpasswd',
       insecureNoauthOnAnyAddress: false,
       // Ironic 21.4 leaves both switches at oslo.policy's defaults (off).
       policy: { enforceScope: false, enforceNewDefaults: false },

@@ -45,6 +45,7 @@ import type { LogSink } from '../service/logging/service-logger.ts';
 import { type LifecyclePlan, startProcess } from '../service/process-lifecycle.ts';
 import { checkBaremetalApiAuth } from './api/auth-settings.ts';
 import { connectToConductors } from './api/conductor-connection.ts';
+import { httpBasicAuthenticator } from './api/http-basic-users.ts';
 import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
@@ -347,6 +348,11 @@ export async function startBaremetalApi(
   const keystone = checkBaremetalApiAuth(plan.config);
   const rpcAuth = checkBaremetalRpcAuth(plan.config, 'api');
   const { api, conductor } = plan.config;
+  // The user file is checked before anything opens, as ironic-lib checks it at start.
+  const basicUsers =
+    api.authStrategy === 'http_basic'
+      ? await httpBasicAuthenticator(api.httpBasicAuthUserFile)
+      : undefined;
   const wait =
     plan.config.operations.drainDelaySeconds + plan.config.operations.gracefulShutdownTimeout + 10;
   const proc = await startProcess<ListeningApi & { apiMax(): string | undefined }, DrainOutcome>(
@@ -358,12 +364,14 @@ export async function startBaremetalApi(
       async start(ctx) {
         // Keystone is first asked at the first request: while it is down, requests get 503s.
         const auth =
-          keystone === undefined
-            ? undefined
-            : {
+          keystone !== undefined
+            ? {
                 authenticator: await KeystoneAuthenticator.create(keystone),
                 policy: await createRuleSet(api.policy, BAREMETAL_RULE_DEFAULTS),
-              };
+              }
+            : basicUsers !== undefined
+              ? { authenticator: basicUsers }
+              : undefined;
         const running = { ...plan, caps: ctx.caps };
         const database = baremetalDb(ctx.database);
         // Its own token for the conductors, got at the first call and renewed before it expires.
@@ -396,6 +404,12 @@ export async function startBaremetalApi(
               publicEndpoint: api.publicEndpoint,
               defaultResourceClass: api.defaultResourceClass,
               heartbeatTimeout: conductor.heartbeatTimeout,
+              ramdisk: {
+                enabled: api.enableRamdiskEndpoints,
+                restrictLookup: api.restrictLookup,
+                heartbeatTimeout: api.ramdiskHeartbeatTimeout,
+                fastTrack: api.fastTrack,
+              },
               maxRequestBodySize: plan.config.operations.maxRequestBodySize,
             },
           },
@@ -452,4 +466,5 @@ export async function startBaremetalApi(
 
 export { checkBaremetalApiAuth } from './api/auth-settings.ts';
 export { type ConductorConnection, connectToConductors } from './api/conductor-connection.ts';
+export { httpBasicAuthenticator } from './api/http-basic-users.ts';
 export { checkBaremetalRpcAuth } from './rpc-auth-settings.ts';

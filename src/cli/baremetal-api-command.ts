@@ -19,6 +19,7 @@ import {
   type BaremetalPlan,
   checkBaremetalApiAuth,
   checkBaremetalRpcAuth,
+  httpBasicAuthenticator,
   planBaremetal,
   startBaremetalApi,
 } from '../baremetal/service.ts';
@@ -58,6 +59,9 @@ async function plan(
     const planned = await planBaremetal({ configFiles: found.files, flags }, service);
     checkBaremetalApiAuth(planned.config);
     checkBaremetalRpcAuth(planned.config, 'api');
+    // http_basic's user file: readable and bcrypt only, as ironic-lib wants it at start.
+    const { api } = planned.config;
+    if (api.authStrategy === 'http_basic') await httpBasicAuthenticator(api.httpBasicAuthUserFile);
     return planned;
   } catch (error) {
     if (

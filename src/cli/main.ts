@@ -410,7 +410,11 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
   program
     .command('rehearse')
     .description(
-      'rehearse a rolling upgrade of the bare metal service from a recorded release to this working tree, under load',
+      'rehearse a rolling upgrade of a service from a recorded release to this working tree, under load',
+    )
+    .option(
+      '--service <name>',
+      'the service to upgrade: baremetal, or leases (the example service of examples/leases) (default: baremetal)',
     )
     .option(
       '--from <release>',
@@ -431,13 +435,17 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
     .option('--workers <n>', 'concurrent clients of the load generator (default: 16)')
     .option(
       '--microversion <version>',
-      'the API version of the load (both releases serve it) (default: 1.80)',
+      "the API version of the load (both releases serve it) (default: the service's: 1.80 for baremetal, 1.0 for leases)",
     )
     .option(
       '--back-from <step>',
       'walk forward to this step of the table (1.1 to 3.4), then back to step 0 with the previous release (default: forward to the end)',
     )
     .option('--json <file>', 'write the whole report as JSON (default: none)')
+    .option(
+      '--html <file>',
+      'write the report as one self-contained HTML page with plots of the load over time (default: none)',
+    )
     .action(async (options) => {
       const { rehearseCommand } = await import('./rehearse-command.ts');
       setStatus(await rehearseCommand(options, out));

@@ -1,20 +1,27 @@
 /**
- * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
- * to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
+ * `baton rehearse`: a live rolling upgrade of a service (`--service`: bare metal by default)
+ * from a recorded release to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
  * then the step table, the failures and the data check; exit 0 only with zero failed
  * requests and a clean data check, 1 otherwise, 64 for bad flags.
  */
+import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
+import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
+import { readChartAssets } from '../rehearsal/chart-assets.ts';
+import { renderHtmlReport } from '../rehearsal/html-report.ts';
+import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
+import type { RehearsedService } from '../rehearsal/rehearsed-service.ts';
 import { ReleaseFileError } from '../rehearsal/release-files.ts';
 import { renderReport } from '../rehearsal/report.ts';
 import { backFromSteps } from '../rehearsal/step-plan.ts';
 import { CliExit, EXIT, usageError } from './cli-error.ts';
 
 export interface RehearseOptions {
+  readonly service?: string;
   readonly from?: string;
   readonly db?: string;
   readonly rpc?: string;
@@ -25,6 +32,7 @@ export interface RehearseOptions {
   readonly microversion?: string;
   readonly backFrom?: string;
   readonly json?: string;
+  readonly html?: string;
 }
 
 /** What an option left out means (its --help text says the same). */
@@ -34,8 +42,15 @@ export const REHEARSE_DEFAULTS = {
   stepSeconds: '10',
   rate: '60',
   workers: '16',
-  microversion: '1.80',
+  service: 'baremetal',
 } as const;
+
+/** The services `--service` names, each with its definition. */
+// biome-ignore lint/suspicious/noExplicitAny: each service's load has its own type
+export const REHEARSED_SERVICES: Readonly<Record<string, RehearsedService<any>>> = {
+  baremetal: BAREMETAL_REHEARSAL,
+  leases: LEASES_REHEARSAL,
+};
 
 /** The working tree: two levels above this module, in src/cli or dist/cli alike. */
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,10 +70,16 @@ export async function rehearseCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const options = { ...REHEARSE_DEFAULTS, ...definedOnly(given) };
+  const service = REHEARSED_SERVICES[options.service];
+  if (service === undefined || !Object.hasOwn(REHEARSED_SERVICES, options.service)) {
+    throw usageError(
+      `--service must be one of ${Object.keys(REHEARSED_SERVICES).join(', ')}, not '${options.service}'`,
+    );
+  }
   if (options.rpc !== 'http' && options.rpc !== 'amqp') {
     throw usageError(`--rpc must be http or amqp, not '${options.rpc}'`);
   }
-  if (!/^1\.\d+$/.test(options.microversion)) {
+  if (options.microversion !== undefined && !/^1\.\d+$/.test(options.microversion)) {
     throw usageError(`--microversion must be 1.N, not '${options.microversion}'`);
   }
   if (options.db !== undefined) {
@@ -69,17 +90,25 @@ export async function rehearseCommand(
       throw error;
     }
   }
+  if (given.backFrom !== undefined && service.databaseCommand('', 'plan', '', '') === undefined) {
+    throw usageError(
+      `--back-from: the ${service.name} service has no commands to go back with (downgrade-rows, plan)`,
+    );
+  }
   if (given.backFrom !== undefined && !backFromSteps().includes(given.backFrom)) {
     throw usageError(
       `--back-from must be a step of the table to go back from: one of ${backFromSteps().join(', ')}, not '${given.backFrom}'`,
     );
   }
+  checkReportPath('json', options.json);
+  checkReportPath('html', options.html);
   const stepSeconds = positive('step-seconds', options.stepSeconds, false);
   const rate = positive('rate', options.rate, false);
   const workers = positive('workers', options.workers, true);
   let report: Awaited<ReturnType<typeof rehearse>>;
   try {
     report = await rehearse({
+      service,
       repoRoot: REPO_ROOT,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.db === undefined ? {} : { databaseUrl: options.db }),
@@ -89,7 +118,7 @@ export async function rehearseCommand(
       stepSeconds,
       rate,
       workers,
-      microversion: options.microversion,
+      ...(options.microversion === undefined ? {} : { microversion: options.microversion }),
       say: out,
     });
   } catch (error) {
@@ -98,10 +127,36 @@ export async function rehearseCommand(
   }
   out(renderReport(report));
   if (options.json !== undefined) {
-    await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
-    out(`report written to ${options.json}`);
+    await writeReport(options.json, `${JSON.stringify(report, null, 2)}\n`, out);
+  }
+  if (options.html !== undefined) {
+    await writeReport(options.html, renderHtmlReport(report, await readChartAssets()), out);
   }
   return report.ok ? EXIT.ok : EXIT.failure;
+}
+
+/**
+ * A report file's folder must exist before the rehearsal starts: a typo found only after
+ * minutes of rehearsing would lose the report.
+ */
+function checkReportPath(flag: string, path: string | undefined): void {
+  if (path === undefined) return;
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw usageError(`--${flag} ${path}: the folder ${folder} does not exist`);
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw usageError(`--${flag} ${path} is a folder; give a file name`);
+  }
+}
+
+async function writeReport(path: string, text: string, out: (line: string) => void) {
+  try {
+    await writeFile(path, text);
+    out(`report written to ${path}`);
+  } catch (error) {
+    throw new CliExit(`cannot write ${path}: ${(error as Error).message}`, EXIT.failure);
+  }
 }
 
 function definedOnly(options: RehearseOptions): Partial<RehearseOptions> {

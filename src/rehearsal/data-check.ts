@@ -28,15 +28,21 @@ export interface PortRow {
   readonly nodeUuid: string | null;
 }
 
-/** What the data check found: rows expected and found, and each problem. */
+/** What a service's data check found: what it compared, and each problem. */
 export interface DataCheckResult {
+  /** One line for the report: the rows acknowledged and those in the database. */
+  readonly summary: string;
+  /** Acknowledged values compared, by `field @microversion`. */
+  readonly compared: Readonly<Record<string, number>>;
+  readonly problems: readonly string[];
+}
+
+/** The bare metal data check: nodes and ports expected and found, and each problem. */
+export interface BaremetalDataCheck extends DataCheckResult {
   readonly nodesExpected: number;
   readonly portsExpected: number;
   readonly nodesInDatabase: number;
   readonly portsInDatabase: number;
-  /** Acknowledged values compared, by `field @microversion`. */
-  readonly compared: Readonly<Record<string, number>>;
-  readonly problems: readonly string[];
 }
 
 /** The states a node may be left in: stable, and not a failure. */
@@ -66,7 +72,7 @@ export function checkData(
   ledger: Ledger,
   nodes: readonly NodeRow[],
   ports: readonly PortRow[],
-): DataCheckResult {
+): BaremetalDataCheck {
   const problems: string[] = [];
   const compared: Record<string, number> = {};
   const compare = (
@@ -130,6 +136,7 @@ export function checkData(
     compare(`port ${expected.uuid}`, 'node', at(expected.nodeUuid), row.nodeUuid);
   }
   return {
+    summary: `${ledger.nodes.size} nodes and ${ledger.ports.size} ports acknowledged; ${nodes.length} nodes and ${ports.length} ports in the database`,
     nodesExpected: ledger.nodes.size,
     portsExpected: ledger.ports.size,
     nodesInDatabase: nodes.length,

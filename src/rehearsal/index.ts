@@ -4,9 +4,10 @@
  * against what the load saw acknowledged (docs/rehearsal.md). `baton rehearse` is this module
  * with flags.
  *
- * Today it rehearses the bare metal reference service from a checkout of this repository (it
- * builds the previous release from git and reads `releases/`); the report, its rendering and
- * the step plan are generic.
+ * It rehearses a service a {@link RehearsedService} defines (its processes, database
+ * commands, load and data check) from a checkout of this repository: it builds the previous
+ * release from git and reads `releases/`. The bare metal reference service is one such
+ * definition, `baton rehearse --service NAME` picks one.
  *
  * @module
  */
@@ -14,6 +15,15 @@ export type { DataCheckResult } from './data-check.ts';
 export type { VersionCounts } from './database-snapshot.ts';
 export type { ReportedCaps } from './metrics-caps.ts';
 export { DRAIN_WAIT_SECONDS, type RehearsalOptions, rehearse } from './rehearsal.ts';
+export type {
+  CommandLaunch,
+  DatabaseCommand,
+  LoadSettings,
+  ProcessLaunch,
+  ProcessSettings,
+  RehearsedService,
+  ServiceLoad,
+} from './rehearsed-service.ts';
 export { type ReleaseFile, ReleaseFileError } from './release-files.ts';
 export {
   type CommandView,
@@ -24,7 +34,13 @@ export {
   renderStepTable,
   type StepReport,
 } from './report.ts';
-export type { OutcomeFailure, RequestKind, RequestRecord, WindowFigures } from './request-log.ts';
+export {
+  type OutcomeFailure,
+  type RequestKind,
+  RequestLog,
+  type RequestRecord,
+  type WindowFigures,
+} from './request-log.ts';
 export {
   type Build,
   backFromSteps,

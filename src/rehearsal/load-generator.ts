@@ -13,6 +13,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Ledger } from './ledger.ts';
+import { Pacer } from './pacer.ts';
 import type { RequestKind, RequestLog } from './request-log.ts';
 
 export interface LoadOptions {
@@ -89,21 +90,6 @@ export const CYCLE_FROM: Readonly<Record<string, readonly (readonly [string, str
   active: [['deleted', 'available']],
 };
 
-/** One request at a time per slot: the slots of all workers together are 1/rate apart. */
-class Pacer {
-  #next = 0;
-  readonly #interval: number;
-  constructor(rate: number) {
-    this.#interval = 1000 / rate;
-  }
-  async slot(): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.#next);
-    this.#next = at + this.#interval;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
-  }
-}
-
 interface Answer {
   readonly status: number;
   readonly body: Record<string, unknown>;
@@ -111,7 +97,7 @@ interface Answer {
 }
 
 /** Whether microversion `a` is above `b` (`1.82` above `1.80`). */
-function higher(a: string, b: string): boolean {
+export function higher(a: string, b: string): boolean {
   const [am = 0, an = 0] = a.split('.').map(Number);
   const [bm = 0, bn = 0] = b.split('.').map(Number);
   return am > bm || (am === bm && an > bn);

@@ -8,7 +8,7 @@
  * what the commit lacks (the native SQLite driver is not compiled again).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { lockUnlessReady } from './prepare-lock.ts';
@@ -92,7 +92,9 @@ async function prepareIn(
   );
   if (existsSync(join(repoRoot, 'node_modules'))) {
     say("previous release: copying the working tree's node_modules for npm to adjust");
-    await cp(join(repoRoot, 'node_modules'), join(partial, 'node_modules'), {
+    // Its real folder: a node_modules that is a link (a git worktree sharing the main
+    // checkout's) would be copied as the link, and npm would then install into the original.
+    await cp(await realpath(join(repoRoot, 'node_modules')), join(partial, 'node_modules'), {
       recursive: true,
       verbatimSymlinks: true,
     });

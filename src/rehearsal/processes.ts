@@ -17,21 +17,35 @@ export interface RunningProcess {
 
 const SIGNALS: Readonly<Record<string, number>> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 };
 
+/** How a process is started and when it counts as started. */
+export interface StartOptions {
+  readonly ready: RegExp;
+  readonly logDir: string;
+  readonly timeoutMs?: number;
+  /** Added to the environment (the rehearsal's status file for the dashboard). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
 /** Starts `node <root>/bin/baton.mjs <args>` and waits until its output matches `ready`. */
-export async function startBaton(
+export function startBaton(
   name: string,
   root: string,
   args: readonly string[],
-  options: {
-    readonly ready: RegExp;
-    readonly logDir: string;
-    readonly timeoutMs?: number;
-    /** Added to the environment (the rehearsal's status file for the dashboard). */
-    readonly env?: Readonly<Record<string, string>>;
-  },
+  options: StartOptions,
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [join(root, 'bin/baton.mjs'), ...args], {
+  return startNodeProcess(name, [join(root, 'bin/baton.mjs'), ...args], options);
+}
+
+/** Starts `node <args>` and waits until its output matches `ready`. */
+export async function startNodeProcess(
+  name: string,
+  args: readonly string[],
+  options: StartOptions,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
     env: { ...process.env, BATON_DATA_DIR: options.logDir, ...options.env },
   });
   const log = createWriteStream(join(options.logDir, `${name}.out`), { flags: 'a' });

@@ -1,9 +1,9 @@
 /**
- * `baton rehearse`: a live rolling upgrade of the bare metal service from a recorded release
- * to the working tree, under load, through the rolling-upgrade doc's steps (docs/rehearsal.md).
+ * `baton rehearse`: a live rolling upgrade of a service (bare metal, or another one's
+ * definition: rehearsed-service.ts) from a recorded release to the working tree, under load, through the rolling-upgrade doc's steps (docs/rehearsal.md).
  *
  * It builds the previous release, gives the database its schema with it, starts two conductors
- * and two API processes of that release behind HAProxy, starts the load generator through the
+ * (the tier behind RPC) and two API processes of that release behind HAProxy, starts the load generator through the
  * balancer, then walks the steps: each replaces one process (a conductor: the new one starts
  * before the old one stops; an API: the old one drains out of the balancer and exits, the new
  * one starts on its port and waits until HAProxy sees it up) or runs the database commands of
@@ -18,21 +18,14 @@ import { type Database, openDatabase } from '../db/index.ts';
 import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import { type Balancer, startBalancer } from './balancer.ts';
-import { detectionSeconds, HEALTH_CHECK, processConfigText } from './cluster-config.ts';
-import { checkData } from './data-check.ts';
-import {
-  liveServices,
-  nodeRows,
-  portRows,
-  type VersionCounts,
-  versionCounts,
-} from './database-snapshot.ts';
+import { BAREMETAL_REHEARSAL } from './baremetal-rehearsal.ts';
+import { detectionSeconds, HEALTH_CHECK } from './cluster-config.ts';
+import { liveServices, type VersionCounts } from './database-snapshot.ts';
 import { freePort } from './free-port.ts';
-import { Ledger } from './ledger.ts';
-import { LoadGenerator, SHARD_MICROVERSION } from './load-generator.ts';
 import { capsFromMetrics } from './metrics-caps.ts';
 import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
-import { type RunningProcess, runBaton, startBaton, stopProcess } from './processes.ts';
+import { type RunningProcess, runCommand, startNodeProcess, stopProcess } from './processes.ts';
+import type { DatabaseCommand, RehearsedService, ServiceLoad } from './rehearsed-service.ts';
 import { chooseRelease } from './release-files.ts';
 import {
   type CommandView,
@@ -52,15 +45,20 @@ import {
   PROCESSES_PER_TIER,
   rehearsalSteps,
   type Step,
+  type StepAction,
   stepsThereAndBack,
   type Tier,
 } from './step-plan.ts';
+import { timeline } from './timeline.ts';
 
 /**
  * What a rehearsal runs: where the releases are, the database, the RPC transport, the load and the
  * pace.
  */
 export interface RehearsalOptions {
+  /** The service to upgrade (default: the bare metal service). */
+  // biome-ignore lint/suspicious/noExplicitAny: each service's load has its own type
+  readonly service?: RehearsedService<any>;
   /** The working tree: the new release, and where the release files are. */
   readonly repoRoot: string;
   readonly from?: string;
@@ -71,7 +69,8 @@ export interface RehearsalOptions {
   readonly stepSeconds: number;
   readonly rate: number;
   readonly workers: number;
-  readonly microversion: string;
+  /** The load's microversion through the balancer (default: the service's). */
+  readonly microversion?: string;
   /** Walk forward to this step, then back to step 0 (docs/rehearsal.md, "Going back"). */
   readonly backFrom?: string;
   readonly cacheDir?: string;
@@ -81,8 +80,6 @@ export interface RehearsalOptions {
 
 /** Seconds a draining API keeps answering while failing its health check. */
 export const DRAIN_WAIT_SECONDS = Math.ceil(detectionSeconds(HEALTH_CHECK) + 2);
-
-const SERVICE = 'baremetal';
 
 interface Member {
   readonly tier: Tier;
@@ -98,14 +95,14 @@ interface Member {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The highest microversion an API serves now (`latest` on `/v1`), or undefined. */
-async function servedMax(url: string): Promise<string | undefined> {
+async function servedMax(url: string, header: string): Promise<string | undefined> {
   try {
     const response = await fetch(`${url}/v1`, {
-      headers: { 'X-OpenStack-Ironic-API-Version': 'latest' },
+      headers: { [header]: 'latest' },
       signal: AbortSignal.timeout(2_000),
     });
     await response.arrayBuffer();
-    return response.headers.get('x-openstack-ironic-api-version') ?? undefined;
+    return response.headers.get(header) ?? undefined;
   } catch {
     return undefined;
   }
@@ -135,7 +132,9 @@ async function scrapeCaps(port: number) {
  */
 export async function rehearse(options: RehearsalOptions): Promise<RehearsalReport> {
   const { repoRoot, say } = options;
-  const release = chooseRelease(await readReleaseFiles(repoRoot), SERVICE, options.from);
+  const service = options.service ?? BAREMETAL_REHEARSAL;
+  const microversion = options.microversion ?? service.defaultMicroversion;
+  const release = chooseRelease(await readReleaseFiles(repoRoot), service.name, options.from);
   say(
     `previous release: ${release.name} at ${release.commit} (API ${release.api}, RPC ${release.rpc})`,
   );
@@ -147,7 +146,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   });
   const dir = await mkdtemp(join(tmpdir(), 'baton-rehearsal-'));
   const runId = `r${randomBytes(3).toString('hex')}`;
-  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}`;
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, `${service.name}.sqlite`)}`;
   say(`rehearsal ${runId}: working folder ${dir}`);
   // The cluster reads the config files the rehearsal writes, not this machine's: `/etc`, where
   // every command looks for ironic.conf by itself (src/service/config-files.ts), is an empty
@@ -160,12 +159,21 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       : build === 'pinned'
         ? `new pinned to ${release.name}`
         : 'new';
-  const dbArgs = ['--service', SERVICE, '--db', databaseUrl];
+  const runDatabaseCommand = async (build: Build, command: DatabaseCommand) => {
+    const launch = service.databaseCommand(rootOf(build), command, databaseUrl, release.name);
+    if (launch === undefined) {
+      return { command, status: 1, output: `${service.name} has no ${command}`, seconds: 0 };
+    }
+    return runCommand(process.execPath, launch.args, {
+      env: { ...process.env, ...isolated },
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    });
+  };
   // What the dashboard of the new APIs shows of the rehearsal (docs/rehearsal.md, "Dashboard").
   const statusPath = join(dir, 'rehearsal.json');
   let stage = { step: 'starting', title: 'starting the cluster' };
 
-  const schema = await runBaton(previousRoot, ['db', 'upgrade', ...dbArgs], isolated);
+  const schema = await runDatabaseCommand('previous', 'db-upgrade');
   if (schema.status !== 0) {
     throw new Error(
       `${release.name}'s db upgrade failed (exit ${schema.status}): ${schema.output}`,
@@ -179,12 +187,13 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   const key = (tier: Tier, index: number) => `${tier}${index}`;
 
   const startMember = async (tier: Tier, index: number, build: Build): Promise<Member> => {
-    const host = `${runId}-${tier === 'api' ? 'api' : 'cond'}${index + 1}-${build}`;
+    const host = `${runId}-${tier === 'api' ? 'api' : service.workerTier.slice(0, 4)}${index + 1}-${build}`;
     const metricsPort = await freePort();
     const file = join(dir, `${host}.conf`);
     await writeFile(
       file,
-      processConfigText({
+      service.configText({
+        tier,
         host,
         databaseUrl,
         rpc: options.rpc,
@@ -196,16 +205,13 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         ...(tier === 'api' ? { apiPort: apiPorts[index], drainWait: DRAIN_WAIT_SECONDS } : {}),
       }),
     );
-    const process = await startBaton(
-      host,
-      rootOf(build),
-      ['baremetal', tier, '--config-file', file],
-      {
-        ready: tier === 'api' ? /listening on/ : /serving topic/,
-        logDir: dir,
-        env: { ...isolated, [REHEARSAL_STATUS_ENV]: statusPath },
-      },
-    );
+    const launch = service.launch(rootOf(build), tier, file);
+    const process = await startNodeProcess(host, launch.args, {
+      ready: launch.ready,
+      logDir: dir,
+      env: { ...isolated, [REHEARSAL_STATUS_ENV]: statusPath },
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    });
     say(`started ${host} (${runsOf(build)})`);
     const apiPort = tier === 'api' ? apiPorts[index] : undefined;
     const member = {
@@ -228,9 +234,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
 
   let balancer: Balancer | undefined;
   let stopFollowing = () => {};
-  let generator: LoadGenerator | undefined;
+  let generator: ServiceLoad | undefined;
   const log = new RequestLog();
-  const ledger = new Ledger();
   const db: Database = await openDatabase(databaseUrl, { poolSize: 2 });
   const steps: StepReport[] = [];
   const status = publishStatus(statusPath, () => {
@@ -250,23 +255,22 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     );
     for (let i = 0; i < PROCESSES_PER_TIER; i++) await balancer.waitFor(`api${i + 1}`, 'UP');
     say(
-      `haproxy on ${balancer.url}; load: ${options.workers} workers, ${options.rate} req/s at ${options.microversion}`,
+      `haproxy on ${balancer.url}; load: ${options.workers} workers, ${options.rate} req/s at ${microversion}`,
     );
     say(
       `dashboard: http://127.0.0.1:${apiPorts[0]}/dashboard (served by this release's APIs: from step 2.1)`,
     );
-    generator = new LoadGenerator({
+    const load: ServiceLoad = service.createLoad({
       baseUrl: balancer.url,
-      microversion: options.microversion,
+      microversion,
       workers: options.workers,
       rate: options.rate,
       runId,
       log,
-      ledger,
       // Going back lowers the pool's maximum on purpose; going forward never may.
       latestMayGoDown: options.backFrom !== undefined,
     });
-    const load = generator;
+    generator = load;
     // What only the new release serves is asked of the APIs that serve it, directly (through
     // the balancer a pinned API would answer 406): an unpinned API serves it only once no
     // pinned one is left (one API version across the pool), that is from step 3.4.
@@ -276,18 +280,20 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       for (const member of members.values()) {
         if (member.tier !== 'api' || member.build !== 'new' || member === leaving) continue;
         const url = `http://127.0.0.1:${member.apiPort}`;
-        if (higherOrEqual(await servedMax(url), SHARD_MICROVERSION)) serving.push(url);
+        const served = await servedMax(url, service.microversionHeader);
+        if (higherOrEqual(served, service.newReleaseMicroversion)) serving.push(url);
       }
       load.setNewReleaseApis(serving);
     };
     const following = setInterval(() => void newReleaseApis().catch(() => undefined), 1000);
     stopFollowing = () => clearInterval(following);
     const loadStarted = Date.now();
-    generator.start();
+    load.start();
 
     let fleet: Fleet = initialFleet();
-    const walk =
-      options.backFrom === undefined ? rehearsalSteps() : stepsThereAndBack(options.backFrom);
+    const walk = (
+      options.backFrom === undefined ? rehearsalSteps() : stepsThereAndBack(options.backFrom)
+    ).map((step) => withContractStep(inServiceWords(step, service), service));
     for (const step of walk) {
       const from = Date.now();
       say(`step ${step.id}: ${step.title}`);
@@ -311,17 +317,16 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
           }
           await newReleaseApis();
         },
-        baton: async (args) => {
-          const result = await runBaton(repoRoot, [...args, ...dbArgs], isolated);
-          say(`  baton ${args.join(' ')} -> exit ${result.status} (${result.seconds} s)`);
+        database: async (command) => {
+          const result = await runDatabaseCommand('new', command);
+          say(`  ${command} -> exit ${result.status} (${result.seconds} s)`);
           return result;
         },
-        previousRelease: release.name,
       });
       fleet = fleetAfter(fleet, step);
-      const processes = await viewProcesses([...members.values()], db, runsOf);
+      const processes = await viewProcesses([...members.values()], db, runsOf, service);
       await sleep(options.stepSeconds * 1000);
-      const versions: VersionCounts = await versionCounts(db);
+      const versions: VersionCounts = await service.versionCounts(db);
       const to = Date.now();
       const figures = windowFigures(log, from, to);
       say(
@@ -340,7 +345,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         versions,
       });
     }
-    await generator.stop();
+    await load.stop();
     generator = undefined;
     stage = { step: 'finished', title: 'the load stopped; stopping the cluster' };
     const total = windowFigures(log, loadStarted, Date.now() + 1);
@@ -352,21 +357,24 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       await stopMember(member);
     members.clear();
     // The cluster stopped cleanly: nothing may be left reserved or half-way.
-    const dataCheck = checkData(ledger, await nodeRows(db), await portRows(db));
+    const dataCheck = await service.checkData(db, load);
     const report = {
+      service: service.name,
+      objectsShown: service.objectsShown,
       previous: { name: release.name, commit: release.commit },
       // The URL's scheme names the kind of database for the reader (no password in it).
       database: db.url.redacted.replace(/[:+].*$/s, ''),
       rpc: options.rpc,
       stepSeconds: options.stepSeconds,
       targetRate: options.rate,
-      microversion: options.microversion,
+      microversion,
       steps,
       total,
       failedRequests: log.records.filter((r) => !r.ok),
       outcomeFailures: log.outcomeFailures,
       processExits,
       dataCheck,
+      timeline: timeline(log.records, steps[0]?.from ?? 0, steps.at(-1)?.to ?? 0),
     };
     return { ...report, ok: rehearsalPassed(report) };
   } finally {
@@ -379,10 +387,30 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   }
 }
 
+/** A step's title with the service's name for the tier behind RPC (the plan says conductor). */
+function inServiceWords(step: Step, service: RehearsedService): Step {
+  return { ...step, title: step.title.replace(/\bconductor\b/g, service.workerTier) };
+}
+
+/**
+ * The last step of a service whose contract migrations wait for its online migrations: the
+ * schema upgrade runs again once they are done (it applies what was held back).
+ */
+function withContractStep(step: Step, service: RehearsedService): Step {
+  if (step.id !== 'done' || !service.contractAfterOnlineMigrations) return step;
+  return {
+    ...step,
+    title:
+      'online data migrations to completion, db upgrade again (the contract), then the upgrade check',
+    actions: step.actions.flatMap((action): StepAction[] =>
+      action.kind === 'online-migrations' ? [action, { kind: 'db-upgrade' }] : [action],
+    ),
+  };
+}
+
 interface StepHooks {
   replace(tier: Tier, index: number, to: Build): Promise<void>;
-  baton(args: readonly string[]): Promise<CommandView>;
-  readonly previousRelease: string;
+  database(command: DatabaseCommand): Promise<CommandView>;
 }
 
 /**
@@ -390,7 +418,7 @@ interface StepHooks {
  * step 0 with nothing wrong: its status becomes 1 when it did not.
  */
 async function planAtStart(hooks: StepHooks): Promise<CommandView> {
-  const result = await hooks.baton(['upgrade', 'plan', '--json']);
+  const result = await hooks.database('plan');
   if (result.status !== 0) return result;
   let verdict: string;
   try {
@@ -411,16 +439,16 @@ async function runStep(step: Step, hooks: StepHooks): Promise<CommandView[]> {
   const commands: CommandView[] = [];
   for (const action of step.actions) {
     if (action.kind === 'replace') await hooks.replace(action.tier, action.index, action.to);
-    else if (action.kind === 'db-upgrade') commands.push(await hooks.baton(['db', 'upgrade']));
-    else if (action.kind === 'upgrade-check') commands.push(await hooks.baton(['upgrade-check']));
+    else if (action.kind === 'db-upgrade') commands.push(await hooks.database('db-upgrade'));
+    else if (action.kind === 'upgrade-check') commands.push(await hooks.database('upgrade-check'));
     else if (action.kind === 'downgrade-rows')
-      commands.push(await hooks.baton(['db', 'downgrade-rows', '--to', hooks.previousRelease]));
+      commands.push(await hooks.database('downgrade-rows'));
     else if (action.kind === 'plan-at-start') commands.push(await planAtStart(hooks));
     else {
       // Exit 1 is "more remains": run it again, as an operator does (a bounded number of times).
-      let result = await hooks.baton(['db', 'online-migrations']);
+      let result = await hooks.database('online-migrations');
       for (let round = 1; result.status === 1 && round < 50; round++) {
-        result = await hooks.baton(['db', 'online-migrations']);
+        result = await hooks.database('online-migrations');
       }
       commands.push(result);
     }
@@ -432,6 +460,7 @@ async function viewProcesses(
   members: readonly Member[],
   db: Database,
   runsOf: (build: Build) => string,
+  service: RehearsedService,
 ): Promise<ProcessView[]> {
   const services = await liveServices(db);
   const sorted = [...members].sort((a, b) =>
@@ -441,7 +470,7 @@ async function viewProcesses(
     sorted.map(async (member) => {
       const row = services.find(
         (s) =>
-          s.binary.startsWith(SERVICE) &&
+          s.binary.startsWith(service.binaryPrefix) &&
           (member.apiPort === undefined
             ? s.host === member.host
             : s.host.endsWith(`:${member.apiPort}`)),

@@ -10,6 +10,7 @@ import type { VersionCounts } from './database-snapshot.ts';
 import type { ReportedCaps } from './metrics-caps.ts';
 import type { OutcomeFailure, RequestRecord, WindowFigures } from './request-log.ts';
 import type { Build, Tier } from './step-plan.ts';
+import type { TimelinePoint } from './timeline.ts';
 
 /** One process at a step: its tier, host, build and the caps it reports. */
 export interface ProcessView {
@@ -50,6 +51,10 @@ export interface StepReport {
 
 /** The rehearsal's whole report: each step, the totals, the failures and the data check. */
 export interface RehearsalReport {
+  /** The service rehearsed (`--service`); absent in reports written before it was a choice. */
+  readonly service?: string;
+  /** The object types shown with each process's caps (default: the bare metal Node and Port). */
+  readonly objectsShown?: readonly string[];
   readonly previous: { readonly name: string; readonly commit: string };
   readonly database: string;
   readonly rpc: string;
@@ -62,8 +67,13 @@ export interface RehearsalReport {
   readonly outcomeFailures: readonly OutcomeFailure[];
   readonly processExits: readonly { readonly name: string; readonly status: number }[];
   readonly dataCheck: DataCheckResult;
+  /** The load second by second, for the HTML page; absent in reports written before it. */
+  readonly timeline?: readonly TimelinePoint[];
   readonly ok: boolean;
 }
+
+/** The objects a bare metal step table shows with each process's caps. */
+const BAREMETAL_OBJECTS_SHOWN = ['Node', 'Port'];
 
 /** Zero failed requests, no failed outcome, every process and command ended well, clean data. */
 export function rehearsalPassed(report: Omit<RehearsalReport, 'ok'>): boolean {
@@ -76,12 +86,10 @@ export function rehearsalPassed(report: Omit<RehearsalReport, 'ok'>): boolean {
   );
 }
 
-function processLine(view: ProcessView): string {
+function processLine(view: ProcessView, objectsShown: readonly string[]): string {
   const caps = view.caps;
-  const inForce =
-    caps === undefined
-      ? 'caps ?'
-      : `rpc ${caps.rpcCap} api ${caps.apiMax} Node ${caps.objects.Node ?? '?'} Port ${caps.objects.Port ?? '?'}`;
+  const objects = objectsShown.map((name) => ` ${name} ${caps?.objects[name] ?? '?'}`).join('');
+  const inForce = caps === undefined ? 'caps ?' : `rpc ${caps.rpcCap} api ${caps.apiMax}${objects}`;
   const version = view.serviceVersion === undefined ? '' : ` v${view.serviceVersion}`;
   return `${view.host}: ${view.runs}${version}, ${inForce}`;
 }
@@ -99,7 +107,10 @@ function versionLines(versions: VersionCounts): string {
 }
 
 /** The steps as a text table. */
-export function renderStepTable(steps: readonly StepReport[]): string {
+export function renderStepTable(
+  steps: readonly StepReport[],
+  objectsShown: readonly string[] = BAREMETAL_OBJECTS_SHOWN,
+): string {
   return renderBoxTable(
     [
       'step',
@@ -115,7 +126,7 @@ export function renderStepTable(steps: readonly StepReport[]): string {
     steps.map((step) => [
       step.id,
       `${step.api}\n${step.conductor}`,
-      step.processes.map(processLine).join('\n'),
+      step.processes.map((view) => processLine(view, objectsShown)).join('\n'),
       String(step.figures.served),
       String(step.figures.failed + step.figures.outcomeFailures),
       String(step.figures.perSecond),
@@ -131,7 +142,7 @@ export function renderStepTable(steps: readonly StepReport[]): string {
 export function renderReport(report: RehearsalReport): string {
   const lines = [
     `Rehearsal: ${report.previous.name} (${report.previous.commit.slice(0, 12)}) -> working tree, ${report.database}, rpc ${report.rpc}, ${report.stepSeconds} s per step, load at ${report.microversion} (target ${report.targetRate} req/s)`,
-    renderStepTable(report.steps),
+    renderStepTable(report.steps, report.objectsShown),
     `Total: ${report.total.requests} requests, ${report.total.served} served, ${report.total.failed} failed, ${report.total.perSecond} req/s, p50 ${report.total.p50Ms} ms, p99 ${report.total.p99Ms} ms, max ${report.total.maxMs} ms`,
     `By kind: ${Object.entries(report.total.byKind)
       .map(([kind, n]) => `${kind} ${n}`)
@@ -160,7 +171,7 @@ export function renderReport(report: RehearsalReport): string {
   }
   const check = report.dataCheck;
   lines.push(
-    `Data check: ${check.nodesExpected} nodes and ${check.portsExpected} ports acknowledged; ${check.nodesInDatabase} nodes and ${check.portsInDatabase} ports in the database; ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}`,
+    `Data check: ${check.summary}; ${check.problems.length === 0 ? 'clean' : `${check.problems.length} problems`}`,
   );
   lines.push(
     `  compared, by field and the microversion it was written at: ${

@@ -3,20 +3,11 @@
  * requests served and failed, latency percentiles, requests per second. Pure.
  */
 
-/** What the request was for: the report counts failures by kind. */
-export type RequestKind =
-  | 'list'
-  | 'show'
-  | 'poll'
-  | 'port-list'
-  | 'node-create'
-  | 'node-patch'
-  | 'port-create'
-  | 'provision'
-  | 'shard-set'
-  | 'show-new'
-  | 'inventory'
-  | 'latest';
+/**
+ * What the request was for, in the load profile's words (`node-create`, `lease-create` …): the
+ * report counts requests by kind.
+ */
+export type RequestKind = string;
 
 /** One request of the load and how it ended. */
 export interface RequestRecord {
@@ -39,14 +30,17 @@ export interface OutcomeFailure {
   readonly what: string;
 }
 
+/** Every request of a rehearsal's load, and every failed outcome: what the report counts. */
 export class RequestLog {
   readonly records: RequestRecord[] = [];
   readonly outcomeFailures: OutcomeFailure[] = [];
 
+  /** Records a request of the load, answered or not. */
   add(record: RequestRecord): void {
     this.records.push(record);
   }
 
+  /** Records a failure that is no one request: an answer that contradicts what was acknowledged. */
   failOutcome(what: string, at: number = Date.now()): void {
     this.outcomeFailures.push({ at, what });
   }

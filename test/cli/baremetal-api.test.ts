@@ -264,11 +264,30 @@ describe('baton baremetal api', () => {
       keystone.err,
       'baton: error: auth_strategy keystone: [keystone_authtoken] auth_url is required; auth_type is required (password); password is required; username (or user_id) is required\n',
     );
+    // http_basic: the RPC needs an auth of its own, and the user file must be readable.
     const basic = await baton('baremetal', 'api', '--db', db, '--auth-strategy', 'http_basic');
     assert.equal(basic.status, 64);
     assert.equal(
       basic.err,
-      "baton: error: [DEFAULT] auth_strategy: 'http_basic' is not served by Baton's bare metal API in this release; use keystone or noauth\n",
+      "baton: error: [json_rpc] auth_strategy: 'http_basic' is not served by Baton's RPC in this release; use keystone, or noauth with [DEFAULT] rpc_shared_secret\n",
+    );
+    const users = join(dir, 'no-htpasswd');
+    const noFile = await baton(
+      'baremetal',
+      'api',
+      '--db',
+      db,
+      '--auth-strategy',
+      'http_basic',
+      '--json-rpc-auth-strategy',
+      'noauth',
+      '--http-basic-auth-user-file',
+      users,
+    );
+    assert.equal(noFile.status, 64);
+    assert.equal(
+      noFile.err,
+      `baton: error: [DEFAULT] http_basic_auth_user_file: Problem reading auth user file: ${users}\n`,
     );
     const conf = join(dir, 'bad.conf');
     await writeFile(conf, '[api]\nmax_limit = 0\n');

@@ -34,6 +34,40 @@ describe('baton rehearse: bad input', () => {
     assert.match(db.err, /^baton: error: .+\n$/);
   });
 
+  it('refuses a service it has no definition of, naming those it has', async () => {
+    const result = await baton('rehearse', '--service', 'nova');
+    assert.equal(result.status, 64);
+    assert.equal(
+      result.err,
+      "baton: error: --service must be one of baremetal, leases, not 'nova'\n",
+    );
+    const inherited = await baton('rehearse', '--service', 'toString');
+    assert.equal(inherited.status, 64);
+  });
+
+  it('refuses to go back with a service that has no commands for it', async () => {
+    const result = await baton('rehearse', '--service', 'leases', '--back-from', '2.1');
+    assert.equal(result.status, 64);
+    assert.equal(
+      result.err,
+      'baton: error: --back-from: the leases service has no commands to go back with (downgrade-rows, plan)\n',
+    );
+  });
+
+  it('refuses a report file in a folder that does not exist, before rehearsing', async () => {
+    for (const flag of ['--json', '--html']) {
+      const result = await baton('rehearse', flag, '/nonexistent-folder/report');
+      assert.equal(result.status, 64, result.err);
+      assert.equal(
+        result.err,
+        `baton: error: ${flag} /nonexistent-folder/report: the folder /nonexistent-folder does not exist\n`,
+      );
+    }
+    const folder = await baton('rehearse', '--html', '/tmp');
+    assert.equal(folder.status, 64);
+    assert.equal(folder.err, 'baton: error: --html /tmp is a folder; give a file name\n');
+  });
+
   it('refuses a release that is not recorded, naming those that are', async () => {
     const result = await baton('rehearse', '--from', 'wallaby');
     assert.equal(result.status, 64);
@@ -46,7 +80,15 @@ describe('baton rehearse: bad input', () => {
   it('lists its options in --help', async () => {
     const result = await baton('rehearse', '--help');
     assert.equal(result.status, 0);
-    for (const flag of ['--from', '--db', '--rpc', '--step-seconds', '--json']) {
+    for (const flag of [
+      '--service',
+      '--from',
+      '--db',
+      '--rpc',
+      '--step-seconds',
+      '--json',
+      '--html',
+    ]) {
       assert.match(result.out, new RegExp(flag));
     }
   });

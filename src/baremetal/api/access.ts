@@ -12,7 +12,7 @@
  * Under `noauth` nothing is checked, as Ironic's `authorize` passes everything then.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RequestCredentials } from '../../auth/request-credentials.ts';
+import { credentialsFromHeaders, type RequestCredentials } from '../../auth/request-credentials.ts';
 import {
   type PolicyCredentials,
   PolicyScopeError,
@@ -55,11 +55,14 @@ export function listProjectOf(request: FastifyRequest): string | undefined {
 }
 
 /** Ironic's `to_policy_values`: oslo.context's, plus the project name and the public flag. */
-function ironicPolicyValues(credentials: RequestCredentials): PolicyCredentials {
+function ironicPolicyValues(
+  credentials: RequestCredentials,
+  publicApi: boolean,
+): PolicyCredentials {
   return {
     ...policyCredentials(credentials),
     project_name: credentials.projectName ?? null,
-    is_public_api: false,
+    is_public_api: publicApi,
   };
 }
 
@@ -93,10 +96,15 @@ export class RequestAccess {
   readonly #policy: RuleSet;
   readonly #values: PolicyCredentials;
 
-  constructor(request: FastifyRequest, policy: RuleSet, credentials: RequestCredentials) {
+  constructor(
+    request: FastifyRequest,
+    policy: RuleSet,
+    credentials: RequestCredentials,
+    options: { readonly publicApi?: boolean } = {},
+  ) {
     this.#request = request;
     this.#policy = policy;
-    this.#values = ironicPolicyValues(credentials);
+    this.#values = ironicPolicyValues(credentials, options.publicApi === true);
   }
 
   /** Ironic's policy values of the caller. */
@@ -211,6 +219,24 @@ export function accessOf(request: FastifyRequest): RequestAccess | undefined {
   const credentials = request.credentials;
   if (policy === undefined || credentials === undefined) return undefined;
   const access = new RequestAccess(request, policy, credentials);
+  accesses.set(request, access);
+  return access;
+}
+
+/**
+ * The checks of a public route (the ramdisk's lookup and heartbeat) under Keystone: no token is
+ * asked for there, so the caller is anonymous with `is_public_api` true, as Ironic's context on
+ * its public routes; node views then hide what an anonymous caller may not see. Undefined
+ * under `noauth`.
+ */
+export function publicRouteAccessOf(request: FastifyRequest): RequestAccess | undefined {
+  const known = accessOf(request);
+  if (known !== undefined) return known;
+  const policy = request.server.baremetalPolicy;
+  if (policy === undefined) return undefined;
+  const access = new RequestAccess(request, policy, credentialsFromHeaders({}), {
+    publicApi: true,
+  });
   accesses.set(request, access);
   return access;
 }

@@ -9,6 +9,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import {
   AuthenticationRequiredError,
   answerAuthenticationRequired,
+  HttpBasicAuthError,
+  httpBasicErrorBody,
   IdentityServiceUnavailableError,
   type RequestAuthenticator,
   registerAuthHook,
@@ -73,7 +75,8 @@ export interface BaremetalAppOptions {
    */
   readonly auth?: {
     readonly authenticator: RequestAuthenticator;
-    readonly policy: RuleSet;
+    /** Ironic's policy (keystone); absent under `http_basic`, which checks none, as noauth. */
+    readonly policy?: RuleSet;
   };
 }
 
@@ -158,6 +161,14 @@ const VERSION_HEADERS = [
 
 /** Sends an error in the real service's body; WebOb's errors drop the handler's headers. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  // ironic-lib's basic auth answers in front of Ironic, in its own format.
+  if (error instanceof HttpBasicAuthError) {
+    for (const name of VERSION_HEADERS) reply.removeHeader(name);
+    reply.code(error.status).headers(error.headers);
+    return reply
+      .header('content-type', 'application/json')
+      .send(Buffer.from(httpBasicErrorBody(error)));
+  }
   // keystonemiddleware answers these in front of Ironic, in its own words (docs/security.md).
   if (error instanceof AuthenticationRequiredError) {
     for (const name of VERSION_HEADERS) reply.removeHeader(name);

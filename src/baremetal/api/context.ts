@@ -19,9 +19,30 @@ export interface ApiHandlerSettings {
   readonly defaultResourceClass?: string | undefined;
   /** `[conductor] heartbeat_timeout` in seconds: a conductor silent longer is not alive. */
   readonly heartbeatTimeout: number;
+  /**
+   * `[api] enable_ramdisk_endpoints` (true), `restrict_lookup` (true),
+   * `ramdisk_heartbeat_timeout` (300), `[deploy] fast_track` (false).
+   */
+  readonly ramdisk?: Partial<RamdiskSettings>;
   /** `[oslo_middleware] max_request_body_size`: larger bodies are a 413 (the toolkit's default). */
   readonly maxRequestBodySize?: number;
 }
+
+/** The options the ramdisk endpoints read (api/ramdisk.ts). */
+export interface RamdiskSettings {
+  /** `[api] enable_ramdisk_endpoints`: off, both answer 403. */
+  readonly enabled: boolean;
+  readonly restrictLookup: boolean;
+  readonly heartbeatTimeout: number;
+  readonly fastTrack: boolean;
+}
+
+export const DEFAULT_RAMDISK_SETTINGS: RamdiskSettings = {
+  enabled: true,
+  restrictLookup: true,
+  heartbeatTimeout: 300,
+  fastTrack: false,
+};
 
 export const DEFAULT_API_SETTINGS: ApiHandlerSettings = {
   maxLimit: 1000,

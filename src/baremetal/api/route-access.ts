@@ -159,6 +159,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'PATCH /v1/events': AUTHENTICATED,
   // pecan hands post() the first segment as its body: the schema's 400.
   'POST /v1/events/*': IN_HANDLER,
+  // The ramdisk's public routes: `rule:public_api` in the handlers, after their arguments.
+  'GET /v1/lookup': IN_HANDLER,
+  'GET /v1/lookup/*': AUTHENTICATED,
+  'POST /v1/heartbeat': AUTHENTICATED,
+  'POST /v1/heartbeat/:node_ident': IN_HANDLER,
+  'POST /v1/heartbeat/:node_ident/*': IN_HANDLER,
   'DELETE /v1/nodes/:node/vifs/:vif': node('baremetal:node:vif:detach'),
   'GET /v1/ports': { kind: 'portList', portgroup: false },
   'POST /v1/ports': IN_HANDLER,
@@ -204,6 +210,26 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
       'GET /v1/nodes/:node/allocation',
       'DELETE /v1/nodes/:node/allocation',
     ].map((route) => [route, IN_HANDLER]),
+  ),
+  // Volume connectors and targets: the handlers check, as the real ones do, after the version
+  // gate, with the owner and lessee of the volume's node (api/volume-access.ts).
+  'GET /v1/volume': IN_HANDLER,
+  'GET /v1/nodes/:node/volume': IN_HANDLER,
+  ...Object.fromEntries(
+    ['/v1/volume', '/v1/nodes/:node/volume'].flatMap((prefix) =>
+      ['connectors', 'targets'].flatMap((collection) => [
+        ...['GET', 'POST', 'PATCH', 'DELETE'].map((method) => [
+          `${method} ${prefix}/${collection}`,
+          IN_HANDLER,
+        ]),
+        ...['GET', 'PATCH', 'DELETE', 'POST'].map((method) => [
+          `${method} ${prefix}/${collection}/:volume`,
+          IN_HANDLER,
+        ]),
+        // pecan's positional `fields` after the UUID.
+        [`GET ${prefix}/${collection}/:volume/:extra`, IN_HANDLER],
+      ]),
+    ),
   ),
   'GET /v1/deploy_templates': system('baremetal:deploy_template:get'),
   'POST /v1/deploy_templates': system('baremetal:deploy_template:create'),

@@ -269,6 +269,27 @@ export class NodeChangedError extends IronicError {
   }
 }
 
+/**
+ * Baton's: a volume connector or target changed by another request after this update read it
+ * (the fields named); the API applies the PATCH again to a new read (the node's NodeChanged, for
+ * volumes).
+ */
+export class VolumeChangedError extends IronicError {
+  override name = 'VolumeChangedError';
+  override get code() {
+    return 409;
+  }
+  readonly volume: string;
+  readonly fields: readonly string[];
+  constructor(volume: string, fields: readonly string[]) {
+    super(
+      `Volume ${volume} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
+    );
+    this.volume = volume;
+    this.fields = fields;
+  }
+}
+
 /** VifAlreadyAttached. */
 export class VifAlreadyAttachedError extends IronicError {
   override name = 'VifAlreadyAttachedError';

@@ -8,6 +8,7 @@
  * messages, runs them, and ends in `manageable`; a refused step ends in `clean failed` with
  * last_error.
  */
+import { fastTrackAble } from '../common/agent-token.ts';
 import { skipsAutomatedCleaning } from '../common/automated-cleaning.ts';
 import { InvalidParameterError } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
@@ -120,7 +121,7 @@ export async function doNodeClean(
     );
     return;
   }
-  wipeCleaningInternalInfo(node);
+  wipeCleaningInternalInfo(node, fastTrackAble(node, task.ctx.settings.fastTrack));
   if (manual) {
     setInternalInfo(node, 'clean_steps', cleanSteps);
     setInternalInfo(node, 'cleaning_disable_ramdisk', disableRamdisk);
@@ -161,7 +162,7 @@ export async function doNextCleanStep(task: NodeTask, index: number | null): Pro
     }
   }
   task.node.set('clean_step', {});
-  wipeCleaningInternalInfo(task.node);
+  wipeCleaningInternalInfo(task.node, fastTrackAble(task.node, task.ctx.settings.fastTrack));
   await task.save();
   const event = manual || task.node.get('retired') ? 'manage' : 'done';
   await task.processEvent(event);
@@ -180,6 +181,6 @@ export function abortedCleaningError(node: NodeObject): string {
 export async function doNodeCleanAbort(task: NodeTask): Promise<void> {
   task.node.set('last_error', abortedCleaningError(task.node));
   task.node.set('clean_step', {});
-  wipeCleaningInternalInfo(task.node);
+  wipeCleaningInternalInfo(task.node, fastTrackAble(task.node, task.ctx.settings.fastTrack));
   await task.save();
 }

@@ -11,9 +11,12 @@ import type {
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
+import * as agent from './manager-agent.ts';
 import * as allocations from './manager-allocations.ts';
 import * as consoles from './manager-console.ts';
 import * as inventory from './manager-inventory.ts';
@@ -23,6 +26,7 @@ import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
 import * as raid from './manager-raid.ts';
 import * as vendor from './manager-vendor.ts';
+import * as volumes from './manager-volumes.ts';
 
 type Args = Record<string, unknown>;
 
@@ -32,6 +36,12 @@ function text(method: string, args: Args, name: string): string {
     throw new InvalidArgumentsError(method, `argument ${name} must be a non-empty string`);
   }
   return value;
+}
+
+/** A string argument that may be absent or null (an agent's optional heartbeat fields). */
+function optionalText(args: Args, name: string): string | null {
+  const value = args[name];
+  return typeof value === 'string' ? value : null;
 }
 
 function optionalBoolean(args: Args, name: string): boolean | undefined {
@@ -346,11 +356,54 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
         optionalDict('set_target_raid_config', a, 'target_raid_config') ?? {},
       ),
     ),
+    get_node_with_token: m({ node_id: 'required' }, (a) =>
+      agent.getNodeWithToken(ctx, text('get_node_with_token', a, 'node_id')),
+    ),
+    heartbeat: m(
+      {
+        node_id: 'required',
+        callback_url: 'required',
+        agent_version: 'optional',
+        agent_token: 'optional',
+        agent_verify_ca: 'optional',
+        agent_status: 'optional',
+        agent_status_message: 'optional',
+      },
+      (a) =>
+        agent.heartbeat(ctx, text('heartbeat', a, 'node_id'), optionalText(a, 'agent_token'), {
+          callbackUrl: typeof a.callback_url === 'string' ? a.callback_url : '',
+          agentVersion: optionalText(a, 'agent_version'),
+          agentVerifyCa: optionalText(a, 'agent_verify_ca'),
+          agentStatus: optionalText(a, 'agent_status'),
+          agentStatusMessage: optionalText(a, 'agent_status_message'),
+        }),
+    ),
     get_raid_logical_disk_properties: m({ driver_name: 'required' }, (a) =>
       raid.getRaidLogicalDiskProperties(
         ctx,
         text('get_raid_logical_disk_properties', a, 'driver_name'),
       ),
+    ),
+    // 1.4, joined while unreleased
+    update_volume_connector: m({ connector: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeConnector(
+        ctx,
+        a.connector as VolumeConnectorObject,
+        optionalDict('update_volume_connector', a, 'expected_values'),
+      ),
+    ),
+    destroy_volume_connector: m({ connector: 'required' }, (a) =>
+      volumes.destroyVolumeConnector(ctx, a.connector as VolumeConnectorObject),
+    ),
+    update_volume_target: m({ target: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeTarget(
+        ctx,
+        a.target as VolumeTargetObject,
+        optionalDict('update_volume_target', a, 'expected_values'),
+      ),
+    ),
+    destroy_volume_target: m({ target: 'required' }, (a) =>
+      volumes.destroyVolumeTarget(ctx, a.target as VolumeTargetObject),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

@@ -32,6 +32,10 @@ export interface ConductorSettings {
   readonly heartbeatTimeout: number;
   /** `[conductor] automated_clean`: `provide` and tear-down go through cleaning steps. */
   readonly automatedClean: boolean;
+  /** `[agent] require_tls`: a heartbeat whose callback URL is not https is refused. */
+  readonly agentRequireTls: boolean;
+  /** `[deploy] fast_track`: a node's agent may stay up between operations (its token kept). */
+  readonly fastTrack: boolean;
   /** `[conductor] deploy_callback_timeout` (s; 0: never). */
   readonly deployCallbackTimeout: number;
   /** `[conductor] clean_callback_timeout` (s; 0: never). */
@@ -102,6 +106,8 @@ export function defaultConductorSettings(host: string): ConductorSettings {
     heartbeatInterval: 10,
     heartbeatTimeout: 60,
     automatedClean: true,
+    agentRequireTls: false,
+    fastTrack: false,
     deployCallbackTimeout: 1800,
     cleanCallbackTimeout: 1800,
     checkProvisionStateInterval: 60,

@@ -8,6 +8,7 @@
  * (instance_info, instance_uuid, the image bookkeeping), deletes the node's allocation and goes
  * on to cleaning.
  */
+import { fastTrackAble } from '../common/agent-token.ts';
 import {
   InstanceDeployFailureError,
   InvalidParameterError,
@@ -97,7 +98,7 @@ async function deploymentSteps(task: NodeTask): Promise<Record<string, unknown>[
 /** deployments.do_node_deploy. */
 export async function doNodeDeploy(task: NodeTask, request: DeployRequest): Promise<void> {
   const node = task.node;
-  wipeDeployInternalInfo(node);
+  wipeDeployInternalInfo(node, fastTrackAble(node, task.ctx.settings.fastTrack));
   if (request.configdrive !== undefined && request.configdrive !== null) {
     // Kept in instance_info, as the real one does without an object store.
     setInstanceInfo(node, 'configdrive', request.configdrive);
@@ -170,7 +171,7 @@ async function doNextDeployStep(task: NodeTask, index: number): Promise<void> {
     }
   }
   task.node.set('deploy_step', {});
-  wipeDeployInternalInfo(task.node);
+  wipeDeployInternalInfo(task.node, fastTrackAble(task.node, task.ctx.settings.fastTrack));
   await task.save();
   await task.processEvent('done');
 }
@@ -196,7 +197,7 @@ export async function doNodeTearDown(task: NodeTask, initialState: string): Prom
   const node = task.node;
   node.set('instance_info', {});
   node.set('instance_uuid', null);
-  wipeDeployInternalInfo(node);
+  wipeDeployInternalInfo(node, fastTrackAble(node, task.ctx.settings.fastTrack));
   deleteInternalInfo(
     node,
     'instance',

@@ -4,6 +4,7 @@
  * bookkeeping is wiped, and the state machine's `fail` moves the node to its failed state.
  */
 
+import { fastTrackAble } from '../common/agent-token.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
 import { HistoryEvent, recordHistory } from './node-history.ts';
 import { deleteInternalInfo, wipeDeployInternalInfo, wipeTokenAndUrl } from './node-info.ts';
@@ -34,7 +35,7 @@ export async function deployingErrorHandler(
   const state = task.provisionState;
   if (state === S.DEPLOYING || state === S.DEPLOYWAIT || state === S.DEPLOYFAIL) {
     task.node.set('deploy_step', {});
-    wipeDeployInternalInfo(task.node);
+    wipeDeployInternalInfo(task.node, fastTrackAble(task.node, task.ctx.settings.fastTrack));
   }
   if (cleanupError !== undefined) {
     await recordHistory(task.ctx, task.node, cleanupError, { eventType: HistoryEvent.DEPLOYING });

@@ -71,9 +71,12 @@ export function wipeTokenAndUrl(node: NodeObject): void {
   );
 }
 
-/** wipe_deploy_internal_info (no fast track in this release). */
-export function wipeDeployInternalInfo(node: NodeObject): void {
-  wipeTokenAndUrl(node);
+/**
+ * wipe_deploy_internal_info; `fastTrackAble` (agent-token.ts) keeps the agent's token and URL
+ * for the next operation.
+ */
+export function wipeDeployInternalInfo(node: NodeObject, fastTrackAble: boolean): void {
+  if (!fastTrackAble) wipeTokenAndUrl(node);
   setInternalInfo(node, 'deploy_steps', null);
   deleteInternalInfo(
     node,
@@ -87,9 +90,9 @@ export function wipeDeployInternalInfo(node: NodeObject): void {
   );
 }
 
-/** wipe_cleaning_internal_info. */
-export function wipeCleaningInternalInfo(node: NodeObject): void {
-  wipeTokenAndUrl(node);
+/** wipe_cleaning_internal_info; the token and URL kept as by wipeDeployInternalInfo. */
+export function wipeCleaningInternalInfo(node: NodeObject, fastTrackAble: boolean): void {
+  if (!fastTrackAble) wipeTokenAndUrl(node);
   setInternalInfo(node, 'clean_steps', null);
   deleteInternalInfo(
     node,

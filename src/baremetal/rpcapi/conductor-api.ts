@@ -14,12 +14,14 @@
 import { NoRpcServerError, type RpcClient } from '../../rpc/index.ts';
 import type { RingNode } from '../common/hash-ring.ts';
 import type { NodeInventoryBody } from '../common/node-inventory-body.ts';
-import type { SupportedIndicators } from '../drivers/interfaces/index.ts';
+import type { AgentHeartbeat, SupportedIndicators } from '../drivers/interfaces/index.ts';
 import type {
   AllocationObject,
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';
@@ -390,6 +392,33 @@ export class ConductorApi {
     }) as Promise<Record<string, unknown>>;
   }
 
+  /**
+   * RPC 1.4: the node with a new agent token stored, or `******` in its place when it has one
+   * (a ramdisk's lookup from API 1.62).
+   */
+  getNodeWithToken(node: NodeObject): Promise<NodeObject> {
+    return this.#call(node, V.nodeActions, 'get_node_with_token', {
+      node_id: routeOf(node).uuid,
+    }) as Promise<NodeObject>;
+  }
+
+  /** RPC 1.4: a ramdisk's heartbeat (InvalidParameterValue for a token that is not the node's). */
+  async heartbeat(
+    node: NodeObject,
+    agentToken: string | null,
+    beat: AgentHeartbeat,
+  ): Promise<void> {
+    await this.#call(node, V.nodeActions, 'heartbeat', {
+      node_id: routeOf(node).uuid,
+      callback_url: beat.callbackUrl,
+      agent_version: beat.agentVersion,
+      agent_token: agentToken,
+      agent_verify_ca: beat.agentVerifyCa,
+      agent_status: beat.agentStatus,
+      agent_status_message: beat.agentStatusMessage,
+    });
+  }
+
   /** RPC 1.4: stores a node's target RAID configuration (checked by its RAID interface). */
   async setTargetRaidConfig(node: NodeObject, config: Record<string, unknown>): Promise<void> {
     await this.#call(node, V.nodeActions, 'set_target_raid_config', {
@@ -403,6 +432,46 @@ export class ConductorApi {
     return this.#callDriver(driver, 'get_raid_logical_disk_properties', {
       driver_name: driver,
     }) as Promise<Record<string, string>>;
+  }
+
+  /**
+   * Whether the cap lets the volume methods be sent: RPC 1.4, which they joined while it was
+   * unreleased, as RAID's did.
+   */
+  canSendVolumes(): boolean {
+    return this.canSend(V.nodeActions);
+  }
+
+  /** RPC 1.4 (this and the three below), checked by the caller with `canSendVolumes()`. */
+  /** `expectedValues`: the fields the change was computed from, as read (VolumeChanged else). */
+  updateVolumeConnector(
+    node: NodeObject,
+    connector: VolumeConnectorObject,
+    expectedValues: Record<string, unknown>,
+  ): Promise<VolumeConnectorObject> {
+    return this.#call(node, V.nodeActions, 'update_volume_connector', {
+      connector,
+      expected_values: expectedValues,
+    }) as Promise<VolumeConnectorObject>;
+  }
+
+  async destroyVolumeConnector(node: NodeObject, connector: VolumeConnectorObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'destroy_volume_connector', { connector });
+  }
+
+  updateVolumeTarget(
+    node: NodeObject,
+    target: VolumeTargetObject,
+    expectedValues: Record<string, unknown>,
+  ): Promise<VolumeTargetObject> {
+    return this.#call(node, V.nodeActions, 'update_volume_target', {
+      target,
+      expected_values: expectedValues,
+    }) as Promise<VolumeTargetObject>;
+  }
+
+  async destroyVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'destroy_volume_target', { target });
   }
 
   /** Sends to a conductor running `driver`; not delivered: sent once more to another. */

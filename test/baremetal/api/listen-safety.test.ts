@@ -2,7 +2,7 @@
  * The API's safe default (checkBaremetalApiAuth, the toolkit's checkListenSafety): `noauth`
  * listens on loopback only; `[api] insecure_noauth_on_any_address` accepts the risk; Ironic's
  * other `[DEFAULT] auth_strategy` values read (the conductor shares the file): `keystone` needs
- * its `[keystone_authtoken]` and listens anywhere, `http_basic` is refused (not served).
+ * its `[keystone_authtoken]` and listens anywhere, as `http_basic` does.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -55,7 +55,7 @@ describe('the bare metal API listens beyond loopback only when told to', () => {
     }
   });
 
-  it('keystone needs [keystone_authtoken] and may then listen anywhere; http_basic is refused', async () => {
+  it('keystone needs [keystone_authtoken] and may then listen anywhere; http_basic too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bm-auth-'));
     try {
       const file = join(dir, 'ironic.conf');
@@ -90,15 +90,11 @@ describe('the bare metal API listens beyond loopback only when told to', () => {
       );
       const keystone = checkBaremetalApiAuth((await plan()).config);
       assert.equal(keystone?.authUrl, 'http://127.0.0.1:5000/v3');
-      await writeFile(file, '[DEFAULT]\nauth_strategy = http_basic\n');
+      // http_basic checks a user and password on every request: it may listen anywhere.
+      await writeFile(file, '[DEFAULT]\nauth_strategy = http_basic\n[api]\nhost_ip = 0.0.0.0\n');
       const basic = (await plan()).config;
-      assert.throws(
-        () => checkBaremetalApiAuth(basic),
-        (error: Error) =>
-          error instanceof ConfigFileError &&
-          error.message ===
-            "[DEFAULT] auth_strategy: 'http_basic' is not served by Baton's bare metal API in this release; use keystone or noauth",
-      );
+      assert.equal(checkBaremetalApiAuth(basic), undefined);
+      assert.equal(basic.api.httpBasicAuthUserFile, '/etc/ironic/htpasswd');
       await writeFile(file, '[DEFAULT]\nauth_strategy = token\n');
       await assert.rejects(
         plan(),

@@ -13,4 +13,19 @@ export interface DeployInterface extends HardwareInterface<'deploy'> {
   cleanUp(task: DriverTask): Promise<void>;
   /** This conductor takes over an active node (another one looked after it). */
   takeOver(task: DriverTask): Promise<void>;
+  /**
+   * A heartbeat of the node's ramdisk agent (an agent-based deploy follows its ramdisk's
+   * progress here). Absent: the base class's, which only warns (the fake deploy has none).
+   */
+  heartbeat?(task: DriverTask, heartbeat: AgentHeartbeat): Promise<void>;
+}
+
+/** What a ramdisk's heartbeat tells the conductor (the heartbeat RPC's arguments). */
+export interface AgentHeartbeat {
+  readonly callbackUrl: string;
+  /** Absent from an agent older than 3.0.0, or from an API whose RPC cap is older. */
+  readonly agentVersion: string | null;
+  readonly agentVerifyCa: string | null;
+  readonly agentStatus: string | null;
+  readonly agentStatusMessage: string | null;
 }

@@ -15,7 +15,7 @@ import type { VendorInterface } from './vendor.ts';
 export type { BiosInterface } from './bios.ts';
 export type { BootInterface } from './boot.ts';
 export type { ConsoleInterface } from './console.ts';
-export type { DeployInterface } from './deploy.ts';
+export type { AgentHeartbeat, DeployInterface } from './deploy.ts';
 export type { InspectInterface } from './inspect.ts';
 export type {
   BootDevice,

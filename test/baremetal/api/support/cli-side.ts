@@ -33,10 +33,17 @@ export class CliSide {
   readonly #client: BaremetalBatch;
   readonly #captured = new Map<string, string>();
   readonly #uuids = new Map<string, string>();
+  readonly #values: readonly (readonly [string, string])[];
 
-  constructor(url: string) {
+  /**
+   * `values`: what differs between the sides by design (a BMC's port, say), used in commands as
+   * `{name}` and shown as `{name}` in the normalized output.
+   */
+  constructor(url: string, values: Readonly<Record<string, string>> = {}) {
     this.#url = url;
     this.#client = new BaremetalBatch(url, pythonEnv());
+    this.#values = Object.entries(values);
+    for (const [name, value] of this.#values) this.#captured.set(name, value);
   }
 
   close(): void {
@@ -70,7 +77,9 @@ export class CliSide {
 
   /** The output without what differs between runs (and between table widths). */
   normalize(text: string): string[] {
-    const out = text
+    let given = text;
+    for (const [name, value] of this.#values) given = given.replaceAll(value, `{${name}}`);
+    const out = given
       .replaceAll(this.#url, '{base}')
       .replace(UUIDS, (uuid) => {
         let name = this.#uuids.get(uuid);

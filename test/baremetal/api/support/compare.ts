@@ -128,6 +128,8 @@ const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:\+00:00|Z)?/g
 /** Replaces what differs between runs; UUIDs get names by order of first appearance. */
 export class Normalizer {
   readonly #uuids = new Map<string, string>();
+  /** Agent tokens (random on each side), named by order of appearance as UUIDs are. */
+  readonly #tokens = new Map<string, string>();
   readonly #base: string;
   readonly #hosts: ReadonlyMap<string, string>;
 
@@ -162,6 +164,10 @@ export class Normalizer {
           out[key] = this.value([...item].sort());
           continue;
         }
+        if (key === 'agent_token' && typeof item === 'string' && item !== '******') {
+          out[key] = this.#token(item);
+          continue;
+        }
         // The inner error document is compared as a document.
         if (key === 'error_message' && typeof item === 'string') {
           out[key] = this.value(parsed(item));
@@ -172,10 +178,20 @@ export class Normalizer {
     return value;
   }
 
-  /** A request written with `{uuid-N}` names, as this side must send it. */
+  #token(token: string): string {
+    let name = this.#tokens.get(token);
+    if (name === undefined) {
+      name = `{token-${this.#tokens.size + 1}}`;
+      this.#tokens.set(token, name);
+    }
+    return name;
+  }
+
+  /** A request written with `{uuid-N}` and `{token-N}` names, as this side must send it. */
   resolve(exchange: Exchange): Exchange {
-    const names = new Map([...this.#uuids].map(([uuid, name]) => [name, uuid]));
-    const fill = (text: string) => text.replace(/\{uuid-\d+\}/g, (name) => names.get(name) ?? name);
+    const names = new Map([...this.#uuids, ...this.#tokens].map(([value, name]) => [name, value]));
+    const fill = (text: string) =>
+      text.replace(/\{(?:uuid|token)-\d+\}/g, (name) => names.get(name) ?? name);
     const body =
       exchange.body === undefined ? undefined : JSON.parse(fill(JSON.stringify(exchange.body)));
     return {
