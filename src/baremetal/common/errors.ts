@@ -38,6 +38,7 @@ export {
   NoValidDefaultForInterfaceError,
 } from './driver-errors.ts';
 export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
+export { ImageDownloadFailedError, ImageRefValidationFailedError } from './image-errors.ts';
 export {
   FailedToGetSensorDataError,
   FailedToParseSensorDataError,
