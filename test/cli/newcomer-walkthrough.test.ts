@@ -284,7 +284,7 @@ describe('README and docs examples', () => {
       .filter(
         (block) =>
           block.marker === undefined ||
-          !/^<!-- (walkthrough: \S+|example|server: .+|rolling-upgrade: .+|not run: .+) -->$/.test(
+          !/^<!-- (walkthrough: \S+|example|server: .+|rolling-upgrade: .+|tutorial: .+|not run: .+) -->$/.test(
             block.marker,
           ),
       )

@@ -125,6 +125,7 @@ describe('docs/tutorial.md, followed as written', { timeout: 300_000 }, () => {
     };
     let cwd = scratch;
     const timings: string[] = [];
+    let lastOutput = '';
     for (const block of tutorialBlocks()) {
       const marker = block.marker ?? '';
       const file = /^<!-- tutorial: file (\S+) -->$/.exec(marker)?.[1];
@@ -159,6 +160,7 @@ describe('docs/tutorial.md, followed as written', { timeout: 300_000 }, () => {
         `docs/tutorial.md:${block.line} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
       );
       cwd = readFileSync(pwdFile, 'utf8').trim();
+      lastOutput = result.stdout;
       if (installs) {
         const release = 'node_modules/better-sqlite3/build/Release';
         mkdirSync(join(cwd, release), { recursive: true });
@@ -169,6 +171,9 @@ describe('docs/tutorial.md, followed as written', { timeout: 300_000 }, () => {
       }
     }
     t.diagnostic(timings.join('\n'));
+    // Release 1 was built with the project's own node_modules: its `file:../` dependency on
+    // the tarball would not resolve from the cache folder.
+    assert.match(lastOutput, /same package-lock\.json as the working tree, no npm install/);
     const rehearsed = readJson<RehearsalReport>(report);
     assert.equal(rehearsed.ok, true);
     assert.equal(rehearsed.service, 'notes');
