@@ -104,7 +104,7 @@ async function prepareIn(
     'git archive',
   );
   if (existsSync(join(repoRoot, 'node_modules'))) {
-    say("previous release: copying the working tree's node_modules for npm to adjust");
+    say("previous release: copying the working tree's node_modules");
     // Its real folder: a node_modules that is a link (a git worktree sharing the main
     // checkout's) would be copied as the link, and npm would then install into the original.
     await cp(await realpath(join(repoRoot, 'node_modules')), join(partial, 'node_modules'), {
