@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { RehearsalReport } from '../../src/rehearsal/report.ts';
+import { offlineLock } from '../package/support/offline-lock.ts';
 import { cleanNpmEnv, npmPack, ROOT } from '../package/support/packed.ts';
 
 interface Block {
@@ -47,49 +48,16 @@ function tutorialBlocks(): Block[] {
   return blocks;
 }
 
-interface LockEntry {
-  readonly version?: string;
-  readonly dev?: boolean;
-  readonly link?: boolean;
-  readonly resolved?: string;
-  readonly [key: string]: unknown;
-}
-
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/**
- * The lock the project's `npm install` resolves from, offline: the package.json the tutorial
- * wrote, the tarball, and every package this repository installs for production with the
- * registry address npm would have recorded (without it npm asks the registry for the
- * package's document, which the cache does not hold).
- */
+/** Before the tutorial's `npm install`: the lock it resolves from, offline. */
 function writeOfflineLock(project: string): void {
   const manifest = readJson<{ name: string; dependencies: Record<string, string> }>(
     join(project, 'package.json'),
   );
-  const tarball = manifest.dependencies.baton;
-  assert.ok(tarball, "the tutorial's package.json does not depend on baton");
-  const pkg = readJson<Record<string, unknown>>(join(ROOT, 'package.json'));
-  const lock = readJson<{ packages: Record<string, LockEntry> }>(join(ROOT, 'package-lock.json'));
-  const packages: Record<string, unknown> = {
-    '': { name: manifest.name, dependencies: manifest.dependencies },
-    'node_modules/baton': {
-      version: pkg.version,
-      resolved: tarball,
-      dependencies: pkg.dependencies,
-      bin: pkg.bin,
-      engines: pkg.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (!path.startsWith('node_modules/') || entry.dev || entry.link) continue;
-    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-    const file = `${name.split('/').at(-1)}-${entry.version}.tgz`;
-    packages[path] = { resolved: `https://registry.npmjs.org/${name}/-/${file}`, ...entry };
-  }
   writeFileSync(
     join(project, 'package-lock.json'),
-    `${JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+    offlineLock(manifest.name, { dependencies: manifest.dependencies }),
   );
 }
 
