@@ -573,6 +573,44 @@ export const BAREMETAL_OPTIONS: readonly ConfigOption[] = [
   ),
   option('ipmi', 'debug', 'ipmiDebug', 'Run ipmitool with -v.', BOOLEAN, { flag: 'ipmi-debug' }),
   option(
+    'pxe',
+    'tftp_root',
+    'pxeTftpRoot',
+    "The pxe boot interface's TFTP root: each node's directory (config, kernel, ramdisk) and the per-MAC links are written under it.",
+    PATH,
+    { flag: 'pxe-tftp-root' },
+  ),
+  option(
+    'pxe',
+    'pxe_config_subdir',
+    'pxeConfigSubdir',
+    "The directory under the TFTP root holding the per-MAC links to the nodes' PXE configurations.",
+    STRING,
+    { flag: false },
+  ),
+  option(
+    'pxe',
+    'tftp_server',
+    'pxeTftpServer',
+    "The TFTP server's address, which UEFI (GRUB) configurations name (the real default is the conductor's address).",
+    STRING,
+    { flag: false },
+  ),
+  option(
+    'pxe',
+    'kernel_append_params',
+    'pxeKernelAppendParams',
+    'Appended to the kernel command line of a PXE-booted node (instance_info or driver_info kernel_append_params win).',
+    STRING,
+    { flag: false },
+  ),
+  conductor(
+    'file_url_allowed_paths',
+    'fileUrlAllowedPaths',
+    'Where file:// images (instance_info kernel, ramdisk) may be: these paths and what is under them; empty: no file:// image.',
+    LIST,
+  ),
+  option(
     'conductor',
     'graceful_shutdown_timeout',
     'conductorGracefulShutdownTimeout',
@@ -697,6 +735,11 @@ function defaultValues(): Record<string, unknown> {
   values.ipmiMinCommandInterval = c.ipmi.minCommandInterval;
   values.ipmiDisableBootTimeout = c.ipmi.disableBootTimeout;
   values.ipmiDebug = c.ipmi.debug;
+  values.pxeTftpRoot = c.pxe.tftpRoot;
+  values.pxeConfigSubdir = c.pxe.configSubdir;
+  values.pxeTftpServer = c.pxe.tftpServer;
+  values.pxeKernelAppendParams = c.pxe.kernelAppendParams;
+  values.fileUrlAllowedPaths = c.pxe.fileUrlAllowedPaths;
   for (const kind of FAKE_DELAY_KINDS) values[`fake${capitalized(kind)}Delay`] = c.fakeDelays[kind];
   return { ...values, ...base.operations };
 }
@@ -888,6 +931,13 @@ export function baremetalConfigOf(
         minCommandInterval: pick('ipmiMinCommandInterval', c.ipmi.minCommandInterval),
         disableBootTimeout: pick('ipmiDisableBootTimeout', c.ipmi.disableBootTimeout),
         debug: pick('ipmiDebug', c.ipmi.debug),
+      },
+      pxe: {
+        tftpRoot: pick('pxeTftpRoot', c.pxe.tftpRoot),
+        configSubdir: pick('pxeConfigSubdir', c.pxe.configSubdir),
+        tftpServer: pick('pxeTftpServer', c.pxe.tftpServer),
+        kernelAppendParams: pick('pxeKernelAppendParams', c.pxe.kernelAppendParams),
+        fileUrlAllowedPaths: pick('fileUrlAllowedPaths', c.pxe.fileUrlAllowedPaths),
       },
       gracefulShutdownTimeout: pick(
         'conductorGracefulShutdownTimeout',

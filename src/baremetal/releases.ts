@@ -50,10 +50,12 @@ const ZED: Release = {
 /**
  * Ironic 21.4's entry (2023.1): API 1.82 (1.81 node inventory, 1.82 shards), Node 1.37 (shard),
  * Port 1.11 and Portgroup 1.5 (node_uuid), NodeInventory 1.0 (new), Allocation 1.1,
- * DeployTemplate 1.1, BIOSSetting 1.1 and NodeHistory 1.0 (new to Baton). RPC 1.1 is Baton's
+ * DeployTemplate 1.1, BIOSSetting 1.1, NodeHistory 1.0, VolumeConnector 1.0 and VolumeTarget 1.0
+ * (new to Baton). RPC 1.1 is Baton's
  * `get_node_inventory`, 1.2 its `create_allocation` and `destroy_allocation`, 1.3 update_node's
  * `expected_values`, 1.4 the node actions (console, inject NMI, boot mode and secure boot,
- * indicators, vendor passthru, RAID, the ramdisk's token and heartbeat; rpcapi/versions.ts).
+ * indicators, vendor passthru, RAID, the ramdisk's token and heartbeat, volume connector and
+ * target updates and deletions; rpcapi/versions.ts).
  */
 const ANTELOPE: Release = {
   api: '1.82',
@@ -77,6 +79,9 @@ const ANTELOPE: Release = {
     // New to Baton in this release too (migration 0005), at Ironic's versions.
     BIOSSetting: ['1.1'],
     NodeHistory: ['1.0'],
+    // New to Baton in this release too (migration 0006), at Ironic's versions.
+    VolumeConnector: ['1.0'],
+    VolumeTarget: ['1.0'],
   },
 };
 

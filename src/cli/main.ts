@@ -446,6 +446,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       'walk forward to this step of the table (1.1 to 3.4), then back to step 0 with the previous release (default: forward to the end)',
     )
     .option('--json <file>', 'write the whole report as JSON (default: none)')
+    .option(
+      '--html <file>',
+      'write the report as one self-contained HTML page with plots of the load over time (default: none)',
+    )
     .action(async (options) => {
       const { rehearseCommand } = await import('./rehearse-command.ts');
       setStatus(await rehearseCommand(options, out));

@@ -5,12 +5,15 @@
  * then the step table, the failures and the data check; exit 0 only with zero failed
  * requests and a clean data check, 1 otherwise, 64 for bad flags.
  */
+import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
 import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
+import { readChartAssets } from '../rehearsal/chart-assets.ts';
 import { DefinitionFileError, loadDefinitionFile } from '../rehearsal/definition-file.ts';
+import { renderHtmlReport } from '../rehearsal/html-report.ts';
 import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
 import type { RehearsedService } from '../rehearsal/rehearsed-service.ts';
@@ -32,6 +35,7 @@ export interface RehearseOptions {
   readonly microversion?: string;
   readonly backFrom?: string;
   readonly json?: string;
+  readonly html?: string;
 }
 
 /** What an option left out means (its --help text says the same). */
@@ -97,6 +101,8 @@ export async function rehearseCommand(
       `--back-from must be a step of the table to go back from: one of ${backFromSteps().join(', ')}, not '${given.backFrom}'`,
     );
   }
+  checkReportPath('json', options.json);
+  checkReportPath('html', options.html);
   const stepSeconds = positive('step-seconds', options.stepSeconds, false);
   const rate = positive('rate', options.rate, false);
   const workers = positive('workers', options.workers, true);
@@ -122,8 +128,10 @@ export async function rehearseCommand(
   }
   out(renderReport(report));
   if (options.json !== undefined) {
-    await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
-    out(`report written to ${options.json}`);
+    await writeReport(options.json, `${JSON.stringify(report, null, 2)}\n`, out);
+  }
+  if (options.html !== undefined) {
+    await writeReport(options.html, renderHtmlReport(report, await readChartAssets()), out);
   }
   return report.ok ? EXIT.ok : EXIT.failure;
 }
@@ -149,6 +157,30 @@ async function chooseService(
     );
   }
   return { service, repoRoot: REPO_ROOT };
+}
+
+/**
+ * A report file's folder must exist before the rehearsal starts: a typo found only after
+ * minutes of rehearsing would lose the report.
+ */
+function checkReportPath(flag: string, path: string | undefined): void {
+  if (path === undefined) return;
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw usageError(`--${flag} ${path}: the folder ${folder} does not exist`);
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw usageError(`--${flag} ${path} is a folder; give a file name`);
+  }
+}
+
+async function writeReport(path: string, text: string, out: (line: string) => void) {
+  try {
+    await writeFile(path, text);
+    out(`report written to ${path}`);
+  } catch (error) {
+    throw new CliExit(`cannot write ${path}: ${(error as Error).message}`, EXIT.failure);
+  }
 }
 
 function definedOnly(options: RehearseOptions): Partial<RehearseOptions> {

@@ -160,12 +160,8 @@ window.reportReady = true;
 `;
 
 /** The report as one HTML document. */
-export function renderHtmlReport(
-  report: RehearsalReport,
-  points: readonly TimelinePoint[],
-  assets: ChartAssets,
-): string {
-  const data = pageData(report, points);
+export function renderHtmlReport(report: RehearsalReport, assets: ChartAssets): string {
+  const data = pageData(report, report.timeline ?? []);
   const verdict = report.ok ? 'passed' : 'FAILED';
   const summary = `${report.previous.name} (${report.previous.commit.slice(0, 12)}) to the working tree, ${report.database}, rpc ${report.rpc}, ${report.stepSeconds} s per step, load at ${report.microversion} aimed at ${report.targetRate} requests/s`;
   const total = report.total;

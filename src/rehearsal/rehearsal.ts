@@ -49,6 +49,7 @@ import {
   stepsThereAndBack,
   type Tier,
 } from './step-plan.ts';
+import { timeline } from './timeline.ts';
 
 /**
  * What a rehearsal runs: where the releases are, the database, the RPC transport, the load and the
@@ -373,6 +374,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       outcomeFailures: log.outcomeFailures,
       processExits,
       dataCheck,
+      timeline: timeline(log.records, steps[0]?.from ?? 0, steps.at(-1)?.to ?? 0),
     };
     return { ...report, ok: rehearsalPassed(report) };
   } finally {

@@ -10,6 +10,7 @@ import type { VersionCounts } from './database-snapshot.ts';
 import type { ReportedCaps } from './metrics-caps.ts';
 import type { OutcomeFailure, RequestRecord, WindowFigures } from './request-log.ts';
 import type { Build, Tier } from './step-plan.ts';
+import type { TimelinePoint } from './timeline.ts';
 
 /** One process at a step: its tier, host, build and the caps it reports. */
 export interface ProcessView {
@@ -66,6 +67,8 @@ export interface RehearsalReport {
   readonly outcomeFailures: readonly OutcomeFailure[];
   readonly processExits: readonly { readonly name: string; readonly status: number }[];
   readonly dataCheck: DataCheckResult;
+  /** The load second by second, for the HTML page; absent in reports written before it. */
+  readonly timeline?: readonly TimelinePoint[];
   readonly ok: boolean;
 }
 

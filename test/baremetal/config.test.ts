@@ -161,6 +161,11 @@ describe('bare metal config', () => {
       },
       keystone: { ...KEYSTONE_AUTHTOKEN_DEFAULTS, keystoneAuthUrl: 'http://127.0.0.1:5000/' },
       rpcResponseTimeout: 7,
+      enableRamdiskEndpoints: true,
+      fastTrack: false,
+      httpBasicAuthUserFile: '/etc/ironic/htpasswd',
+      ramdiskHeartbeatTimeout: 300,
+      restrictLookup: true,
     });
     const c = config.conductor;
     assert.equal(c.host, 'cond-a');

@@ -68,7 +68,7 @@ describe('caps in force in the commands', () => {
       // The API maximum is the lowest a live process serves (zed's automatic caps; one version
       // across the pool); the types zed does not know (NodeInventory, and Allocation and DeployTemplate,
       // new to Baton) at their only version.
-      'caps in force: auto from baremetal-conductor@1 (zed, host c1); RPC cap 1.0; API max 1.80; objects Node 1.36, Port 1.10, Portgroup 1.4, Chassis 1.3, Conductor 1.3, Trait 1.0, TraitList 1.0, NodeInventory 1.0, Allocation 1.1, DeployTemplate 1.1, BIOSSetting 1.1, NodeHistory 1.0',
+      'caps in force: auto from baremetal-conductor@1 (zed, host c1); RPC cap 1.0; API max 1.80; objects Node 1.36, Port 1.10, Portgroup 1.4, Chassis 1.3, Conductor 1.3, Trait 1.0, TraitList 1.0, NodeInventory 1.0, Allocation 1.1, DeployTemplate 1.1, BIOSSetting 1.1, NodeHistory 1.0, VolumeConnector 1.0, VolumeTarget 1.0',
     );
     const json: string[] = [];
     await dbServices({ ...options, json: true }, (line) => json.push(line), ANTELOPE);
@@ -138,7 +138,7 @@ describe('caps in force in the commands', () => {
         error instanceof CliExit &&
         error.status === 2 &&
         error.message.includes(
-          'baremetal-conductor on c1 (service version 1, release zed; does not know Node 1.37, Port 1.11, Portgroup 1.5, NodeInventory 1.0, Allocation 1.1, DeployTemplate 1.1, BIOSSetting 1.1, NodeHistory 1.0)',
+          'baremetal-conductor on c1 (service version 1, release zed; does not know Node 1.37, Port 1.11, Portgroup 1.5, NodeInventory 1.0, Allocation 1.1, DeployTemplate 1.1, BIOSSetting 1.1, NodeHistory 1.0, VolumeConnector 1.0, VolumeTarget 1.0)',
         ) &&
         error.message.includes('step 1.1 of the rolling upgrade is still to do') &&
         error.message.includes('--force'),

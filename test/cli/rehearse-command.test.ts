@@ -66,6 +66,20 @@ describe('baton rehearse: bad input', () => {
     );
   });
 
+  it('refuses a report file in a folder that does not exist, before rehearsing', async () => {
+    for (const flag of ['--json', '--html']) {
+      const result = await baton('rehearse', flag, '/nonexistent-folder/report');
+      assert.equal(result.status, 64, result.err);
+      assert.equal(
+        result.err,
+        `baton: error: ${flag} /nonexistent-folder/report: the folder /nonexistent-folder does not exist\n`,
+      );
+    }
+    const folder = await baton('rehearse', '--html', '/tmp');
+    assert.equal(folder.status, 64);
+    assert.equal(folder.err, 'baton: error: --html /tmp is a folder; give a file name\n');
+  });
+
   it('refuses a release that is not recorded, naming those that are', async () => {
     const result = await baton('rehearse', '--from', 'wallaby');
     assert.equal(result.status, 64);
@@ -86,6 +100,7 @@ describe('baton rehearse: bad input', () => {
       '--rpc',
       '--step-seconds',
       '--json',
+      '--html',
     ]) {
       assert.match(result.out, new RegExp(flag));
     }

@@ -15,7 +15,7 @@ import { readChartAssets } from '../../src/rehearsal/chart-assets.ts';
 import { renderHtmlReport } from '../../src/rehearsal/html-report.ts';
 import type { RehearsalReport, StepReport } from '../../src/rehearsal/report.ts';
 import type { WindowFigures } from '../../src/rehearsal/request-log.ts';
-import { type TimelinePoint, timeline } from '../../src/rehearsal/timeline.ts';
+import { timeline } from '../../src/rehearsal/timeline.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const T0 = Date.UTC(2026, 10, 28, 12, 0, 0);
@@ -47,7 +47,7 @@ function step(id: string, index: number, versions: StepReport['versions'], title
   } satisfies StepReport;
 }
 
-function makeReport(): { report: RehearsalReport; points: TimelinePoint[] } {
+function makeReport(): RehearsalReport {
   const steps = [
     step('0', 0, { Node: { '1.36': 40 }, Port: { '1.10': 12 }, Chassis: {} }),
     step('1.1', 1, { Node: { '1.36': 50 }, Port: { '1.10': 15 } }),
@@ -63,8 +63,7 @@ function makeReport(): { report: RehearsalReport; points: TimelinePoint[] } {
     status: i === 1300 ? 503 : 200,
     ok: i !== 1300,
   }));
-  const points = timeline(records, T0, T0 + 40_000);
-  const report: RehearsalReport = {
+  return {
     previous: { name: 'zed', commit: 'bef0601c0bf435ccff120f73efd49f624bcc374c' },
     database: 'sqlite',
     rpc: 'http',
@@ -81,9 +80,9 @@ function makeReport(): { report: RehearsalReport; points: TimelinePoint[] } {
       compared: {},
       problems: [],
     },
+    timeline: timeline(records, T0, T0 + 40_000),
     ok: false,
   };
-  return { report, points };
 }
 
 describe('the timeline', () => {
@@ -115,8 +114,7 @@ describe('the HTML report', () => {
   let dir: string;
 
   before(async () => {
-    const { report, points } = makeReport();
-    html = renderHtmlReport(report, points, await readChartAssets());
+    html = renderHtmlReport(makeReport(), await readChartAssets());
     dir = mkdtempSync(join(tmpdir(), 'baton-html-report-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -25,7 +25,9 @@ describe('baton rehearse --service leases', () => {
   });
 
   it('upgrades release 1 to release 2 under load with nothing failed and the data clean', async (t) => {
-    const json = join(mkdtempSync(join(tmpdir(), 'baton-rehearse-leases-')), 'report.json');
+    const folder = mkdtempSync(join(tmpdir(), 'baton-rehearse-leases-'));
+    const json = join(folder, 'report.json');
+    const html = join(folder, 'report.html');
     let stdout: string;
     try {
       ({ stdout } = await run(
@@ -39,6 +41,8 @@ describe('baton rehearse --service leases', () => {
           '3',
           '--json',
           json,
+          '--html',
+          html,
         ],
         { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
       ));
@@ -73,5 +77,12 @@ describe('baton rehearse --service leases', () => {
       assert.ok((report.total.byKind[kind] ?? 0) > 0, `no ${kind} request`);
     }
     assert.ok((report.dataCheck.compared['pool @1.1'] ?? 0) > 0);
+    // The page holds the load second by second over the whole walk (its drawing is tested
+    // in chromium by html-report.test.ts).
+    const seconds = (report.steps.at(-1)?.to ?? 0) - (report.steps[0]?.from ?? 0);
+    assert.equal(report.timeline?.length, Math.ceil(seconds / 1000));
+    const page = readFileSync(html, 'utf8');
+    assert.match(page, /Rehearsal <span class="verdict">passed<\/span>/);
+    assert.ok(page.includes(`"requests":${report.timeline?.[5]?.requests},`));
   });
 });

@@ -39,6 +39,7 @@ import {
   DEPLOY_TEMPLATE_OPERATIONS,
 } from './openapi-allocations.ts';
 import { NODE_ACTION_OPERATIONS, VENDOR_PASSTHRU_OPERATIONS } from './openapi-node-actions.ts';
+import { VOLUME_CONNECTOR_BODY, VOLUME_OPERATIONS, VOLUME_TARGET_BODY } from './openapi-volume.ts';
 import { PORTGROUP_SCHEMA } from './portgroups.ts';
 import { PORT_SCHEMA } from './ports.ts';
 import { PATCH_SCHEMA } from './schema-args.ts';
@@ -335,6 +336,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
           'drivers',
           'version',
           ...(atLeast(v, FEATURES.portgroups) ? ['portgroups'] : []),
+          ...(atLeast(v, FEATURES.volume) ? ['volume'] : []),
           ...(atLeast(v, FEATURES.conductors) ? ['conductors'] : []),
           ...(atLeast(v, FEATURES.allocations) ? ['allocations'] : []),
           ...(atLeast(v, FEATURES.deployTemplates) ? ['deploy_templates'] : []),
@@ -1059,6 +1061,7 @@ export const BAREMETAL_OPERATIONS: readonly OpenApiOperation[] = [
   ...DEPLOY_TEMPLATE_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...RAMDISK_OPERATIONS,
+  ...VOLUME_OPERATIONS,
 ];
 
 const ERROR_SCHEMA: JsonSchemaObject = {
@@ -1081,7 +1084,7 @@ export const BAREMETAL_OPENAPI: OpenApiService = {
   description:
     'OpenStack-Ironic-compatible bare metal API served by Baton. Generated from its route ' +
     'table, request schemas and features table (`baton openapi --service baremetal`). Paths ' +
-    'Baton does not implement (volumes, BIOS…) are absent.',
+    'Baton does not implement (the ramdisk lookup and heartbeat) are absent.',
   versions: BAREMETAL_VERSIONS,
   versionHeader: { name: 'X-OpenStack-Ironic-API-Version', example: (v) => v },
   responseHeaders: {
@@ -1100,6 +1103,8 @@ export const BAREMETAL_OPENAPI: OpenApiService = {
     Driver: driver,
     Allocation: allocationSchema,
     DeployTemplate: DEPLOY_TEMPLATE_BODY,
+    VolumeConnector: VOLUME_CONNECTOR_BODY,
+    VolumeTarget: VOLUME_TARGET_BODY,
     JsonPatch: PATCH_SCHEMA,
   },
   errorDescription: 'An error as Ironic answers it: `{"error_message": "<JSON string>"}`.',

@@ -1,7 +1,7 @@
 /**
  * Version discovery: `/` (outside versioning: any method, any version header, no version
  * headers in the answer) and `/v1` (GET only; its links per version). Links to resources this
- * release does not implement (volume) are left out: their routes
+ * release does not implement (none today) are left out: their routes
  * answer 404 here (docs/baremetal.md, "API tier").
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -76,6 +76,9 @@ const v1: Handler = async (request) => {
   if (request.microversion.atLeast(FEATURES.ramdiskEndpoints)) {
     body.lookup = resourceLinks(base, 'lookup');
     body.heartbeat = resourceLinks(base, 'heartbeat');
+  }
+  if (request.microversion.atLeast(FEATURES.volume)) {
+    body.volume = resourceLinks(base, 'volume');
   }
   if (request.microversion.atLeast(FEATURES.conductors)) {
     body.conductors = resourceLinks(base, 'conductors');

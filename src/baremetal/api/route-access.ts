@@ -211,6 +211,26 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
       'DELETE /v1/nodes/:node/allocation',
     ].map((route) => [route, IN_HANDLER]),
   ),
+  // Volume connectors and targets: the handlers check, as the real ones do, after the version
+  // gate, with the owner and lessee of the volume's node (api/volume-access.ts).
+  'GET /v1/volume': IN_HANDLER,
+  'GET /v1/nodes/:node/volume': IN_HANDLER,
+  ...Object.fromEntries(
+    ['/v1/volume', '/v1/nodes/:node/volume'].flatMap((prefix) =>
+      ['connectors', 'targets'].flatMap((collection) => [
+        ...['GET', 'POST', 'PATCH', 'DELETE'].map((method) => [
+          `${method} ${prefix}/${collection}`,
+          IN_HANDLER,
+        ]),
+        ...['GET', 'PATCH', 'DELETE', 'POST'].map((method) => [
+          `${method} ${prefix}/${collection}/:volume`,
+          IN_HANDLER,
+        ]),
+        // pecan's positional `fields` after the UUID.
+        [`GET ${prefix}/${collection}/:volume/:extra`, IN_HANDLER],
+      ]),
+    ),
+  ),
   'GET /v1/deploy_templates': system('baremetal:deploy_template:get'),
   'POST /v1/deploy_templates': system('baremetal:deploy_template:create'),
   'PATCH /v1/deploy_templates': system('baremetal:deploy_template:update'),

@@ -1,7 +1,6 @@
 /**
  * Every route of the bare metal API, one module per resource of the real API reference.
- * What this release does not implement (volume connectors and targets) has no route: WebOb's
- * 404.
+ * Every resource of API 1.1–1.82 has its routes (docs/baremetal.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { registerAllocationRoutes } from './allocations.ts';
@@ -28,6 +27,7 @@ import { registerRamdiskRoutes } from './ramdisk.ts';
 import { registerRootRoutes } from './root.ts';
 import { registerShardRoutes } from './shards.ts';
 import { registerVendorPassthruRoutes } from './vendor-passthru.ts';
+import { registerVolumeRoutes } from './volume.ts';
 
 export function registerRoutes(app: FastifyInstance): void {
   registerRootRoutes(app);
@@ -54,4 +54,5 @@ export function registerRoutes(app: FastifyInstance): void {
   registerDeployTemplateRoutes(app);
   registerEventRoutes(app);
   registerRamdiskRoutes(app);
+  registerVolumeRoutes(app);
 }

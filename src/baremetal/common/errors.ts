@@ -38,6 +38,7 @@ export {
   NoValidDefaultForInterfaceError,
 } from './driver-errors.ts';
 export { NoConductorsError, NoValidHostError } from './hash-ring.ts';
+export { ImageDownloadFailedError, ImageRefValidationFailedError } from './image-errors.ts';
 export {
   FailedToGetSensorDataError,
   FailedToParseSensorDataError,
@@ -264,6 +265,27 @@ export class NodeChangedError extends IronicError {
       `Node ${node} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
     );
     this.node = node;
+    this.fields = fields;
+  }
+}
+
+/**
+ * Baton's: a volume connector or target changed by another request after this update read it
+ * (the fields named); the API applies the PATCH again to a new read (the node's NodeChanged, for
+ * volumes).
+ */
+export class VolumeChangedError extends IronicError {
+  override name = 'VolumeChangedError';
+  override get code() {
+    return 409;
+  }
+  readonly volume: string;
+  readonly fields: readonly string[];
+  constructor(volume: string, fields: readonly string[]) {
+    super(
+      `Volume ${volume} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
+    );
+    this.volume = volume;
     this.fields = fields;
   }
 }

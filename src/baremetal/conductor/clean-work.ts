@@ -9,6 +9,7 @@
  * last_error.
  */
 import { fastTrackAble } from '../common/agent-token.ts';
+import { skipsAutomatedCleaning } from '../common/automated-cleaning.ts';
 import { InvalidParameterError } from '../common/errors.ts';
 import { ProvisionState as S } from '../common/provision-states.ts';
 import type { DriverStep } from '../drivers/base-interface.ts';
@@ -27,14 +28,6 @@ type UserStep = Record<string, unknown>;
 
 const stepId = (step: { interface?: unknown; step?: unknown }) =>
   `${String(step.interface)}.${String(step.step)}`;
-
-/** skip_automated_cleaning: the node's own setting wins over the conductor's. */
-export function skipsAutomatedCleaning(node: NodeObject, automatedClean: boolean): boolean {
-  const own = node.get('automated_clean');
-  if (own === true) return false;
-  if (own === null) return !automatedClean;
-  return true;
-}
 
 /** _validate_user_clean_steps: the user's steps, completed from the driver's; InvalidParameterValue. */
 export function validateUserCleanSteps(

@@ -11,6 +11,8 @@ import type {
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import { CONDUCTOR_RPC } from '../rpcapi/versions.ts';
 import type { ConductorContext } from './conductor-context.ts';
@@ -24,6 +26,7 @@ import * as ports from './manager-ports.ts';
 import * as provision from './manager-provision.ts';
 import * as raid from './manager-raid.ts';
 import * as vendor from './manager-vendor.ts';
+import * as volumes from './manager-volumes.ts';
 
 type Args = Record<string, unknown>;
 
@@ -380,6 +383,27 @@ export function conductorEndpoint(ctx: ConductorContext): RpcEndpoint {
         ctx,
         text('get_raid_logical_disk_properties', a, 'driver_name'),
       ),
+    ),
+    // 1.4, joined while unreleased
+    update_volume_connector: m({ connector: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeConnector(
+        ctx,
+        a.connector as VolumeConnectorObject,
+        optionalDict('update_volume_connector', a, 'expected_values'),
+      ),
+    ),
+    destroy_volume_connector: m({ connector: 'required' }, (a) =>
+      volumes.destroyVolumeConnector(ctx, a.connector as VolumeConnectorObject),
+    ),
+    update_volume_target: m({ target: 'required', expected_values: 'optional' }, (a) =>
+      volumes.updateVolumeTarget(
+        ctx,
+        a.target as VolumeTargetObject,
+        optionalDict('update_volume_target', a, 'expected_values'),
+      ),
+    ),
+    destroy_volume_target: m({ target: 'required' }, (a) =>
+      volumes.destroyVolumeTarget(ctx, a.target as VolumeTargetObject),
     ),
   };
   return { version: CONDUCTOR_RPC.latest, methods };

@@ -250,6 +250,7 @@ function loadDrivers(
         powerStateChangeTimeout: settings.powerStateChangeTimeout,
         softPowerOffTimeout: settings.softPowerOffTimeout,
       },
+      pxe: { ...settings.pxe, automatedClean: settings.automatedClean },
       log,
     };
     drivers = DriverFactory.load(catalog, settings, options, settings.host);

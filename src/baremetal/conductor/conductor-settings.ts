@@ -11,6 +11,7 @@ import {
 import { FAKE_NO_DELAYS, type FakeDelays } from '../drivers/fake/fake-delays.ts';
 import { FAKE_HARDWARE } from '../drivers/hardware-types/fake-hardware.ts';
 import { IPMI_DEFAULTS, type IpmiOptions } from '../drivers/ipmitool/ipmi-settings.ts';
+import { PXE_DEFAULTS, type PxeOptions } from '../drivers/pxe/pxe-settings.ts';
 
 export { FAKE_NO_DELAYS, type FakeDelays };
 
@@ -82,6 +83,8 @@ export interface ConductorSettings {
   readonly powerStateChangeTimeout: number;
   /** `[ipmi] *`: the ipmitool interfaces' retries, interval and boot timeout. */
   readonly ipmi: IpmiOptions;
+  /** `[pxe] *` and `[conductor] file_url_allowed_paths`: where the pxe boot interface writes and reads. */
+  readonly pxe: PxeOptions;
   /** `[DEFAULT] graceful_shutdown_timeout` (s): work in flight may finish within it on SIGTERM. */
   readonly gracefulShutdownTimeout: number;
   /** `[DEFAULT] hash_ring_reset_interval` (s): how long the rings are cached. */
@@ -135,6 +138,13 @@ export function defaultConductorSettings(host: string): ConductorSettings {
       additionalRetryableIpmiErrors: IPMI_DEFAULTS.additionalRetryableIpmiErrors,
       debug: IPMI_DEFAULTS.debug,
       ipmitoolPath: IPMI_DEFAULTS.ipmitoolPath,
+    },
+    pxe: {
+      tftpRoot: PXE_DEFAULTS.tftpRoot,
+      configSubdir: PXE_DEFAULTS.configSubdir,
+      tftpServer: PXE_DEFAULTS.tftpServer,
+      kernelAppendParams: PXE_DEFAULTS.kernelAppendParams,
+      fileUrlAllowedPaths: PXE_DEFAULTS.fileUrlAllowedPaths,
     },
     gracefulShutdownTimeout: 60,
     hashRingResetInterval: 15,

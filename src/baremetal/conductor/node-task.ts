@@ -24,9 +24,10 @@ import {
 } from '../common/provision-states.ts';
 import type { BiosSettingRows } from '../drivers/base-interface.ts';
 import type { NodeDriver } from '../drivers/node-driver.ts';
-import type { NodeObject } from '../objects/index.ts';
+import type { NodeObject, PortObject } from '../objects/index.ts';
 import type { ConductorContext } from './conductor-context.ts';
 import { HistoryEvent, recordHistory } from './node-history.ts';
+import { nodePowerAction } from './power-action.ts';
 
 export interface AcquireOptions {
   /** A shared task takes no reservation (read-only or harmless operations). */
@@ -115,6 +116,16 @@ export class NodeTask {
       update: (settings) => store.update(settings),
       delete: (names) => store.delete(nodeId(), names),
     };
+  }
+
+  /** The node's ports (DriverTask), as they are in the database now. */
+  async ports(): Promise<PortObject[]> {
+    return this.ctx.store.ports.list({ filters: { node_id: Number(this.node.get('id')) } });
+  }
+
+  /** node_power_action on this task's node (DriverTask). */
+  powerAction(state: 'power on' | 'power off'): Promise<void> {
+    return nodePowerAction(this, state);
   }
 
   get provisionState(): ProvisionState {

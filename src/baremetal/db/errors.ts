@@ -22,7 +22,9 @@ export type ResourceKind =
   | 'allocation'
   | 'deploy_template'
   | 'bios_setting'
-  | 'node_history';
+  | 'node_history'
+  | 'volume_connector'
+  | 'volume_target';
 
 const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   node: 'Node',
@@ -36,6 +38,8 @@ const NOT_FOUND_SUBJECT: Record<ResourceKind, string> = {
   deploy_template: 'Deploy template',
   bios_setting: 'BIOS setting',
   node_history: 'Node history record',
+  volume_connector: 'Volume connector',
+  volume_target: 'Volume target',
 };
 
 /**
@@ -75,7 +79,14 @@ export class NodeTraitNotFoundError extends BaremetalStoreError {
   }
 }
 
-export type DuplicateField = 'uuid' | 'name' | 'address' | 'instance_uuid' | 'hardware_interface';
+export type DuplicateField =
+  | 'uuid'
+  | 'name'
+  | 'address'
+  | 'instance_uuid'
+  | 'hardware_interface'
+  | 'connector_id'
+  | 'boot_index';
 
 /**
  * NodeAlreadyExists, DuplicateName, ChassisAlreadyExists, PortAlreadyExists, MACAlreadyExists,
@@ -106,6 +117,8 @@ const ARTICLE: Record<string, string> = {
   portgroup: 'A portgroup',
   allocation: 'An allocation',
   deploy_template: 'A deploy template',
+  volume_connector: 'A volume connector',
+  volume_target: 'A volume target',
 };
 
 /**
@@ -113,7 +126,15 @@ const ARTICLE: Record<string, string> = {
  * DeployTemplateAlreadyExists … for the newer ones).
  */
 export function duplicateOf(
-  kind: 'node' | 'chassis' | 'port' | 'portgroup' | 'allocation' | 'deploy_template',
+  kind:
+    | 'node'
+    | 'chassis'
+    | 'port'
+    | 'portgroup'
+    | 'allocation'
+    | 'deploy_template'
+    | 'volume_connector'
+    | 'volume_target',
   field: 'uuid' | 'name' | 'address',
   value: string,
 ): DuplicateError {
@@ -263,5 +284,25 @@ export function biosSettingNotFound(node: string | number, name: string): NotFou
     'bios_setting',
     name,
     `Node ${node} doesn't have a BIOS setting '${name}'`,
+  );
+}
+
+/** VolumeConnectorTypeAndIdAlreadyExists: another connector has this type and connector ID. */
+export function connectorTypeAndIdTaken(type: string, connectorId: string): DuplicateError {
+  return new DuplicateError(
+    'volume_connector',
+    'connector_id',
+    connectorId,
+    `A volume connector with type ${type} and connector ID ${connectorId} already exists.`,
+  );
+}
+
+/** VolumeTargetBootIndexAlreadyExists: the node has a target at this boot index. */
+export function targetBootIndexTaken(bootIndex: string): DuplicateError {
+  return new DuplicateError(
+    'volume_target',
+    'boot_index',
+    bootIndex,
+    `A volume target with boot index '${bootIndex}' for the same node already exists.`,
   );
 }

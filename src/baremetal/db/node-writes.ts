@@ -182,6 +182,8 @@ export async function destroyNode(ctx: StoreContext, ident: string | number): Pr
     await trx.deleteFrom('node_inventory').where('node_id', '=', id).execute();
     await trx.deleteFrom('bios_settings').where('node_id', '=', id).execute();
     await trx.deleteFrom('node_history').where('node_id', '=', id).execute();
+    await trx.deleteFrom('volume_connectors').where('node_id', '=', id).execute();
+    await trx.deleteFrom('volume_targets').where('node_id', '=', id).execute();
     // Its allocations go with it (the API allows this only in maintenance, as Ironic's).
     await trx.deleteFrom('baremetal_allocations').where('node_id', '=', id).execute();
     await trx.deleteFrom('nodes').where('id', '=', id).execute();

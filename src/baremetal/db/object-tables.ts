@@ -7,9 +7,9 @@
  * - `NEW_MODELS`, the object types new in this release, which the check leaves out (Ironic's
  *   `NEW_MODELS`): the check runs before the schema upgrade, when their tables may not exist.
  *   NodeInventory is new in antelope (the previous release's mapping does not name it, so its
- *   rows could not pass); Allocation, DeployTemplate, BIOSSetting and NodeHistory are new to
- *   Baton in antelope (Baton's zed had no tables for them, though Ironic's mapping names them
- *   from stein, rocky and yoga on). Empty it in the release after.
+ *   rows could not pass); Allocation, DeployTemplate, BIOSSetting, NodeHistory, VolumeConnector
+ *   and VolumeTarget are new to Baton in antelope (Baton's zed had no tables for them, though
+ *   Ironic's mapping names them from pike, stein, rocky and yoga on). Empty it in the release after.
  *
  * Ironic checks and updates tables by model class name, so its `node_traits` (model NodeTrait,
  * object Trait) is in neither; Baton writes Trait versions there and includes it.
@@ -27,6 +27,8 @@ import {
   Port,
   Portgroup,
   Trait,
+  VolumeConnector,
+  VolumeTarget,
 } from '../objects/index.ts';
 import { ALLOCATION_LIST_COLUMNS } from './allocation-rows.ts';
 import { parseJsonColumns, toColumns } from './codec.ts';
@@ -46,6 +48,8 @@ export const OBJECT_TABLES: readonly ObjectTable[] = [
   { table: 'deploy_templates', objectName: 'DeployTemplate' },
   { table: 'bios_settings', objectName: 'BIOSSetting' },
   { table: 'node_history', objectName: 'NodeHistory' },
+  { table: 'volume_connectors', objectName: 'VolumeConnector' },
+  { table: 'volume_targets', objectName: 'VolumeTarget' },
 ];
 
 export const NEW_MODELS: readonly string[] = [
@@ -54,6 +58,8 @@ export const NEW_MODELS: readonly string[] = [
   'DeployTemplate',
   'BIOSSetting',
   'NodeHistory',
+  'VolumeConnector',
+  'VolumeTarget',
 ];
 
 const plain = (changes: Readonly<Row>) => toColumns(changes);
@@ -111,4 +117,6 @@ export const VERSIONED_TABLES: readonly VersionedTable[] = [
     toColumns: (changes) => ({ version: changes.version }),
   },
   { table: 'node_history', type: NodeHistory, toColumns: plain },
+  { table: 'volume_connectors', type: VolumeConnector, toColumns: plain },
+  { table: 'volume_targets', type: VolumeTarget, toColumns: plain },
 ];

@@ -20,6 +20,7 @@ import * as portgroups from './portgroup-store.ts';
 import * as reservations from './reservations.ts';
 import type { BaremetalTables } from './tables.ts';
 import * as traits from './trait-store.ts';
+import * as volumes from './volume-store.ts';
 
 /** Binds each function's leading StoreContext argument. */
 function bind<A extends unknown[], R>(ctx: StoreContext, fn: (ctx: StoreContext, ...args: A) => R) {
@@ -123,6 +124,22 @@ export function createBaremetalStore(database: Database<BaremetalTables>, option
       create: bind(ctx, templates.createDeployTemplate),
       save: bind(ctx, templates.saveDeployTemplate),
       destroy: bind(ctx, templates.destroyDeployTemplate),
+    },
+    volumeConnectors: {
+      /** By integer id or UUID. */
+      get: bind(ctx, volumes.getVolumeConnector),
+      list: bind(ctx, volumes.listVolumeConnectors),
+      create: bind(ctx, volumes.createVolumeConnector),
+      save: bind(ctx, volumes.saveVolumeConnector),
+      destroy: bind(ctx, volumes.destroyVolumeConnector),
+    },
+    volumeTargets: {
+      /** By integer id or UUID. */
+      get: bind(ctx, volumes.getVolumeTarget),
+      list: bind(ctx, volumes.listVolumeTargets),
+      create: bind(ctx, volumes.createVolumeTarget),
+      save: bind(ctx, volumes.saveVolumeTarget),
+      destroy: bind(ctx, volumes.destroyVolumeTarget),
     },
     conductors: {
       register: bind(ctx, conductors.registerConductor),

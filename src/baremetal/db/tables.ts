@@ -200,6 +200,26 @@ export interface NodeHistoryTable extends BaseColumns {
   node_id: number | null;
 }
 
+export interface VolumeConnectorsTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  node_id: number | null;
+  type: string | null;
+  connector_id: string | null;
+  extra: Json;
+}
+
+export interface VolumeTargetsTable extends BaseColumns {
+  id: Generated<number>;
+  uuid: string | null;
+  node_id: number | null;
+  volume_type: string | null;
+  properties: Json;
+  boot_index: number | null;
+  volume_id: string | null;
+  extra: Json;
+}
+
 export interface BaremetalTables {
   bios_settings: BiosSettingsTable;
   node_history: NodeHistoryTable;
@@ -215,6 +235,8 @@ export interface BaremetalTables {
   node_tags: NodeTagsTable;
   portgroups: PortgroupsTable;
   ports: PortsTable;
+  volume_connectors: VolumeConnectorsTable;
+  volume_targets: VolumeTargetsTable;
 }
 
 /** A row as read: column name to value. */

@@ -6,8 +6,9 @@
  * An implementation is an object made once per conductor; its methods take the task, as the
  * real ones do, so that they always read the node the task holds now.
  */
-import type { BIOSSettingObject, NodeObject } from '../objects/index.ts';
+import type { BIOSSettingObject, NodeObject, PortObject } from '../objects/index.ts';
 import type { InterfaceKind } from './interface-kinds.ts';
+import type { NodeDriver } from './node-driver.ts';
 
 /** What an interface method sees of the conductor's task (NodeTask satisfies it). */
 export interface DriverTask {
@@ -17,6 +18,31 @@ export interface DriverTask {
    * settings it reads or applies; absent where no conductor runs the task.
    */
   readonly biosSettings?: BiosSettingRows;
+  /**
+   * The node's other interfaces (the real `task.driver`): a deploy interface boots through the
+   * boot interface, a boot interface sets the boot device through management. Absent where no
+   * conductor runs the task.
+   */
+  readonly driver?: NodeDriver;
+  /** The node's ports (the real `task.ports`), read when called. */
+  ports?(): Promise<readonly PortObject[]>;
+  /**
+   * The conductor's power change (the real `manager_utils.node_power_action`): the node's
+   * power_state and target follow, a failure is recorded.
+   */
+  powerAction?(state: 'power on' | 'power off'): Promise<void>;
+}
+
+/** What a task must carry for an interface that works through the conductor (pxe, ramdisk). */
+export type ConductorTask = DriverTask &
+  Required<Pick<DriverTask, 'driver' | 'ports' | 'powerAction'>>;
+
+/** The task as a ConductorTask, or an error naming what is missing (a bug, not a user's). */
+export function conductorTask(task: DriverTask, user: string): ConductorTask {
+  if (task.driver === undefined || task.ports === undefined || task.powerAction === undefined) {
+    throw new Error(`${user} needs a task run by a conductor`);
+  }
+  return task as ConductorTask;
 }
 
 /** What a BIOS interface may do with its node's BIOS setting rows (Ironic's BIOSSettingList). */

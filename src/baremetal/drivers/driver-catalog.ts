@@ -12,6 +12,8 @@ import type { AnyImplementation, Implementation } from './implementation.ts';
 import { INTERFACE_KINDS, type InterfaceKind } from './interface-kinds.ts';
 import { IPMITOOL_IMPLEMENTATIONS } from './ipmitool/index.ts';
 import { NOOP_IMPLEMENTATIONS } from './noop/index.ts';
+import { pxeBoot } from './pxe/pxe-boot.ts';
+import { ramdiskDeploy } from './ramdisk/ramdisk-deploy.ts';
 
 export interface DriverCatalog {
   readonly hardwareTypes: readonly HardwareType[];
@@ -20,7 +22,13 @@ export interface DriverCatalog {
 
 export const BUILTIN_DRIVERS: DriverCatalog = {
   hardwareTypes: [FAKE_HARDWARE_TYPE, IPMI_HARDWARE_TYPE],
-  implementations: [...FAKE_IMPLEMENTATIONS, ...NOOP_IMPLEMENTATIONS, ...IPMITOOL_IMPLEMENTATIONS],
+  implementations: [
+    ...FAKE_IMPLEMENTATIONS,
+    ...NOOP_IMPLEMENTATIONS,
+    ...IPMITOOL_IMPLEMENTATIONS,
+    pxeBoot,
+    ramdiskDeploy,
+  ],
 };
 
 export function findHardwareType(catalog: DriverCatalog, name: string): HardwareType | undefined {

@@ -8,6 +8,7 @@ import type { FakeDelays } from './fake/fake-delays.ts';
 import type { InterfaceKind } from './interface-kinds.ts';
 import type { InterfaceTypes } from './interfaces/index.ts';
 import type { IpmiLog, IpmiSettings } from './ipmitool/ipmi-settings.ts';
+import type { PxeSettings } from './pxe/pxe-settings.ts';
 
 /** The options implementations are made with (each family reads its own section). */
 export interface DriverOptions {
@@ -15,6 +16,8 @@ export interface DriverOptions {
   readonly fake: FakeDelays;
   /** `[ipmi]` and the conductor's power timeouts (the real defaults when absent). */
   readonly ipmi?: IpmiSettings;
+  /** `[pxe]` and the conductor options the pxe boot interface reads (the real defaults when absent). */
+  readonly pxe?: PxeSettings;
   /** Where implementations log (the conductor's log; nowhere when absent). */
   readonly log?: IpmiLog;
 }

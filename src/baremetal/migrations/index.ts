@@ -5,6 +5,7 @@ import { inventoryAndShards } from './0002-inventory-and-shards.ts';
 import { exactNameCollation } from './0003-exact-name-collation.ts';
 import { allocationsAndDeployTemplates } from './0004-allocations-and-deploy-templates.ts';
 import { biosSettingsAndNodeHistory } from './0005-bios-settings-and-node-history.ts';
+import { volumeConnectorsAndTargets } from './0006-volume-connectors-and-targets.ts';
 
 export const BAREMETAL_MIGRATIONS: MigrationSet = {
   service: 'baremetal',
@@ -16,5 +17,6 @@ export const BAREMETAL_MIGRATIONS: MigrationSet = {
     exactNameCollation,
     allocationsAndDeployTemplates,
     biosSettingsAndNodeHistory,
+    volumeConnectorsAndTargets,
   ],
 };

@@ -12,3 +12,5 @@ export { Port, type PortObject } from './port.ts';
 export { Portgroup, type PortgroupObject } from './portgroup.ts';
 export { BAREMETAL_OBJECT_TYPES, BAREMETAL_OBJECTS, latestObjectVersions } from './registry.ts';
 export { Trait, TraitList, type TraitListObject, type TraitObject, traitNames } from './trait.ts';
+export { VolumeConnector, type VolumeConnectorObject } from './volume-connector.ts';
+export { VolumeTarget, type VolumeTargetObject } from './volume-target.ts';

@@ -16,6 +16,8 @@ import { NodeInventory } from './node-inventory.ts';
 import { Port } from './port.ts';
 import { Portgroup } from './portgroup.ts';
 import { Trait, TraitList } from './trait.ts';
+import { VolumeConnector } from './volume-connector.ts';
+import { VolumeTarget } from './volume-target.ts';
 
 export const BAREMETAL_OBJECT_TYPES: readonly ObjectType[] = [
   Node,
@@ -30,6 +32,8 @@ export const BAREMETAL_OBJECT_TYPES: readonly ObjectType[] = [
   DeployTemplate,
   BIOSSetting,
   NodeHistory,
+  VolumeConnector,
+  VolumeTarget,
 ];
 
 export const BAREMETAL_OBJECTS = new ObjectRegistry(IRONIC_NAMESPACE, BAREMETAL_OBJECT_TYPES);

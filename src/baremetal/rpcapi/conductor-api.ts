@@ -20,6 +20,8 @@ import type {
   NodeObject,
   PortgroupObject,
   PortObject,
+  VolumeConnectorObject,
+  VolumeTargetObject,
 } from '../objects/index.ts';
 import type { ConductorRingCache } from './ring-cache.ts';
 import { CONDUCTOR_RPC } from './versions.ts';
@@ -430,6 +432,46 @@ export class ConductorApi {
     return this.#callDriver(driver, 'get_raid_logical_disk_properties', {
       driver_name: driver,
     }) as Promise<Record<string, string>>;
+  }
+
+  /**
+   * Whether the cap lets the volume methods be sent: RPC 1.4, which they joined while it was
+   * unreleased, as RAID's did.
+   */
+  canSendVolumes(): boolean {
+    return this.canSend(V.nodeActions);
+  }
+
+  /** RPC 1.4 (this and the three below), checked by the caller with `canSendVolumes()`. */
+  /** `expectedValues`: the fields the change was computed from, as read (VolumeChanged else). */
+  updateVolumeConnector(
+    node: NodeObject,
+    connector: VolumeConnectorObject,
+    expectedValues: Record<string, unknown>,
+  ): Promise<VolumeConnectorObject> {
+    return this.#call(node, V.nodeActions, 'update_volume_connector', {
+      connector,
+      expected_values: expectedValues,
+    }) as Promise<VolumeConnectorObject>;
+  }
+
+  async destroyVolumeConnector(node: NodeObject, connector: VolumeConnectorObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'destroy_volume_connector', { connector });
+  }
+
+  updateVolumeTarget(
+    node: NodeObject,
+    target: VolumeTargetObject,
+    expectedValues: Record<string, unknown>,
+  ): Promise<VolumeTargetObject> {
+    return this.#call(node, V.nodeActions, 'update_volume_target', {
+      target,
+      expected_values: expectedValues,
+    }) as Promise<VolumeTargetObject>;
+  }
+
+  async destroyVolumeTarget(node: NodeObject, target: VolumeTargetObject): Promise<void> {
+    await this.#call(node, V.nodeActions, 'destroy_volume_target', { target });
   }
 
   /** Sends to a conductor running `driver`; not delivered: sent once more to another. */

@@ -48,7 +48,9 @@ export const CONDUCTOR_RPC = defineRpcVersions([
       'vendor_passthru, driver_vendor_passthru, get_node_vendor_passthru_methods, ' +
       'get_driver_vendor_passthru_methods, set_target_raid_config and ' +
       'get_raid_logical_disk_properties (API 1.12 RAID), get_node_with_token and heartbeat ' +
-      '(API 1.22 ramdisk lookup and heartbeat)',
+      '(API 1.22 ramdisk lookup and heartbeat), update_volume_connector, ' +
+      'destroy_volume_connector, update_volume_target and destroy_volume_target (API 1.32 ' +
+      'volume connectors and targets)',
     name: 'nodeActions',
   },
 ]);

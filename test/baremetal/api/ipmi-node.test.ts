@@ -3,16 +3,35 @@
  * an `ipmi_sim` (test/baremetal/drivers/support/ipmi-sim.ts): created with ipmitool power and
  * management and the password masked; validated without contacting the BMC; powered on and
  * off (the simulated chassis changes, not only the node); its boot device set and shown;
- * managed, provided, deployed and undeployed (fake boot and deploy, which send nothing); a
- * BMC with the wrong password leaves the real last_error (Ironic 21.4.4's words, as the
- * reference session recorded them) and no target power state behind, and cannot be managed;
+ * managed and provided; `node validate` and a deploy refuse it without a port, then without
+ * instance_info kernel and ramdisk, then (were it to be cleaned) without the deploy ramdisk, in
+ * the real words; deployed with pxe boot and ramdisk deploy: the images fetched from an allowed
+ * file:// path into `<tftp_root>/<uuid>/`, the GRUB configuration booting `boot_ramdisk`, the
+ * per-MAC links, and the BMC sent power off, boot device pxe, power on; undeployed: powered off,
+ * every PXE file gone; a kernel outside `file_url_allowed_paths` fails the deploy step with the
+ * real message. A BMC with the wrong password leaves the real last_error (Ironic 21.4.4's words,
+ * as the reference session recorded them) and no target power state behind, and cannot be
+ * managed;
  * the good one is managed, its vendor read from `mc info`. No conductor log line holds the
  * password.
  */
 import assert from 'node:assert/strict';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
+import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import {
   IPMI_PASSWORD,
   type IpmiSim,
@@ -22,6 +41,14 @@ import {
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
+const MAC = '52:54:00:12:34:56';
+const scratch = mkdtempSync(join(tmpdir(), 'baton-pxe-'));
+const tftpRoot = join(scratch, 'tftpboot');
+/** The one allowed file:// path: the instance's kernel and ramdisk. */
+const images = join(scratch, 'images');
+mkdirSync(images);
+writeFileSync(join(images, 'vmlinuz'), 'a kernel');
+writeFileSync(join(images, 'initrd'), 'a ramdisk');
 const skip = requireIpmiSim();
 const logLines: string[] = [];
 
@@ -56,11 +83,15 @@ describe('a node with the ipmi hardware type', { skip }, () => {
         enabledHardwareTypes: ['fake-hardware', 'ipmi'],
         enabledInterfaces: {
           ...STANDALONE_ENABLED_INTERFACES,
+          boot: ['fake', 'pxe'],
+          deploy: ['fake', 'ramdisk'],
           power: ['fake', 'ipmitool'],
           management: ['fake', 'ipmitool'],
         },
+        automatedClean: false,
         powerStateChangeTimeout: 10,
         ipmi: { ...IPMI_DEFAULTS, commandRetryTimeout: 3, minCommandInterval: 0 },
+        pxe: { ...PXE_DEFAULTS, tftpRoot, fileUrlAllowedPaths: [images] },
       },
       conductorLog: {
         debug: (line) => logLines.push(line),
@@ -73,6 +104,7 @@ describe('a node with the ipmi hardware type', { skip }, () => {
   after(async () => {
     await api?.close();
     await bmc?.stop();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('is created with ipmitool power and management, the password masked', async () => {
@@ -170,22 +202,113 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     throw new Error(`${ident} did not reach ${state}`);
   };
 
-  it('is provided, deployed and undeployed with fake boot and deploy, which send the BMC nothing', async () => {
-    const sent = bmc.requests().length;
+  /** What ipmi_sim's chassis received since `from`. */
+  const sentSince = (from: number) => bmc.requests().slice(from);
+
+  it('is provided; boot and deploy refuse a node without ports, then without kernel and ramdisk', async () => {
     await call('PUT', '/v1/nodes/node1/states/provision', { target: 'provide' });
-    let node = await reaches('node1', 'available');
+    const node = await reaches('node1', 'available');
     assert.equal(node.provision_state, 'available', node.last_error);
+    assert.equal(node.boot_interface, 'pxe');
+    assert.equal(node.deploy_interface, 'ramdisk');
+    const noPorts = `Node ${node.uuid} does not have any port associated with it`;
+    let validated = await call('GET', '/v1/nodes/node1/validate');
+    assert.deepEqual(validated.body.boot, { result: false, reason: noPorts });
+    assert.deepEqual(validated.body.deploy, { result: false, reason: noPorts });
+    const refused = await call('PUT', '/v1/nodes/node1/states/provision', { target: 'active' });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(
+      JSON.parse(refused.body.error_message).faultstring,
+      `Failed to validate deploy or power info for node ${node.uuid}: ${noPorts}`,
+    );
+    const port = await call('POST', '/v1/ports', { node_uuid: node.uuid, address: MAC });
+    assert.equal(port.status, 201, JSON.stringify(port.body));
+    validated = await call('GET', '/v1/nodes/node1/validate');
+    assert.deepEqual(validated.body.boot, {
+      result: false,
+      reason: `Cannot validate image information for node ${node.uuid} because one or more parameters are missing from its instance_info and insufficient information is present to boot from a remote volume. Missing are: ['kernel', 'ramdisk']`,
+    });
+    // A node that will be cleaned needs the agent's deploy ramdisk, which cleaning boots.
+    await call('PATCH', '/v1/nodes/node1', [
+      { op: 'add', path: '/automated_clean', value: true },
+      { op: 'add', path: '/instance_info/kernel', value: `file://${images}/vmlinuz` },
+      { op: 'add', path: '/instance_info/ramdisk', value: `file://${images}/initrd` },
+    ]);
+    validated = await call('GET', '/v1/nodes/node1/validate');
+    assert.deepEqual(validated.body.boot, {
+      result: false,
+      reason:
+        "Cannot validate PXE bootloader. Some parameters were missing in node's driver_info and configuration. Missing are: ['deploy_kernel', 'deploy_ramdisk']",
+    });
+    await call('PATCH', '/v1/nodes/node1', [
+      { op: 'replace', path: '/automated_clean', value: null },
+    ]);
+    validated = await call('GET', '/v1/nodes/node1/validate');
+    assert.deepEqual(validated.body.boot, { result: true });
+    assert.deepEqual(validated.body.deploy, { result: true });
+  });
+
+  it('is deployed: its kernel and ramdisk under the TFTP root, PXE set on the BMC, powered on', async () => {
+    const from = bmc.requests().length;
     await call('PUT', '/v1/nodes/node1/states/provision', { target: 'active' });
-    node = await reaches('node1', 'active');
+    const node = await reaches('node1', 'active');
     assert.equal(node.provision_state, 'active', node.last_error);
     assert.equal(node.power_state, 'power on');
-    assert.equal(bmc.poweredOn(), true);
+    assert.deepEqual(sentSince(from), ['power 0', 'boot pxe', 'power 1']);
+    assert.equal(bmc.bootDevice(), 'pxe');
+    const config = readFileSync(join(tftpRoot, node.uuid, 'config'), 'utf8');
+    assert.match(config, /^set default=boot_ramdisk$/m);
+    assert.ok(
+      config.includes(
+        `    linuxefi ${node.uuid}/kernel root=/dev/ram0 text nofb nomodeset vga=normal \n    initrdefi ${node.uuid}/ramdisk\n`,
+      ),
+      config,
+    );
+    assert.equal(readFileSync(join(tftpRoot, node.uuid, 'kernel'), 'utf8'), 'a kernel');
+    assert.equal(readFileSync(join(tftpRoot, node.uuid, 'ramdisk'), 'utf8'), 'a ramdisk');
+    const dashed = MAC.replaceAll(':', '-');
+    assert.equal(
+      readlinkSync(join(tftpRoot, 'pxelinux.cfg', `01-${dashed}`)),
+      `../${node.uuid}/config`,
+    );
+    assert.equal(readlinkSync(join(tftpRoot, `grub.cfg-01-${dashed}`)), `${node.uuid}/config`);
+    assert.equal(readlinkSync(join(tftpRoot, `${MAC}.conf`)), `${node.uuid}/config`);
+    // GRUB reads it first: it has GRUB read the file the booting MAC links to.
+    assert.match(
+      readFileSync(join(tftpRoot, 'grub', 'grub.cfg'), 'utf8'),
+      /^configfile \/\$net_default_mac\.conf$/m,
+    );
+  });
+
+  it('is undeployed: powered off, its PXE files removed, available again (no cleaning)', async () => {
+    const from = bmc.requests().length;
     await call('PUT', '/v1/nodes/node1/states/provision', { target: 'deleted' });
-    node = await reaches('node1', 'available');
+    const node = await reaches('node1', 'available');
     assert.equal(node.provision_state, 'available', node.last_error);
-    assert.equal(node.power_state, 'power on');
-    // pxe boot and ramdisk deploy will power the node off and on; the fake ones do not.
-    assert.equal(bmc.requests().length, sent);
+    assert.equal(node.power_state, 'power off');
+    assert.deepEqual(sentSince(from), ['power 0']);
+    // What is not the node's stays: GRUB's first file and the links' directory.
+    assert.deepEqual(readdirSync(tftpRoot).sort(), ['grub', 'pxelinux.cfg']);
+    assert.deepEqual(readdirSync(join(tftpRoot, 'pxelinux.cfg')), []);
+  });
+
+  it('fails its deploy step on a file:// image outside file_url_allowed_paths, in the real words', async () => {
+    await call('PATCH', '/v1/nodes/node1', [
+      { op: 'add', path: '/instance_info/kernel', value: 'file:///etc/hostname' },
+      { op: 'add', path: '/instance_info/ramdisk', value: `file://${images}/initrd` },
+    ]);
+    await call('PUT', '/v1/nodes/node1/states/provision', { target: 'active' });
+    const node = await reaches('node1', 'active');
+    assert.equal(node.provision_state, 'deploy failed');
+    assert.equal(
+      node.last_error,
+      'Deploy step deploy.deploy failed: Validation of image href file:///etc/hostname failed, reason: Security: Path /etc/hostname is not allowed for image source file URLs.',
+    );
+    assert.equal(existsSync(join(tftpRoot, node.uuid, 'kernel')), false);
+    await call('PUT', '/v1/nodes/node1/states/provision', { target: 'deleted' });
+    const back = await reaches('node1', 'available');
+    assert.equal(back.provision_state, 'available', back.last_error);
+    assert.equal(existsSync(join(tftpRoot, node.uuid)), false);
   });
 
   it('behind a wrong password: the real last_error, no target power state left', async () => {

@@ -48,6 +48,22 @@ const ERROR_ONLY = [
   'get /v1/lookup/*', // WebOb's 405: the controller has get_all only
   'post /v1/heartbeat', // no node: the controller's missing argument
   'post /v1/heartbeat/{node_ident}/*', // pecan's positional arguments (docs/baremetal.md)
+  // Missing UUID, and anything but the lists under a node ("Operation not permitted.").
+  ...['connectors', 'targets'].flatMap((collection) => [
+    `delete /v1/volume/${collection}`,
+    `patch /v1/volume/${collection}`,
+    `delete /v1/nodes/{node}/volume/${collection}`,
+    `patch /v1/nodes/{node}/volume/${collection}`,
+    `post /v1/nodes/{node}/volume/${collection}`,
+    `get /v1/nodes/{node}/volume/${collection}/{volume}`,
+    `patch /v1/nodes/{node}/volume/${collection}/{volume}`,
+    `delete /v1/nodes/{node}/volume/${collection}/{volume}`,
+    // pecan's positional `fields` (docs/baremetal.md); the segment bound as the body
+    `get /v1/volume/${collection}/{volume}/{extra}`,
+    `post /v1/volume/${collection}/{volume}`,
+    `post /v1/nodes/{node}/volume/${collection}/{volume}`,
+    `get /v1/nodes/{node}/volume/${collection}/{volume}/{extra}`,
+  ]),
 ];
 
 const EVERY_METHOD = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
@@ -357,6 +373,19 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       driver: 'fake-hardware',
       driver_info: { fast_track: true },
     });
+    const connector = await call('1.82', 'POST', '/v1/volume/connectors', {
+      node_uuid: node.uuid,
+      type: 'iqn',
+      connector_id: 'iqn.2017-05.org.openstack:documented',
+    });
+    assert.equal(connector.status, 201, connector.text);
+    const target = await call('1.82', 'POST', '/v1/volume/targets', {
+      node_uuid: node.uuid,
+      volume_type: 'iscsi',
+      boot_index: 0,
+      volume_id: 'documented',
+    });
+    assert.equal(target.status, 201, target.text);
     // A URL per gated GET, naming things that exist; a new gated GET needs its line here.
     const urls: Record<string, string> = {
       '/v1/lookup': `/v1/lookup?node_uuid=${fast.body.uuid}`,
@@ -384,6 +413,14 @@ describe('bare metal OpenAPI documents against the app [sqlite]', () => {
       '/v1/nodes/{node}/allocation': `/v1/nodes/${node.uuid}/allocation`,
       '/v1/deploy_templates': '/v1/deploy_templates',
       '/v1/deploy_templates/{template}': '/v1/deploy_templates/CUSTOM_DOCUMENTED',
+      '/v1/volume': '/v1/volume',
+      '/v1/volume/connectors': '/v1/volume/connectors',
+      '/v1/volume/connectors/{volume}': `/v1/volume/connectors/${connector.body.uuid}`,
+      '/v1/volume/targets': '/v1/volume/targets',
+      '/v1/volume/targets/{volume}': `/v1/volume/targets/${target.body.uuid}`,
+      '/v1/nodes/{node}/volume': `/v1/nodes/${node.uuid}/volume`,
+      '/v1/nodes/{node}/volume/connectors': `/v1/nodes/${node.uuid}/volume/connectors`,
+      '/v1/nodes/{node}/volume/targets': `/v1/nodes/${node.uuid}/volume/targets`,
     };
     const gated = BAREMETAL_OPENAPI.operations.filter(
       (op) => op.method === 'get' && op.since !== undefined,

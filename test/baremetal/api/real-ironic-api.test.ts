@@ -86,6 +86,42 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
     assert.equal(gone.statusCode, 406, gone.body);
   });
 
+  it("changing or deleting a volume needs RPC 1.4, above zed's cap: 406 where the real one goes on", async () => {
+    // The pinned volume scenario (scenarios/pin-volume.ts) left a connector on both sides.
+    const url = '/v1/volume/connectors/1be26c0b-03f2-4d2e-ae87-c02d7f33c1e2';
+    const headers = {
+      'X-OpenStack-Ironic-API-Version': 'latest',
+      'Content-Type': 'application/json',
+    };
+    const body = JSON.stringify([{ op: 'add', path: '/extra/pinned', value: true }]);
+    const theirs = await fetch(`${real.url}${url}`, { method: 'PATCH', headers, body });
+    // The real conductor refuses it for the node's power state: the call went through.
+    assert.equal(theirs.status, 400, await theirs.text());
+    const ours = await baton.request({ method: 'PATCH', url, headers, payload: body });
+    assert.equal(ours.statusCode, 406, ours.body);
+    assert.match(JSON.parse(ours.json().error_message).faultstring, /conductor RPC API 1\.4/);
+    const gone = await baton.request({ method: 'DELETE', url, headers });
+    assert.equal(gone.statusCode, 406, gone.body);
+  });
+
+  it('wrote volume connectors and targets at the version the real pinned service wrote (1.0)', async () => {
+    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
+    try {
+      for (const table of ['volume_connectors', 'volume_targets'] as const) {
+        const theirs = (
+          file.prepare(`select distinct version from ${table}`).all() as { version: string }[]
+        ).map((row) => row.version);
+        const ours = (
+          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
+        ).map((row) => row.version);
+        assert.deepEqual(theirs, ['1.0'], table);
+        assert.deepEqual(ours, theirs, table);
+      }
+    } finally {
+      file.close();
+    }
+  });
+
   it('wrote deploy templates at the version the real pinned service wrote (new to Baton, 1.1)', async () => {
     const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
     try {

@@ -2,7 +2,7 @@
  * The `ipmi` hardware type side by side with the real Ironic 21.4.4: each service drives its
  * own simulated BMC (`ipmi_sim`, support/ipmi-sim.ts) and the real `baremetal` client runs the
  * same session against both: enroll, validate, power on/off/reboot, boot device set/show,
- * manage, a BMC with a wrong password, power changed behind the service's back, and a BMC that
+ * manage, provide, a ramdisk deploy with pxe boot and its undeploy, a BMC with a wrong password, power changed behind the service's back, and a BMC that
  * stops answering. Every command must print the same (the BMC's port is the one difference by
  * design), and each pair of BMCs must end in the same state having received the same requests.
  *
@@ -10,14 +10,18 @@
  * (the real defaults, 5 and 60, only make the session slow), a power sync every 2 s.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
+import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
-import { CliSide, type Command, cmd } from './support/cli-side.ts';
+import { CliSide, type Command, cmd, UUID } from './support/cli-side.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing() ?? requireIpmiSim();
@@ -26,6 +30,8 @@ if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic and i
 const SYNC_INTERVAL = 2;
 const ENABLED = {
   ...STANDALONE_ENABLED_INTERFACES,
+  boot: ['fake', 'pxe'],
+  deploy: ['fake', 'ramdisk'],
   power: ['fake', 'ipmitool'],
   management: ['fake', 'ipmitool'],
 };
@@ -68,7 +74,7 @@ async function waitForField(side: CliSide, node: string, field: string, want: st
 
 const SESSION: readonly Step[] = [
   { command: create('node1', 'good') },
-  // TEMP { command: cmd('node validate node1 -f yaml') },
+  { command: cmd('node validate node1 -f yaml') },
   { command: settles('node power on node1', 'node1') },
   { command: show('node1') },
   { command: settles('node power off node1', 'node1') },
@@ -87,16 +93,33 @@ const SESSION: readonly Step[] = [
       bmcs.good.setPower(true);
       // force_power_state_during_sync (the default): the node's recorded state wins.
       const deadline = Date.now() + 60_000;
-      while (bmcs.good.poweredOn() || !bmcs.good.requests().includes('power 0')) {
+      const before = bmcs.good.requests().length;
+      while (bmcs.good.poweredOn() || !bmcs.good.requests().slice(before).includes('power 0')) {
         if (Date.now() > deadline) throw new Error('the sync did not power the chassis off');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      await waitForField(side, 'node1', 'power_state', 'power off');
+      // The correction is a power action: done when the node has no target power state.
+      await waitForField(side, 'node1', 'target_power_state', 'None');
     },
   },
   { command: show('node1') },
+  // A ramdisk deploy with pxe boot: a port, kernel and ramdisk within file_url_allowed_paths.
+  { command: cmd('node show node1 -f value -c uuid', { name: 'node1', pattern: UUID }) },
+  { command: cmd('port create 52:54:00:12:34:01 --node {node1} -f value -c address') },
+  {
+    command: cmd(
+      'node set node1 --instance-info kernel=file://{images}/vmlinuz' +
+        ' --instance-info ramdisk=file://{images}/initrd',
+    ),
+  },
+  { command: cmd('node validate node1 -f yaml') },
+  { command: cmd('node provide node1 --wait 120') },
+  { command: cmd('node deploy node1 --wait 120') },
+  { command: show('node1') },
+  { command: cmd('node undeploy node1 --wait 120') },
+  { command: show('node1') },
   { command: create('node2', 'wrong', 'WRONG') },
-  // TEMP { command: cmd('node validate node2 -f value -c Interface -c Result') },
+  { command: cmd('node validate node2 -f value -c Interface -c Result') },
   { command: settles('node power on node2', 'node2') },
   { command: show('node2') },
   { command: cmd('node manage node2 --wait 120') },
@@ -126,6 +149,21 @@ async function startBmcs(): Promise<Bmcs> {
 const portsOf = (bmcs: Bmcs) =>
   Object.fromEntries(BMC_NAMES.map((name) => [name, String(bmcs[name].port)]));
 
+/** A side's TFTP root, image cache and the folder its `file://` kernel and ramdisk are in. */
+function scratch(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), `ipmi-session-${name}-`));
+  const paths = {
+    dir,
+    tftp: join(dir, 'tftp'),
+    master: join(dir, 'master'),
+    images: join(dir, 'images'),
+  };
+  for (const path of [paths.tftp, paths.master, paths.images]) mkdirSync(path);
+  writeFileSync(join(paths.images, 'vmlinuz'), 'a kernel');
+  writeFileSync(join(paths.images, 'initrd'), 'a ramdisk');
+  return paths;
+}
+
 describe('the ipmi hardware type against the real Ironic 21.4.4, each with its own ipmi_sim', {
   skip: missing,
 }, () => {
@@ -133,6 +171,9 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
   let baton: BatonApi;
   let listening: ListeningApi;
   let sides: { real: Side; baton: Side };
+
+  const realDir = scratch('real');
+  const batonDir = scratch('baton');
 
   before(async () => {
     const [realBmcs, batonBmcs] = await Promise.all([startBmcs(), startBmcs()]);
@@ -143,14 +184,17 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
             enabled_hardware_types: 'fake-hardware,ipmi',
             enabled_power_interfaces: ENABLED.power.join(','),
             enabled_management_interfaces: ENABLED.management.join(','),
-            enabled_boot_interfaces: 'fake,pxe',
-            enabled_deploy_interfaces: 'fake,ramdisk',
+            enabled_boot_interfaces: ENABLED.boot.join(','),
+            enabled_deploy_interfaces: ENABLED.deploy.join(','),
           },
           ipmi: { min_command_interval: '1', command_retry_timeout: '5' },
           conductor: {
             sync_power_state_interval: String(SYNC_INTERVAL),
             power_state_change_timeout: '10',
+            automated_clean: 'false',
+            file_url_allowed_paths: realDir.images,
           },
+          pxe: { tftp_root: realDir.tftp, tftp_master_path: realDir.master },
         },
       }),
       startBatonApi({
@@ -159,7 +203,9 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
           enabledInterfaces: ENABLED,
           powerStateChangeTimeout: 10,
           syncPowerStateInterval: SYNC_INTERVAL,
+          automatedClean: false,
           ipmi: { ...IPMI_DEFAULTS, commandRetryTimeout: 5, minCommandInterval: 1 },
+          pxe: { ...PXE_DEFAULTS, tftpRoot: batonDir.tftp, fileUrlAllowedPaths: [batonDir.images] },
         },
       }),
     ]);
@@ -170,8 +216,14 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
       port: 0,
     });
     sides = {
-      real: { cli: new CliSide(real.url, portsOf(realBmcs)), bmcs: realBmcs },
-      baton: { cli: new CliSide(listening.url, portsOf(batonBmcs)), bmcs: batonBmcs },
+      real: {
+        cli: new CliSide(real.url, { ...portsOf(realBmcs), images: realDir.images }),
+        bmcs: realBmcs,
+      },
+      baton: {
+        cli: new CliSide(listening.url, { ...portsOf(batonBmcs), images: batonDir.images }),
+        bmcs: batonBmcs,
+      },
     };
   });
 
@@ -183,6 +235,7 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
     for (const side of [sides?.real, sides?.baton]) {
       for (const bmc of Object.values(side?.bmcs ?? {})) await bmc.stop();
     }
+    for (const dir of [realDir, batonDir]) rmSync(dir.dir, { recursive: true, force: true });
   });
 
   it('prints the same for every command, and the BMCs end alike', async () => {

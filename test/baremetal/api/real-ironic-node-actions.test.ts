@@ -1,6 +1,6 @@
 /**
  * The node actions (console, inject NMI, boot mode, secure boot, indicators, vendor passthru)
- * held to the real Ironic 21.4.4, both unpinned and with console `fake` enabled beside
+ * and volume connectors and targets held to the real Ironic 21.4.4, both unpinned and with console `fake` enabled beside
  * `no-console`: the same requests, the same answers (support/same-answers.ts), background work
  * awaited on both sides. Without the real service installed the comparison is skipped with the
  * reason; under CI=true it fails.
@@ -10,6 +10,7 @@ import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/en
 import { FAKE_NO_DELAYS } from '../../../src/baremetal/drivers/fake/fake-delays.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { NODE_ACTION_SCENARIOS, TRANSITIONAL_SCENARIOS } from './scenarios/node-actions.ts';
+import { VOLUME_SCENARIOS } from './scenarios/volume.ts';
 import { type BatonApi, startBatonApi } from './support/baton-api.ts';
 import { assertSameAnswers } from './support/same-answers.ts';
 
@@ -41,6 +42,10 @@ describe('node actions against the real Ironic 21.4.4, unpinned', { skip: missin
   });
 
   for (const scenario of NODE_ACTION_SCENARIOS) {
+    it(scenario.title, () => assertSameAnswers(scenario, real, baton));
+  }
+  // Volume connectors and targets: fake hardware and its noop storage interface.
+  for (const scenario of VOLUME_SCENARIOS) {
     it(scenario.title, () => assertSameAnswers(scenario, real, baton));
   }
 });

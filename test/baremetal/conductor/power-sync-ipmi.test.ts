@@ -45,6 +45,8 @@ describe('the power state sync against ipmi_sim [sqlite]', { skip }, () => {
         enabledHardwareTypes: ['fake-hardware', 'ipmi'],
         enabledInterfaces: {
           ...STANDALONE_ENABLED_INTERFACES,
+          boot: ['fake', 'pxe'],
+          deploy: ['fake', 'ramdisk'],
           power: ['fake', 'ipmitool'],
           management: ['fake', 'ipmitool'],
         },

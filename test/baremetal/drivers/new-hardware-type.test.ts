@@ -3,10 +3,15 @@
  * implementation modules Baton lacks (here a power interface driving a pretend BMC), put in a
  * catalogue given to the conductor and the API. Nothing else changes: the conductor registers
  * it, the API lists and shows it, nodes get its defaults, its unsupported implementations are
- * refused in the real words, `node validate` runs its modules, power goes through its module.
+ * refused in the real words, `node validate` runs its modules, power goes through its module;
+ * and, with GenericHardware's boot and deploy lists, a node of it is deployed and undeployed
+ * with Baton's pxe boot and ramdisk deploy, which power it through that module.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { InvalidParameterError } from '../../../src/baremetal/common/errors.ts';
 import { startConductor } from '../../../src/baremetal/conductor/conductor-process.ts';
 import { defaultConductorSettings } from '../../../src/baremetal/conductor/conductor-settings.ts';
@@ -20,6 +25,7 @@ import type { HardwareType } from '../../../src/baremetal/drivers/hardware-type.
 import { GENERIC_HARDWARE } from '../../../src/baremetal/drivers/hardware-types/generic-hardware.ts';
 import type { Implementation } from '../../../src/baremetal/drivers/implementation.ts';
 import type { PowerInterface } from '../../../src/baremetal/drivers/interfaces/index.ts';
+import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { LocalBus, LocalTransport } from '../../../src/rpc/index.ts';
 import { startBatonApi } from '../api/support/baton-api.ts';
 import { openTestDatabase, UNPINNED } from '../conductor/support/conductor-harness.ts';
@@ -72,14 +78,12 @@ const examplePower: Implementation<'power'> = {
   create: () => new ExamplePower(),
 };
 
-/** The declaration: GenericHardware's lists, with what Baton can run for boot and deploy. */
+/** The declaration: GenericHardware's lists (boot `pxe`, deploy `ramdisk` among them). */
 const EXAMPLE_HARDWARE: HardwareType = {
   name: 'example-hardware',
   className: 'ExampleHardware',
   supported: {
     ...GENERIC_HARDWARE,
-    boot: ['fake'],
-    deploy: ['fake'],
     management: ['noop'],
     power: ['example'],
   },
@@ -90,13 +94,23 @@ const CATALOG: DriverCatalog = {
   implementations: [...BUILTIN_DRIVERS.implementations, examplePower],
 };
 
+const scratch = mkdtempSync(join(tmpdir(), 'baton-example-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+writeFileSync(join(scratch, 'vmlinuz'), 'a kernel');
+writeFileSync(join(scratch, 'initrd'), 'a ramdisk');
+const tftpRoot = join(scratch, 'tftpboot');
+
 const ENABLED = {
   enabledHardwareTypes: ['fake-hardware', 'example-hardware'],
   enabledInterfaces: {
     ...STANDALONE_ENABLED_INTERFACES,
+    boot: ['fake', 'pxe'],
+    deploy: ['fake', 'ramdisk'],
     management: ['fake', 'noop'],
     power: ['fake', 'example'],
   },
+  automatedClean: false,
+  pxe: { ...PXE_DEFAULTS, tftpRoot, fileUrlAllowedPaths: [scratch] },
 };
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
@@ -129,9 +143,13 @@ describe('a hardware type declared outside Baton', () => {
       assert.equal(shown.default_management_interface, 'noop');
       assert.deepEqual(shown.enabled_bios_interfaces, ['no-bios']);
       assert.equal(shown.default_network_interface, 'noop');
-      assert.deepEqual((await get('/v1/drivers/example-hardware/properties')).body, {
-        example_address: 'Address of the BMC. Required.',
-      });
+      // Its power module's, beside those of the default boot interface (pxe).
+      const properties = (await get('/v1/drivers/example-hardware/properties')).body;
+      assert.equal(properties.example_address, 'Address of the BMC. Required.');
+      assert.equal(
+        properties.deploy_kernel,
+        'UUID (from Glance) of the deployment kernel. Required.',
+      );
 
       const created = await send('POST', '/v1/nodes', { driver: 'example-hardware', name: 'e1' });
       assert.equal(created.status, 201);
@@ -139,7 +157,8 @@ describe('a hardware type declared outside Baton', () => {
       assert.equal(created.body.management_interface, 'noop');
       assert.equal(created.body.bios_interface, 'no-bios');
       assert.equal(created.body.rescue_interface, 'no-rescue');
-      assert.equal(created.body.boot_interface, 'fake');
+      assert.equal(created.body.boot_interface, 'pxe');
+      assert.equal(created.body.deploy_interface, 'ramdisk');
 
       // The real text prints the object (`'<ironic.drivers.modules.fake.FakeBIOS object at
       // 0x7f…>'`, observed with the real manual-management type); Baton, without its address.
@@ -187,6 +206,40 @@ describe('a hardware type declared outside Baton', () => {
         boot_device: 'disk',
       });
       assert.equal(device.status, 204, 'noop management takes disk, which fake would refuse');
+
+      // Deployed and undeployed with Baton's pxe and ramdisk: no module of its own for them.
+      const uuid = created.body.uuid as string;
+      await send('POST', '/v1/ports', { node_uuid: uuid, address: '52:54:00:00:00:01' });
+      await send('PATCH', '/v1/nodes/e1', [
+        { op: 'add', path: '/instance_info/kernel', value: `file://${scratch}/vmlinuz` },
+        { op: 'add', path: '/instance_info/ramdisk', value: `file://${scratch}/initrd` },
+      ]);
+      const reaches = async (state: string) => {
+        for (let i = 0; i < 200; i++) {
+          const node = (await get('/v1/nodes/e1')).body;
+          if (node.provision_state === state || node.provision_state.endsWith('failed')) {
+            return node;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`e1 did not reach ${state}`);
+      };
+      for (const [target, state] of [
+        ['manage', 'manageable'],
+        ['provide', 'available'],
+        ['active', 'active'],
+      ]) {
+        await send('PUT', '/v1/nodes/e1/states/provision', { target });
+        const node = await reaches(state as string);
+        assert.equal(node.provision_state, state, node.last_error);
+      }
+      assert.equal(BMCS.get('bmc-1'), 'power on');
+      assert.equal(readFileSync(join(tftpRoot, uuid, 'kernel'), 'utf8'), 'a kernel');
+      assert.match(readFileSync(join(tftpRoot, uuid, 'config'), 'utf8'), /default=boot_ramdisk/);
+      await send('PUT', '/v1/nodes/e1/states/provision', { target: 'deleted' });
+      assert.equal((await reaches('available')).provision_state, 'available');
+      assert.equal(BMCS.get('bmc-1'), 'power off');
+      assert.equal(existsSync(join(tftpRoot, uuid)), false);
     } finally {
       await baton.close();
     }

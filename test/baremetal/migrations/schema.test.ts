@@ -39,6 +39,8 @@ const TABLES = [
   'deploy_template_steps',
   'bios_settings',
   'node_history',
+  'volume_connectors',
+  'volume_targets',
 ];
 
 /**
@@ -155,6 +157,7 @@ forEachBackend('bare metal migrations', (ctx) => {
         '0003_exact_name_collation',
         '0004_allocations_and_deploy_templates',
         '0005_bios_settings_and_node_history',
+        '0006_volume_connectors_and_targets',
       ],
     );
     assert.equal((await checkSchema(db, BAREMETAL_MIGRATIONS)).state, 'current');
@@ -187,7 +190,7 @@ forEachBackend('bare metal migrations', (ctx) => {
     const result = await migrateToLatest(ctx.db(), BAREMETAL_MIGRATIONS);
     assert.equal(result.error, undefined);
     assert.deepEqual(result.applied, []);
-    assert.equal(result.alreadyApplied, 5);
+    assert.equal(result.alreadyApplied, 6);
   });
 
   test("Placement's migrations apply beside them: the two services share one database", async () => {

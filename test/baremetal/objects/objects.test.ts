@@ -46,6 +46,8 @@ const FINGERPRINTS = {
   DeployTemplate: '1.1-b171fa165d22589f3c3431fee8cca76018f486c259ac0bc1da77c911a4125034',
   BIOSSetting: '1.1-8912281427a6c8a7ebcac3691dc8296702895816d629981b156c381db9509dcd',
   NodeHistory: '1.0-10d7158e4eb0b68c9cbc8ffc4412d424ed5d6596c0f82aa6b55ac42621c85749',
+  VolumeConnector: '1.0-79af471229e3cd3c93279d12a6ab1b0f77630df0a40ba6fbe3ad46b66deafdb5',
+  VolumeTarget: '1.0-c80579fec825e16ab566eb66351538107f5d03cd2c8ea757737cf6f27b14cc9f',
 };
 
 describe('bare metal object types', () => {
@@ -53,7 +55,7 @@ describe('bare metal object types', () => {
     assertFingerprints(BAREMETAL_OBJECT_TYPES, FINGERPRINTS);
   });
 
-  test('the service registry holds the twelve types of antelope, in the ironic namespace', () => {
+  test('the service registry holds the fourteen types of antelope, in the ironic namespace', () => {
     assert.deepEqual(latestObjectVersions(), {
       Node: '1.37',
       Port: '1.11',
@@ -67,6 +69,8 @@ describe('bare metal object types', () => {
       DeployTemplate: '1.1',
       BIOSSetting: '1.1',
       NodeHistory: '1.0',
+      VolumeConnector: '1.0',
+      VolumeTarget: '1.0',
     });
     for (const type of BAREMETAL_OBJECT_TYPES) {
       assert.equal(BAREMETAL_OBJECTS.get(type.name), type);

@@ -40,6 +40,8 @@ test('the registry ends with update_to_latest_versions, over every table of a st
     'DeployTemplate',
     'BIOSSetting',
     'NodeHistory',
+    'VolumeConnector',
+    'VolumeTarget',
   ]);
   assert.equal(BAREMETAL_RELEASES.zed?.objects.NodeInventory, undefined);
   // Ironic's zed names them; Baton's zed had no tables for them.
@@ -48,6 +50,8 @@ test('the registry ends with update_to_latest_versions, over every table of a st
   assert.equal(BAREMETAL_RELEASES.zed?.objects.BIOSSetting, undefined);
   assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.BIOSSetting, ['1.1']);
   assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.NodeHistory, ['1.0']);
+  assert.equal(BAREMETAL_RELEASES.zed?.objects.VolumeConnector, undefined);
+  assert.deepEqual(BAREMETAL_RELEASES.antelope?.objects.VolumeTarget, ['1.0']);
 });
 
 forEachStoreBackend('bare metal online migrations', (ctx) => {

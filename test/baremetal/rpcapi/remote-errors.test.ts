@@ -15,6 +15,7 @@ function sample(name: string, type: new (...args: string[]) => catalogue.IronicE
   if (name === 'DuplicateError') return catalogue.duplicateOf('port', 'address', 'aa:bb');
   if (name === 'NodeTraitNotFoundError') return new catalogue.NodeTraitNotFoundError(7, 'CUSTOM_X');
   if (name === 'NodeChangedError') return new catalogue.NodeChangedError('n-1', ['extra']);
+  if (name === 'VolumeChangedError') return new catalogue.VolumeChangedError('v-1', ['extra']);
   if (name === 'DriverNotFoundInEntrypointError')
     return new catalogue.DriverNotFoundInEntrypointError(['redfish'], 'ironic.hardware.types');
   if (name === 'InterfaceNotFoundInEntrypointError')

@@ -193,6 +193,28 @@ export const SAMPLE_FIELDS: Readonly<Record<string, Readonly<Record<string, unkn
     created_at: stamp(4),
     updated_at: stamp(5),
   },
+  VolumeConnector: {
+    id: 12,
+    uuid: '3b0a5c1e-8f2d-4c6a-9e7b-1d2c3b4a5f60',
+    node_id: 7,
+    type: 'iqn',
+    connector_id: 'iqn.2017-05.org.openstack:01:d9a51732c3f',
+    extra: { rack: 'r1' },
+    created_at: stamp(4),
+    updated_at: stamp(5),
+  },
+  VolumeTarget: {
+    id: 13,
+    uuid: '5c1e3b0a-2d8f-4a6c-7b9e-2c3b1d4a5f61',
+    node_id: 7,
+    volume_type: 'iscsi',
+    properties: { target_lun: 0, target_iqn: 'iqn.2010-10.org.openstack:volume-00000001' },
+    boot_index: 0,
+    volume_id: '04452bed-5367-4202-8bf5-de4335ac56d2',
+    extra: {},
+    created_at: stamp(4),
+    updated_at: stamp(5),
+  },
 };
 
 function traitList(items: readonly Record<string, unknown>[]): VersionedObject {

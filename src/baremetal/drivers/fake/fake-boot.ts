@@ -6,6 +6,8 @@ import { type DelayRange, fakeSleep } from './fake-delays.ts';
 class FakeBoot implements BootInterface {
   readonly kind = 'boot' as const;
   readonly name = 'fake';
+  // The real FakeBoot's: no `ramdisk_boot`, so a ramdisk deploy refuses it.
+  readonly capabilities = ['ipxe_boot', 'pxe_boot'] as const;
   readonly #delay: DelayRange;
 
   constructor(delay: DelayRange) {

@@ -1,14 +1,11 @@
 /**
  * The `ipmi` hardware type (Ironic 21.4.4's `ipmi.IPMIHardware`, a GenericHardware): power and
  * management through `ipmitool`. Each list is the real one in its order, keeping only what
- * Baton has a module for; left out for now (docs/baremetal.md, "The ipmi hardware type"):
- * boot `ipxe`, `pxe`; deploy `direct`, `ansible`, `ramdisk`, `anaconda`, `custom-agent`;
- * console `ipmitool-socat`, `ipmitool-shellinabox`; inspect `inspector`; network `flat`,
- * `neutron`; raid and rescue `agent`; storage `cinder`, `external`; vendor `ipmitool`.
- *
- * Until pxe boot and ramdisk deploy exist, boot and deploy offer `fake` (which the real type
- * does not), so that a node can be enrolled, powered and walked through its states; a node
- * with `fake` boot and deploy boots nothing.
+ * Baton has a module for: boot `pxe` and deploy `ramdisk` (a node network-boots its instance's
+ * kernel and ramdisk, no agent). Left out for now (docs/baremetal.md, "The ipmi hardware
+ * type"): boot `ipxe`; deploy `direct`, `ansible`, `anaconda`, `custom-agent`; console
+ * `ipmitool-socat`, `ipmitool-shellinabox`; inspect `inspector`; network `flat`, `neutron`;
+ * raid and rescue `agent`; storage `cinder`, `external`; vendor `ipmitool`.
  */
 import type { HardwareType } from '../hardware-type.ts';
 
@@ -19,9 +16,9 @@ export const IPMI_HARDWARE_TYPE: HardwareType = {
   className: 'IPMIHardware',
   supported: {
     bios: ['no-bios'],
-    boot: ['fake'],
+    boot: ['pxe'],
     console: ['no-console'],
-    deploy: ['fake'],
+    deploy: ['ramdisk'],
     inspect: ['no-inspect'],
     management: ['ipmitool', 'noop'],
     network: ['noop'],

@@ -5,6 +5,8 @@
 import type { DriverTask, HardwareInterface } from '../base-interface.ts';
 
 export interface BootInterface extends HardwareInterface<'boot'> {
+  /** What it can boot (the real `capabilities`): a ramdisk deploy needs `ramdisk_boot`. */
+  readonly capabilities?: readonly string[];
   prepareRamdisk(task: DriverTask, params: Readonly<Record<string, unknown>>): Promise<void>;
   cleanUpRamdisk(task: DriverTask): Promise<void>;
   prepareInstance(task: DriverTask): Promise<void>;

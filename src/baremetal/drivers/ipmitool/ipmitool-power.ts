@@ -8,7 +8,7 @@ import { InvalidParameterError, PowerStateFailureError } from '../../common/erro
 import { IPMIFailureError, PasswordFileFailedToCreateError } from '../../common/ipmi-errors.ts';
 import type { DriverTask } from '../base-interface.ts';
 import type { Implementation } from '../implementation.ts';
-import type { ManagementInterface, PowerInterface } from '../interfaces/index.ts';
+import type { PowerInterface } from '../interfaces/index.ts';
 import {
   boolFromString,
   COMMON_PROPERTIES,
@@ -45,21 +45,18 @@ const isIpmitoolFailure = (error: unknown) =>
  */
 export async function ensureNextBootDevice(task: DriverTask, info: IpmiDriverInfo): Promise<void> {
   if (!boolFromString(info.forceBootDevice)) return;
-  const withDriver = task as DriverTask & {
-    driver?: { management?: ManagementInterface };
-    save?: () => Promise<void>;
-  };
+  const withSave = task as DriverTask & { save?: () => Promise<void> };
   const internal = (task.node.peek('driver_internal_info') ?? {}) as Record<string, unknown>;
   if (internal.is_next_boot_persistent === false) {
     const rest = { ...internal };
     delete rest.is_next_boot_persistent;
     task.node.set('driver_internal_info', rest);
-    await withDriver.save?.();
+    await withSave.save?.();
     return;
   }
   const device = internal.persistent_boot_device;
-  if (typeof device === 'string' && device !== '' && withDriver.driver?.management) {
-    await withDriver.driver.management.setBootDevice(task, device, false);
+  if (typeof device === 'string' && device !== '' && task.driver !== undefined) {
+    await task.driver.management.setBootDevice(task, device, false);
   }
 }
 

@@ -11,6 +11,7 @@ import { NODE_STATE_SCENARIOS } from './node-states.ts';
 import { NODE_SCENARIOS } from './nodes.ts';
 import { PIN_SCENARIOS } from './pin.ts';
 import { PIN_ALLOCATION_SCENARIOS } from './pin-allocations.ts';
+import { PIN_VOLUME_SCENARIOS } from './pin-volume.ts';
 import { PORT_SCENARIOS } from './ports.ts';
 import { VERSION_SCENARIOS } from './versions.ts';
 
@@ -29,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ...PORT_SCENARIOS,
   ...PIN_SCENARIOS,
   ...PIN_ALLOCATION_SCENARIOS,
+  ...PIN_VOLUME_SCENARIOS,
   // Pinned to zed, BIOS settings and history are served at zed's maximum, 1.80; their rows are
   // kept for the look at their versions (real-ironic-api.test.ts).
   ...biosHistoryScenarios('1.80', '1b', true).map((s) => ({

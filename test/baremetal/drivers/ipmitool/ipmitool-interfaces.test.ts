@@ -22,6 +22,7 @@ import { IPMI_DEFAULTS } from '../../../../src/baremetal/drivers/ipmitool/ipmi-s
 import { ipmitoolManagement } from '../../../../src/baremetal/drivers/ipmitool/ipmitool-management.ts';
 import { ipmitoolPower } from '../../../../src/baremetal/drivers/ipmitool/ipmitool-power.ts';
 import { runnerFor } from '../../../../src/baremetal/drivers/ipmitool/shared-runner.ts';
+import type { NodeDriver } from '../../../../src/baremetal/drivers/node-driver.ts';
 import { Node } from '../../../../src/baremetal/objects/index.ts';
 import { IPMI_PASSWORD, type IpmiSim, requireIpmiSim, startIpmiSim } from '../support/ipmi-sim.ts';
 
@@ -226,7 +227,8 @@ describe('ipmitool interfaces against ipmi_sim', { skip }, () => {
     let saves = 0;
     const task = {
       ...taskFor(bmc.driverInfo({ ipmi_force_boot_device: true })),
-      driver: { management },
+      // Only management is reached (the remembered device is set again through it).
+      driver: { management } as unknown as NodeDriver,
       save: async () => {
         saves += 1;
       },
