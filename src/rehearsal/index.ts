@@ -54,3 +54,4 @@ export {
   type StepAction,
   type Tier,
 } from './step-plan.ts';
+export type { TimelinePoint } from './timeline.ts';
