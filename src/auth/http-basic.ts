@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { bcryptVerify } from './bcrypt.ts';
 import type { AuthOutcome, AuthRequest, RequestAuthenticator } from './keystone-authenticator.ts';
 
+/** The `WWW-Authenticate` challenge of a 401: the realm ironic-lib names. */
 export const BASIC_REALM = 'Basic realm="Baremetal API"';
 
 /** ironic-lib's refusals: BadRequest (400), Unauthorized (401), ConfigInvalid (500). */
@@ -86,6 +87,7 @@ export function basicCredentials(token: string): { username: string; password: U
   return { username, password: new Uint8Array(pair.subarray(colon + 1)) };
 }
 
+/** Where the authenticator reads its users from, and where it says why it refused one. */
 export interface HttpBasicAuthenticatorOptions {
   /** Reads `[DEFAULT] http_basic_auth_user_file` (throws when it cannot). */
   readonly readUserFile: () => Promise<string>;

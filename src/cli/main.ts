@@ -417,6 +417,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       'the service to upgrade: baremetal, or leases (the example service of examples/leases) (default: baremetal)',
     )
     .option(
+      '--definition <file>',
+      "a service defined in a file of your project (its default export); the project's git repository gives the releases and commits (default: none)",
+    )
+    .option(
       '--from <release>',
       'the recorded release (releases/*.json) to start from, by name or alias (default: the newest)',
     )

@@ -1,6 +1,7 @@
 /**
- * `baton rehearse`: a live rolling upgrade of a service (`--service`: bare metal by default)
- * from a recorded release to this working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
+ * `baton rehearse`: a live rolling upgrade of a service (`--service`: bare metal by default;
+ * `--definition`: one a file of another project defines, in that project's repository)
+ * from a recorded release to the working tree, under load (src/rehearsal, docs/rehearsal.md). Prints what it does,
  * then the step table, the failures and the data check; exit 0 only with zero failed
  * requests and a clean data check, 1 otherwise, 64 for bad flags.
  */
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
 import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
 import { readChartAssets } from '../rehearsal/chart-assets.ts';
+import { DefinitionFileError, loadDefinitionFile } from '../rehearsal/definition-file.ts';
 import { renderHtmlReport } from '../rehearsal/html-report.ts';
 import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
@@ -22,6 +24,7 @@ import { CliExit, EXIT, usageError } from './cli-error.ts';
 
 export interface RehearseOptions {
   readonly service?: string;
+  readonly definition?: string;
   readonly from?: string;
   readonly db?: string;
   readonly rpc?: string;
@@ -70,12 +73,10 @@ export async function rehearseCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const options = { ...REHEARSE_DEFAULTS, ...definedOnly(given) };
-  const service = REHEARSED_SERVICES[options.service];
-  if (service === undefined || !Object.hasOwn(REHEARSED_SERVICES, options.service)) {
-    throw usageError(
-      `--service must be one of ${Object.keys(REHEARSED_SERVICES).join(', ')}, not '${options.service}'`,
-    );
+  if (given.definition !== undefined && given.service !== undefined) {
+    throw usageError('--service and --definition name the service twice: give one');
   }
+  const { service, repoRoot } = await chooseService(given.definition, options.service);
   if (options.rpc !== 'http' && options.rpc !== 'amqp') {
     throw usageError(`--rpc must be http or amqp, not '${options.rpc}'`);
   }
@@ -109,7 +110,7 @@ export async function rehearseCommand(
   try {
     report = await rehearse({
       service,
-      repoRoot: REPO_ROOT,
+      repoRoot,
       ...(options.from === undefined ? {} : { from: options.from }),
       ...(options.db === undefined ? {} : { databaseUrl: options.db }),
       ...(given.backFrom === undefined ? {} : { backFrom: given.backFrom }),
@@ -133,6 +134,29 @@ export async function rehearseCommand(
     await writeReport(options.html, renderHtmlReport(report, await readChartAssets()), out);
   }
   return report.ok ? EXIT.ok : EXIT.failure;
+}
+
+/** A service of this checkout by name, or one a file of the user's project defines. */
+async function chooseService(
+  definition: string | undefined,
+  name: string,
+  // biome-ignore lint/suspicious/noExplicitAny: each service's load has its own type
+): Promise<{ service: RehearsedService<any>; repoRoot: string }> {
+  if (definition !== undefined) {
+    try {
+      return await loadDefinitionFile(definition);
+    } catch (error) {
+      if (error instanceof DefinitionFileError) throw usageError(error.message);
+      throw usageError(`--definition: ${definition} did not load: ${(error as Error).message}`);
+    }
+  }
+  const service = REHEARSED_SERVICES[name];
+  if (service === undefined || !Object.hasOwn(REHEARSED_SERVICES, name)) {
+    throw usageError(
+      `--service must be one of ${Object.keys(REHEARSED_SERVICES).join(', ')}, not '${name}'`,
+    );
+  }
+  return { service, repoRoot: REPO_ROOT };
 }
 
 /**

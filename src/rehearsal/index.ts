@@ -5,15 +5,19 @@
  * with flags.
  *
  * It rehearses a service a {@link RehearsedService} defines (its processes, database
- * commands, load and data check) from a checkout of this repository: it builds the previous
- * release from git and reads `releases/`. The bare metal reference service is one such
- * definition, `baton rehearse --service NAME` picks one.
+ * commands, load and data check) from a git repository: it builds the previous release from
+ * a commit and reads `releases/`. The bare metal reference service is one such definition,
+ * `baton rehearse --service NAME` picks one; `baton rehearse --definition FILE` takes one a
+ * file of another project exports, with that project's repository. A load paces itself with
+ * {@link Pacer} and sends its requests with {@link sendRecorded} (docs/tutorial.md).
  *
  * @module
  */
 export type { DataCheckResult } from './data-check.ts';
 export type { VersionCounts } from './database-snapshot.ts';
 export type { ReportedCaps } from './metrics-caps.ts';
+export { Pacer } from './pacer.ts';
+export { type LoadAnswer, type LoadRequest, sendRecorded } from './recorded-request.ts';
 export { DRAIN_WAIT_SECONDS, type RehearsalOptions, rehearse } from './rehearsal.ts';
 export type {
   CommandLaunch,
@@ -50,3 +54,4 @@ export {
   type StepAction,
   type Tier,
 } from './step-plan.ts';
+export type { TimelinePoint } from './timeline.ts';

@@ -10,6 +10,7 @@ import { randomInt } from 'node:crypto';
 import { LeaseLedger } from './leases-data-check.ts';
 import { higher } from './load-generator.ts';
 import { Pacer } from './pacer.ts';
+import { type LoadAnswer, sendRecorded } from './recorded-request.ts';
 import type { LoadSettings, ServiceLoad } from './rehearsed-service.ts';
 
 /** The leases API's version header. */
@@ -38,11 +39,6 @@ function drawOperation(roll: number): Operation {
     left -= weight;
   }
   return 'read';
-}
-
-interface Answer {
-  readonly body: Record<string, unknown>;
-  readonly headers: Headers;
 }
 
 export class LeasesLoad implements ServiceLoad {
@@ -108,45 +104,18 @@ export class LeasesLoad implements ServiceLoad {
     path: string,
     expected: number,
     options: { body?: unknown; baseUrl?: string; microversion?: string } = {},
-  ): Promise<Answer | undefined> {
+  ): Promise<LoadAnswer | undefined> {
     await this.#pacer.slot();
-    const baseUrl = options.baseUrl ?? this.#settings.baseUrl;
-    const startedAt = Date.now();
-    const started = performance.now();
-    let status = 0;
-    let detail: string | undefined;
-    let body: Record<string, unknown> = {};
-    let headers = new Headers();
-    try {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          [LEASES_VERSION_HEADER]: options.microversion ?? this.#settings.microversion,
-          ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      status = response.status;
-      headers = response.headers;
-      const text = await response.text();
-      if (status !== expected) detail = text.slice(0, 500);
-      else if (text !== '') body = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    }
-    const ok = status === expected && detail === undefined;
-    this.#settings.log.add({
+    return sendRecorded(this.#settings.log, {
       kind,
       method,
-      path,
-      startedAt,
-      ms: performance.now() - started,
-      status,
-      ok,
-      ...(detail === undefined ? {} : { detail }),
+      url: `${options.baseUrl ?? this.#settings.baseUrl}${path}`,
+      expected,
+      headers: {
+        [LEASES_VERSION_HEADER]: options.microversion ?? this.#settings.microversion,
+      },
+      ...(options.body === undefined ? {} : { body: options.body }),
     });
-    return ok ? { body, headers } : undefined;
   }
 
   /** Through the balancer at the load's version, or in a pool on a new-release API at 1.1. */

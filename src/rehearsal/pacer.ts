@@ -3,6 +3,7 @@
  * apart, so the whole load keeps to its target rate however many workers share it.
  */
 export class Pacer {
+  /** `rate`: requests per second, all callers together (`LoadSettings.rate`). */
   #next = 0;
   readonly #interval: number;
   constructor(rate: number) {

@@ -5,7 +5,8 @@
  * so a second rehearsal pays nothing, and one rehearsal at a time prepares a commit (the
  * others wait for it: CI starts four at once on two cores). The working tree's node_modules
  * is copied in first, so npm installs only what the two lock files do not share and removes
- * what the commit lacks (the native SQLite driver is not compiled again).
+ * what the commit lacks (the native SQLite driver is not compiled again); with the same lock
+ * file as the working tree, npm is not run at all, only the `build` script if there is one.
  */
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
@@ -30,6 +31,18 @@ export async function readReleaseFiles(repoRoot: string): Promise<ReleaseFile[]>
   return Promise.all(
     names.map(async (name) => parseReleaseFile(await readFile(join(dir, name), 'utf8'), name)),
   );
+}
+
+/** Whether the commit's package-lock.json is the working tree's, and its node_modules is there. */
+async function sameLockFile(repoRoot: string, extracted: string): Promise<boolean> {
+  const [ours, theirs] = [
+    join(repoRoot, 'package-lock.json'),
+    join(extracted, 'package-lock.json'),
+  ];
+  if (!(existsSync(ours) && existsSync(theirs) && existsSync(join(extracted, 'node_modules')))) {
+    return false;
+  }
+  return (await readFile(ours, 'utf8')) === (await readFile(theirs, 'utf8'));
 }
 
 function check(result: CommandResult, what: string): void {
@@ -91,7 +104,7 @@ async function prepareIn(
     'git archive',
   );
   if (existsSync(join(repoRoot, 'node_modules'))) {
-    say("previous release: copying the working tree's node_modules for npm to adjust");
+    say("previous release: copying the working tree's node_modules");
     // Its real folder: a node_modules that is a link (a git worktree sharing the main
     // checkout's) would be copied as the link, and npm would then install into the original.
     await cp(await realpath(join(repoRoot, 'node_modules')), join(partial, 'node_modules'), {
@@ -99,21 +112,34 @@ async function prepareIn(
       verbatimSymlinks: true,
     });
   }
-  // `npm install` with the commit's lock file, not `npm ci`: see README (the lock lists
-  // platform builds of Biome the registry here does not serve). It builds dist/ (prepare).
-  say('previous release: npm install (its own lock file), which builds it');
-  const install = await runCommand(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline'],
-    {
-      cwd: partial,
-    },
-  );
-  check(install, 'npm install');
-  if (!existsSync(join(partial, 'dist', 'cli', 'main.js'))) {
-    check(await runCommand('npm', ['run', 'build'], { cwd: partial }), 'npm run build');
+  if (await sameLockFile(repoRoot, partial)) {
+    // The commit's dependencies are the working tree's, copied above: nothing to install.
+    // This is also what makes a project that depends on a tarball by a relative `file:`
+    // path work, which npm could not resolve from the cache's folder.
+    say('previous release: same package-lock.json as the working tree, no npm install');
+    const build = await runCommand('npm', ['run', '--if-present', 'build'], { cwd: partial });
+    check(build, 'npm run build');
+    say(`previous release: built in ${build.seconds} s`);
+  } else {
+    // `npm install` with the commit's lock file, not `npm ci`: see README (the lock lists
+    // platform builds of Biome the registry here does not serve). It builds dist/ (prepare).
+    say('previous release: npm install (its own lock file), which builds it');
+    const install = await runCommand(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline'],
+      {
+        cwd: partial,
+      },
+    );
+    check(install, 'npm install');
+    if (!existsSync(join(partial, 'dist', 'cli', 'main.js'))) {
+      check(
+        await runCommand('npm', ['run', '--if-present', 'build'], { cwd: partial }),
+        'npm run build',
+      );
+    }
+    say(`previous release: installed and built in ${install.seconds} s`);
   }
-  say(`previous release: installed and built in ${install.seconds} s`);
   await writeFile(join(partial, READY), `${commit}\n`);
   await rm(target, { recursive: true, force: true });
   await rename(partial, target);

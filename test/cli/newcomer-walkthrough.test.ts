@@ -11,7 +11,8 @@
  * BATON_BAREMETAL_PORT are 0), so `http://127.0.0.1:6385` and `:8778` in the blocks become the
  * addresses it prints. Then the node must be `active` and the allocation exist, read back from
  * the APIs themselves, and SIGTERM must stop `baton up` with status 0. A code block that runs
- * commands against a deployment without a marker fails the test, so a new one cannot be missed.
+ * commands against a deployment without a marker fails the test, so a new one cannot be missed
+ * (docs/tutorial.md's blocks, marked `<!-- tutorial: … -->`, run in test/docs/tutorial.test.ts).
  *
  * Needs python3-ironicclient, python3-openstackclient and python3-osc-placement (.ci/debian-
  * packages): without them the walk is skipped with the reason, and fails under CI=true.
@@ -284,7 +285,7 @@ describe('README and docs examples', () => {
       .filter(
         (block) =>
           block.marker === undefined ||
-          !/^<!-- (walkthrough: \S+|example|server: .+|rolling-upgrade: .+|not run: .+) -->$/.test(
+          !/^<!-- (walkthrough: \S+|example|server: .+|rolling-upgrade: .+|tutorial: .+|not run: .+) -->$/.test(
             block.marker,
           ),
       )

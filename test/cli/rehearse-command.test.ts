@@ -45,6 +45,18 @@ describe('baton rehearse: bad input', () => {
     assert.equal(inherited.status, 64);
   });
 
+  it('refuses a definition file it cannot use, and one given with --service', async () => {
+    const missing = await baton('rehearse', '--definition', 'no-such-definition.mjs');
+    assert.equal(missing.status, 64);
+    assert.match(missing.err, /^baton: error: --definition: no file .*no-such-definition\.mjs\n$/);
+    const both = await baton('rehearse', '--service', 'leases', '--definition', 'x.mjs');
+    assert.equal(both.status, 64);
+    assert.equal(
+      both.err,
+      'baton: error: --service and --definition name the service twice: give one\n',
+    );
+  });
+
   it('refuses to go back with a service that has no commands for it', async () => {
     const result = await baton('rehearse', '--service', 'leases', '--back-from', '2.1');
     assert.equal(result.status, 64);
@@ -82,6 +94,7 @@ describe('baton rehearse: bad input', () => {
     assert.equal(result.status, 0);
     for (const flag of [
       '--service',
+      '--definition',
       '--from',
       '--db',
       '--rpc',

@@ -8,8 +8,8 @@
  *
  * Offline: npm's cache holds the dependencies' tarballs (this repository's `npm install` put
  * them there) but not their registry documents, so the scratch project gets a package lock
- * written from this repository's: the same versions, resolved and checked by integrity, with
- * nothing asked of the registry. Install scripts are off (`--ignore-scripts`): the only one in
+ * written from this repository's (support/offline-lock.ts): the same versions, each with its
+ * registry address and checked by integrity, with nothing asked of the registry. Install scripts are off (`--ignore-scripts`): the only one in
  * the package's dependencies is better-sqlite3's, which downloads or compiles its native
  * module; the test copies the one this repository's install made (the same version) instead.
  */
@@ -19,17 +19,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { offlineLock } from './support/offline-lock.ts';
 import { cleanNpmEnv, npmPack, ROOT } from './support/packed.ts';
 
-interface LockEntry {
-  readonly version?: string;
-  readonly dev?: boolean;
-  readonly link?: boolean;
-  readonly [key: string]: unknown;
-}
-
 interface Lock {
-  readonly packages: Readonly<Record<string, LockEntry>>;
+  readonly packages: Readonly<Record<string, { readonly version?: string }>>;
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -40,12 +34,6 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) 
  * paths and versions (they are the tarball's dependency tree).
  */
 function writeScratchProject(dir: string, tarball: string): void {
-  const pkg = readJson<{
-    version: string;
-    dependencies: Record<string, string>;
-    bin: Record<string, string>;
-    engines: Record<string, string>;
-  }>(join(ROOT, 'package.json'));
   const lock = readJson<Lock>(join(ROOT, 'package-lock.json'));
   const typesNode = lock.packages['node_modules/@types/node']?.version;
   assert.ok(typesNode, 'package-lock.json has no @types/node');
@@ -56,27 +44,13 @@ function writeScratchProject(dir: string, tarball: string): void {
     dependencies: { baton: `file:${tarball}` },
     devDependencies: { '@types/node': typesNode },
   };
-  const packages: Record<string, unknown> = {
-    '': {
-      name: 'scratch',
-      dependencies: manifest.dependencies,
-      devDependencies: manifest.devDependencies,
-    },
-    'node_modules/baton': {
-      version: pkg.version,
-      resolved: `file:${tarball}`,
-      dependencies: pkg.dependencies,
-      bin: pkg.bin,
-      engines: pkg.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path.startsWith('node_modules/') && !entry.dev && !entry.link) packages[path] = entry;
-  }
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(
     join(dir, 'package-lock.json'),
-    `${JSON.stringify({ name: 'scratch', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+    offlineLock('scratch', {
+      dependencies: manifest.dependencies,
+      devDependencies: manifest.devDependencies,
+    }),
   );
   // The repository's own compiler settings, without its sources and with the library check on.
   writeFileSync(
