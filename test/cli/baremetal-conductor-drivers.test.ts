@@ -27,11 +27,11 @@ describe('baton baremetal conductor with hardware it cannot serve', () => {
         notEnabled.err,
         "baton: error: Could not find the following interface in the 'ironic.hardware.interfaces.console' entrypoint: fake. Valid interfaces are ['no-console'].\n",
       );
-      const unknown = await baton(...common, '--enabled-boot-interfaces', 'pxe');
+      const unknown = await baton(...common, '--enabled-boot-interfaces', 'ipxe');
       assert.equal(unknown.status, 64, 'an implementation Baton does not have is a bad flag');
       assert.equal(
         unknown.err,
-        "baton: error: --enabled-boot-interfaces: 'pxe' is not an available boot interface\n",
+        "baton: error: --enabled-boot-interfaces: 'ipxe' is not an available boot interface\n",
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
