@@ -34,6 +34,10 @@ export interface ServedBaremetal {
   readonly apiPid: number | undefined;
   /** The conductor processes (Baton's; the real ones are not metered). */
   readonly conductorPids: readonly number[];
+  /** Each conductor's host name (as nodes' `conductor` field names it) and current pid. */
+  readonly conductors: () => readonly { readonly host: string; readonly pid: number | undefined }[];
+  /** The directory holding each process's log (`conductor-N.log`, N from 1). */
+  readonly logDir: string;
   /** SIGKILLs conductor `index` (from 0) and waits for its end. */
   readonly killConductor: (index: number) => Promise<void>;
   /**
@@ -230,6 +234,12 @@ export async function startBatonBaremetal(
       url,
       apiPid: api.process.pid,
       conductorPids,
+      conductors: () =>
+        children.slice(0, count).map((child, i) => ({
+          host: `bench-conductor-${i + 1}`,
+          pid: child.process.pid,
+        })),
+      logDir: dir,
       killConductor,
       restartConductor,
       stop,
@@ -265,6 +275,9 @@ export async function startRealBaremetal(
     url: real.url,
     apiPid: real.api.pid,
     conductorPids: [],
+    conductors: () =>
+      real.conductors.map((conductor) => ({ host: conductor.host, pid: conductor.process.pid })),
+    logDir: real.dir,
     killConductor: (index) =>
       killChild((real.conductors[index] as { process: ChildProcess }).process),
     restartConductor: async (index) => {

@@ -1,0 +1,475 @@
+/**
+ * The bare metal service with thousands of nodes (issue 26 §2), Baton's against the real
+ * Ironic 21.4.4 in the same run, each on a scratch PostgreSQL database with three conductors
+ * and the same options (bench/support/served-baremetal.ts, plus SCALE_CONFIG below). For each:
+ *
+ * - list pages: `GET /v1/nodes?detail=true&limit=100` paged through all NODES nodes (the
+ *   `next` link), p50/p99 per page over at least MIN_PAGES pages; the same with each filter
+ *   (`provision_state=active`, `conductor_group=rack-a`, `owner=project-3`, `shard=shard-2`);
+ * - database work per page (the unfiltered paging): PostgreSQL's counters of the scratch
+ *   database (pg_stat_database transactions, pg_stat_user_tables scans), the background rate
+ *   measured while idle subtracted. pg_stat_statements is not loaded on this server, so these
+ *   count transactions and table scans, not statements: Ironic runs a request's queries in one
+ *   transaction, Baton each read in its own;
+ * - the power state sync: each conductor's last sweep (nodes it synced, seconds), from the
+ *   real one's statsd timer ConductorManager._sync_power_states and gauge PowerSyncNodesCount
+ *   (`[metrics] backend = statsd` to a UDP socket of this process), from Baton's log line
+ *   "Power state sync: N nodes mapped here, S s". Fake power reads the recorded state, so a
+ *   sweep corrects nothing: it is the cost of reading every node under a shared lock. Every
+ *   node is covered when the conductors' counts add up to NODES and each sweep took less
+ *   than the interval (SYNC_S);
+ * - a conductor SIGKILLed: seconds until no node's `conductor` names it (every node listed,
+ *   each with a live conductor; `[conductor] heartbeat_timeout` = 10 s), then a PATCH of
+ *   TAKEOVER_CHECKS of its former nodes must succeed (the API reached a live conductor);
+ * - resident memory (VmRSS, with children) of the API and each conductor after the paging
+ *   and the sweeps.
+ *
+ * The nodes are written into each service's database directly (one node created through the
+ * API, then copied NODES times by SQL with only the fields below changed), the same way for
+ * both: creating 10,000 through the real API takes 10 to 20 minutes. Distribution by index i:
+ * provision_state active (i % 10 in 7..8, power on), manageable (9, power off), available
+ * (the rest, power off); owner project-(i % 10); shard shard-(i % 4); conductor_group rack-a
+ * (all, as the conductors: a node of a group no conductor serves would not be synced).
+ *
+ * NODES=10000 REAL=0 npm run bench:baremetal-scale
+ */
+import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createScratchDatabase } from '../test/db/support/backends.ts';
+import { realIronicMissing } from '../test/support/real-ironic.ts';
+import { IronicHttp } from './support/ironic-http.ts';
+import { percentile } from './support/placement-http.ts';
+import { loadAverage } from './support/process-cpu.ts';
+import { treeRssMiB } from './support/process-memory.ts';
+import {
+  BENCH_SETTINGS,
+  type ServedBaremetal,
+  type ServedOptions,
+  startBatonBaremetal,
+  startRealBaremetal,
+} from './support/served-baremetal.ts';
+
+const NODES = Number(process.env.NODES ?? 1000);
+const MIN_PAGES = Number(process.env.MIN_PAGES ?? 100);
+const SYNC_S = Number(process.env.SYNC_S ?? 30);
+const TAKEOVER_CHECKS = Number(process.env.TAKEOVER_CHECKS ?? 20);
+const COMPARE_REAL = process.env.REAL !== '0';
+const BATON = process.env.BATON !== '0';
+const CONDUCTORS = 3;
+const VERSION = '1.82';
+const GROUP = 'rack-a';
+const FILTERS = [
+  ['all', ''],
+  ['provision_state', '&provision_state=active'],
+  ['conductor_group', `&conductor_group=${GROUP}`],
+  ['owner', '&owner=project-3'],
+  ['shard', '&shard=shard-2'],
+] as const;
+
+const SCALE_CONFIG = {
+  conductor: {
+    conductor_group: GROUP,
+    heartbeat_timeout: '10',
+    sync_power_state_interval: String(SYNC_S),
+  },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Latencies {
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
+}
+
+function summarize(times: number[]): Latencies {
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), samples: times.length };
+}
+
+/** One conductor's last complete power state sync. */
+interface Sweep {
+  readonly nodes: number;
+  readonly seconds: number;
+}
+
+interface Figures {
+  readonly pages: Record<string, Latencies & { readonly nodes: number }>;
+  readonly transactionsPerPage: number;
+  readonly scansPerPage: number;
+  readonly sweeps: Record<string, Sweep>;
+  readonly takeover: {
+    readonly seconds: number;
+    readonly orphaned: number;
+    readonly checked: number;
+  };
+  readonly rssMiB: Record<string, number | undefined>;
+}
+
+/** Copies the template node `count` times with the distribution the header describes. */
+async function insertNodes(client: pg.Client, template: string, count: number): Promise<void> {
+  const columns = (
+    await client.query(
+      `select column_name from information_schema.columns
+        where table_schema = current_schema() and table_name = 'nodes' order by ordinal_position`,
+    )
+  ).rows.map((row) => row.column_name as string);
+  const set: Record<string, string> = {
+    uuid: 'gen_random_uuid()::text',
+    name: `'node-' || i`,
+    provision_state: `case when i % 10 in (7, 8) then 'active' when i % 10 = 9 then 'manageable' else 'available' end`,
+    power_state: `case when i % 10 in (7, 8) then 'power on' else 'power off' end`,
+    owner: `'project-' || (i % 10)`,
+    shard: `'shard-' || (i % 4)`,
+    conductor_group: `'${GROUP}'`,
+    created_at: 'now()',
+  };
+  const copied = columns.filter((column) => column !== 'id');
+  const values = copied.map((column) => set[column] ?? `t.${column}`);
+  const quoted = copied.map((column) => `"${column}"`);
+  const batch = 2000;
+  for (let from = 1; from <= count; from += batch) {
+    const to = Math.min(count, from + batch - 1);
+    await client.query(
+      `insert into nodes (${quoted.join(', ')})
+       select ${values.join(', ')} from nodes t cross join generate_series(${from}, ${to}) i
+        where t.uuid = $1`,
+      [template],
+    );
+  }
+  await client.query('delete from nodes where uuid = $1', [template]);
+  await client.query('analyze nodes');
+}
+
+/** Pages through the nodes matching `query`, over and over until MIN_PAGES pages are timed. */
+async function pageThrough(http: IronicHttp, query: string) {
+  const times: number[] = [];
+  let nodes = 0;
+  for (let pass = 0; times.length < MIN_PAGES; pass++) {
+    let path: string | undefined = `/v1/nodes?detail=true&limit=100${query}`;
+    let seen = 0;
+    while (path !== undefined) {
+      const started = performance.now();
+      const reply = await http.expect([200], 'GET', path);
+      times.push(performance.now() - started);
+      const body = reply.body as { nodes: unknown[]; next?: string };
+      seen += body.nodes.length;
+      path =
+        body.next === undefined
+          ? undefined
+          : new URL(body.next).pathname + new URL(body.next).search;
+    }
+    if (pass === 0) nodes = seen;
+    if (seen === 0) break;
+  }
+  return { ...summarize(times), nodes };
+}
+
+/** Transactions and table scans so far on the database (PostgreSQL's statistics). */
+async function databaseWork(client: pg.Client): Promise<{ transactions: number; scans: number }> {
+  await client.query('select pg_stat_clear_snapshot()');
+  const xact = await client.query(
+    `select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`,
+  );
+  const scans = await client.query(
+    `select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) as n from pg_stat_user_tables`,
+  );
+  return { transactions: Number(xact.rows[0].n), scans: Number(scans.rows[0].n) };
+}
+
+/**
+ * A backend reports its counters when it goes idle, at most once a second, or up to 10 s
+ * later (PostgreSQL 15): the counters are read after this long without the work.
+ */
+const STATS_SETTLE_MS = 11_000;
+
+/** Sweeps reported on the real conductors' statsd packets, by host, the last per host. */
+class StatsdSweeps {
+  readonly #socket = createSocket('udp4');
+  readonly #count = new Map<string, number>();
+  readonly sweeps = new Map<string, Sweep>();
+  port = 0;
+
+  async listen(): Promise<void> {
+    this.#socket.on('message', (message) => {
+      for (const line of message.toString().split('\n')) {
+        // <host>.ironic.conductor.manager.ConductorManager.<metric>:<value>|<type>
+        const match = /^(.*)\.ironic\.conductor\.manager\.ConductorManager\.(\w+):([\d.]+)\|/.exec(
+          line,
+        );
+        if (match === null) continue;
+        const [, host, metric, value] = match as unknown as [string, string, string, string];
+        if (metric === 'PowerSyncNodesCount') this.#count.set(host, Number(value));
+        if (metric === '_sync_power_states') {
+          this.sweeps.set(host, {
+            nodes: this.#count.get(host) ?? 0,
+            seconds: Number(value) / 1000,
+          });
+        }
+      }
+    });
+    await new Promise<void>((resolve) => this.#socket.bind(0, '127.0.0.1', resolve));
+    this.port = this.#socket.address().port;
+  }
+
+  close(): void {
+    this.#socket.close();
+  }
+}
+
+/** The last sweep each Baton conductor logged. */
+function loggedSweeps(served: ServedBaremetal): Map<string, Sweep> {
+  const sweeps = new Map<string, Sweep>();
+  for (const [i, conductor] of served.conductors().entries()) {
+    let text = '';
+    try {
+      text = readFileSync(join(served.logDir, `conductor-${i + 1}.log`), 'utf8');
+    } catch {
+      continue;
+    }
+    const all = [...text.matchAll(/Power state sync: (\d+) nodes mapped here, ([\d.]+) s/g)];
+    const last = all[all.length - 1];
+    if (last !== undefined) {
+      sweeps.set(conductor.host, { nodes: Number(last[1]), seconds: Number(last[2]) });
+    }
+  }
+  return sweeps;
+}
+
+/** Each node's uuid and conductor, all pages. */
+async function conductorsOfNodes(http: IronicHttp): Promise<Map<string, string | null>> {
+  const found = new Map<string, string | null>();
+  let path: string | undefined = '/v1/nodes?limit=1000&fields=uuid,conductor';
+  while (path !== undefined) {
+    const body = (await http.expect([200], 'GET', path)).body as {
+      nodes: { uuid: string; conductor: string | null }[];
+      next?: string;
+    };
+    for (const node of body.nodes) found.set(node.uuid, node.conductor);
+    path =
+      body.next === undefined ? undefined : new URL(body.next).pathname + new URL(body.next).search;
+  }
+  return found;
+}
+
+/** SIGKILLs the first conductor; seconds until none of its nodes names it, and the checks. */
+async function takeover(http: IronicHttp, served: ServedBaremetal) {
+  const dead = served.conductors()[0]?.host as string;
+  const before = await conductorsOfNodes(http);
+  const its = [...before].filter(([, host]) => host === dead).map(([uuid]) => uuid);
+  await served.killConductor(0);
+  const killed = performance.now();
+  let orphaned = its.length;
+  for (;;) {
+    const now = await conductorsOfNodes(http);
+    orphaned = [...now.values()].filter((host) => host === dead || !host).length;
+    if (now.size === NODES && orphaned === 0) break;
+    if (performance.now() - killed > 300_000) break;
+    await sleep(500);
+  }
+  const seconds = (performance.now() - killed) / 1000;
+  let checked = 0;
+  for (const uuid of its.slice(0, TAKEOVER_CHECKS)) {
+    await http.expect([200], 'PATCH', `/v1/nodes/${uuid}`, [
+      { op: 'add', path: '/extra/taken_over', value: 'yes' },
+    ]);
+    checked++;
+  }
+  console.log(
+    `  ${served.name}: conductor ${dead} (${its.length} nodes) killed; ${orphaned} without a live conductor after ${seconds.toFixed(1)} s; ${checked} of its nodes patched`,
+  );
+  return { seconds, orphaned, checked };
+}
+
+async function run(
+  start: (databaseUrl?: string, options?: ServedOptions) => Promise<ServedBaremetal>,
+  real: boolean,
+): Promise<Figures> {
+  const scratch = await createScratchDatabase('postgresql');
+  const statsd = new StatsdSweeps();
+  await statsd.listen();
+  const metrics: Record<string, Record<string, string>> = real
+    ? {
+        metrics: { backend: 'statsd', prepend_host: 'true' },
+        metrics_statsd: { statsd_host: '127.0.0.1', statsd_port: String(statsd.port) },
+      }
+    : {};
+  const served = await start(scratch.url, {
+    conductors: CONDUCTORS,
+    config: { ...SCALE_CONFIG, ...metrics },
+  });
+  const http = new IronicHttp(served.url, { version: VERSION, sockets: 4 });
+  const client = new pg.Client({ connectionString: scratch.url });
+  await client.connect();
+  try {
+    const template = await http.expect([201], 'POST', '/v1/nodes', {
+      driver: 'fake-hardware',
+      conductor_group: GROUP,
+      extra: { rack: 'a' },
+      properties: { cpus: 8, memory_mb: 65536, local_gb: 400 },
+    });
+    const inserting = performance.now();
+    await insertNodes(client, template.body.uuid as string, NODES);
+    const inserted = performance.now();
+    console.log(
+      `  ${served.name}: ${NODES} nodes written in ${((inserted - inserting) / 1000).toFixed(1)} s`,
+    );
+
+    const pages: Figures['pages'] = {};
+    let transactionsPerPage = Number.NaN;
+    let scansPerPage = Number.NaN;
+    for (const [label, query] of FILTERS) {
+      if (label === 'all') {
+        // The idle rate first (heartbeats, sweeps), to subtract from the paging's counts.
+        await sleep(STATS_SETTLE_MS);
+        const idleFrom = await databaseWork(client);
+        const idleStarted = performance.now();
+        await sleep(STATS_SETTLE_MS);
+        const idleTo = await databaseWork(client);
+        const idleMs = performance.now() - idleStarted;
+        const pagingStarted = performance.now();
+        pages[label] = await pageThrough(http, query);
+        await sleep(STATS_SETTLE_MS);
+        const after = await databaseWork(client);
+        const elapsed = performance.now() - pagingStarted;
+        const background = (n: number) => (n * elapsed) / idleMs;
+        const samples = pages[label].samples;
+        transactionsPerPage =
+          (after.transactions -
+            idleTo.transactions -
+            background(idleTo.transactions - idleFrom.transactions)) /
+          samples;
+        scansPerPage =
+          (after.scans - idleTo.scans - background(idleTo.scans - idleFrom.scans)) / samples;
+      } else {
+        pages[label] = await pageThrough(http, query);
+      }
+      const p = pages[label];
+      console.log(
+        `  ${served.name}: pages ${label.padEnd(16)} ${p.nodes} nodes, p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms (${p.samples} pages)`,
+      );
+    }
+    console.log(
+      `  ${served.name}: per page ${transactionsPerPage.toFixed(1)} transactions, ${scansPerPage.toFixed(1)} table scans`,
+    );
+
+    // Sweeps that began after the nodes were written: wait for those covering every node.
+    const sweepsOf = () => (real ? statsd.sweeps : loggedSweeps(served));
+    const sweepDeadline = Date.now() + (3 * SYNC_S + 120) * 1000;
+    statsd.sweeps.clear();
+    let sweeps = sweepsOf();
+    while (Date.now() < sweepDeadline) {
+      sweeps = sweepsOf();
+      const total = [...sweeps.values()].reduce((sum, s) => sum + s.nodes, 0);
+      if (sweeps.size === CONDUCTORS && total === NODES) break;
+      await sleep(1000);
+    }
+    for (const [host, sweep] of sweeps) {
+      console.log(
+        `  ${served.name}: power sync on ${host}: ${sweep.nodes} nodes in ${sweep.seconds.toFixed(2)} s`,
+      );
+    }
+
+    const rssMiB: Record<string, number | undefined> = {
+      api: served.apiPid === undefined ? undefined : treeRssMiB(served.apiPid),
+    };
+    for (const [i, conductor] of served.conductors().entries()) {
+      rssMiB[`conductor ${i + 1}`] =
+        conductor.pid === undefined ? undefined : treeRssMiB(conductor.pid);
+    }
+    console.log(
+      `  ${served.name}: RSS ${Object.entries(rssMiB)
+        .map(([name, mib]) => `${name} ${mib === undefined ? '?' : mib.toFixed(0)} MiB`)
+        .join(', ')}`,
+    );
+
+    const taken = await takeover(http, served);
+    return {
+      pages,
+      transactionsPerPage,
+      scansPerPage,
+      sweeps: Object.fromEntries(sweeps),
+      takeover: taken,
+      rssMiB,
+    };
+  } finally {
+    http.close();
+    statsd.close();
+    await client.end();
+    await served.stop();
+    await scratch.drop();
+  }
+}
+
+function table(results: [string, Figures][]): void {
+  const header = ['figure', ...results.map(([name]) => name)];
+  const rows: string[][] = [];
+  for (const [label] of FILTERS) {
+    rows.push([
+      `page ${label} p50/p99 ms`,
+      ...results.map(([, f]) => {
+        const p = f.pages[label];
+        return p === undefined ? '-' : `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
+      }),
+    ]);
+  }
+  rows.push(['transactions / page', ...results.map(([, f]) => f.transactionsPerPage.toFixed(1))]);
+  rows.push(['table scans / page', ...results.map(([, f]) => f.scansPerPage.toFixed(1))]);
+  rows.push([
+    `power sync, slowest sweep s`,
+    ...results.map(([, f]) => {
+      const sweeps = Object.values(f.sweeps);
+      const nodes = sweeps.reduce((sum, s) => sum + s.nodes, 0);
+      const slowest = Math.max(...sweeps.map((s) => s.seconds));
+      return `${slowest.toFixed(2)} (${nodes} nodes${nodes === NODES && slowest < SYNC_S ? ', all in time' : ', NOT all'})`;
+    }),
+  ]);
+  rows.push([
+    'conductor killed: s until served',
+    ...results.map(([, f]) => `${f.takeover.seconds.toFixed(1)} (${f.takeover.orphaned} lost)`),
+  ]);
+  for (const process of ['api', 'conductor 1', 'conductor 2', 'conductor 3']) {
+    rows.push([
+      `RSS ${process} MiB`,
+      ...results.map(([, f]) => {
+        const mib = f.rssMiB[process];
+        return mib === undefined ? '?' : mib.toFixed(0);
+      }),
+    ]);
+  }
+  const widths = header.map((_, c) =>
+    Math.max(...[header, ...rows].map((row) => (row[c] ?? '').length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, c) =>
+        c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number),
+      )
+      .join('  ');
+  console.log(`\n${line(header)}`);
+  for (const row of rows) console.log(line(row));
+}
+
+const settings = Object.entries({ ...BENCH_SETTINGS, ...SCALE_CONFIG })
+  .flatMap(([section, options]) =>
+    Object.entries(options).map(([key, value]) => `[${section}] ${key}=${value}`),
+  )
+  .join(', ');
+console.log(
+  `baremetal scale bench: ${NODES} nodes written by SQL, microversion ${VERSION}, pages of 100, at least ${MIN_PAGES} pages per figure, load ${loadAverage()}`,
+);
+console.log(
+  `both services: PostgreSQL (scratch database each), ${CONDUCTORS} conductors, RPC over HTTP, fake-hardware, noauth, ${settings}`,
+);
+const results: [string, Figures][] = [];
+if (BATON) results.push(['baton', await run(startBatonBaremetal, false)]);
+const missing = realIronicMissing();
+if (!COMPARE_REAL || missing) {
+  console.log(`the real Ironic is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`);
+} else {
+  results.push(['real 21.4.4', await run(startRealBaremetal, true)]);
+}
+table(results);
+console.log(`load average at the end: ${loadAverage()}`);
