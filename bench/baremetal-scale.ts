@@ -6,11 +6,9 @@
  * - list pages: `GET /v1/nodes?detail=true&limit=100` paged through all NODES nodes (the
  *   `next` link), p50/p99 per page over at least MIN_PAGES pages; the same with each filter
  *   (`provision_state=active`, `conductor_group=rack-a`, `owner=project-3`, `shard=shard-2`);
- * - database work per page (the unfiltered paging): PostgreSQL's counters of the scratch
- *   database (pg_stat_database transactions, pg_stat_user_tables scans), the background rate
- *   measured while idle subtracted. pg_stat_statements is not loaded on this server, so these
- *   count transactions and table scans, not statements: Ironic runs a request's queries in one
- *   transaction, Baton each read in its own;
+ * - SQL statements per page, per filter: the API process reaches PostgreSQL through a proxy
+ *   that reads the wire protocol (bench/support/pg-statement-counter.ts), statements and
+ *   transaction control (BEGIN/COMMIT) apart; the conductors connect directly;
  * - the power state sync: each conductor's last sweep (nodes it synced, seconds), from the
  *   real one's statsd timer ConductorManager._sync_power_states and gauge PowerSyncNodesCount
  *   (`[metrics] backend = statsd` to a UDP socket of this process), from Baton's log line
@@ -40,6 +38,7 @@ import pg from 'pg';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import { realIronicMissing } from '../test/support/real-ironic.ts';
 import { IronicHttp } from './support/ironic-http.ts';
+import { StatementCountingProxy } from './support/pg-statement-counter.ts';
 import { percentile } from './support/placement-http.ts';
 import { loadAverage } from './support/process-cpu.ts';
 import { treeRssMiB } from './support/process-memory.ts';
@@ -96,9 +95,15 @@ interface Sweep {
 }
 
 interface Figures {
-  readonly pages: Record<string, Latencies & { readonly nodes: number }>;
-  readonly transactionsPerPage: number;
-  readonly scansPerPage: number;
+  /** Per filter: page times, nodes matched, and the API's statements per page. */
+  readonly pages: Record<
+    string,
+    Latencies & {
+      readonly nodes: number;
+      readonly statementsPerPage: number;
+      readonly transactionControlPerPage: number;
+    }
+  >;
   readonly sweeps: Record<string, Sweep>;
   readonly takeover: {
     readonly seconds: number;
@@ -166,24 +171,6 @@ async function pageThrough(http: IronicHttp, query: string) {
   }
   return { ...summarize(times), nodes };
 }
-
-/** Transactions and table scans so far on the database (PostgreSQL's statistics). */
-async function databaseWork(client: pg.Client): Promise<{ transactions: number; scans: number }> {
-  await client.query('select pg_stat_clear_snapshot()');
-  const xact = await client.query(
-    `select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`,
-  );
-  const scans = await client.query(
-    `select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) as n from pg_stat_user_tables`,
-  );
-  return { transactions: Number(xact.rows[0].n), scans: Number(scans.rows[0].n) };
-}
-
-/**
- * A backend reports its counters when it goes idle, at most once a second, or up to 10 s
- * later (PostgreSQL 15): the counters are read after this long without the work.
- */
-const STATS_SETTLE_MS = 11_000;
 
 /** Sweeps reported on the real conductors' statsd packets, by host, the last per host. */
 class StatsdSweeps {
@@ -296,7 +283,15 @@ async function run(
         metrics_statsd: { statsd_host: '127.0.0.1', statsd_port: String(statsd.port) },
       }
     : {};
+  // The API reaches the database through a proxy that counts its statements.
+  const target = new URL(scratch.url);
+  const proxy = new StatementCountingProxy({
+    host: target.hostname,
+    port: Number(target.port || 5432),
+  });
+  await proxy.listen();
   const served = await start(scratch.url, {
+    apiDatabaseUrl: proxy.through(scratch.url),
     conductors: CONDUCTORS,
     config: { ...SCALE_CONFIG, ...metrics },
   });
@@ -318,42 +313,19 @@ async function run(
     );
 
     const pages: Figures['pages'] = {};
-    let transactionsPerPage = Number.NaN;
-    let scansPerPage = Number.NaN;
     for (const [label, query] of FILTERS) {
-      if (label === 'all') {
-        // The idle rate first (heartbeats, sweeps), to subtract from the paging's counts.
-        await sleep(STATS_SETTLE_MS);
-        const idleFrom = await databaseWork(client);
-        const idleStarted = performance.now();
-        await sleep(STATS_SETTLE_MS);
-        const idleTo = await databaseWork(client);
-        const idleMs = performance.now() - idleStarted;
-        const pagingStarted = performance.now();
-        pages[label] = await pageThrough(http, query);
-        await sleep(STATS_SETTLE_MS);
-        const after = await databaseWork(client);
-        const elapsed = performance.now() - pagingStarted;
-        const background = (n: number) => (n * elapsed) / idleMs;
-        const samples = pages[label].samples;
-        transactionsPerPage =
-          (after.transactions -
-            idleTo.transactions -
-            background(idleTo.transactions - idleFrom.transactions)) /
-          samples;
-        scansPerPage =
-          (after.scans - idleTo.scans - background(idleTo.scans - idleFrom.scans)) / samples;
-      } else {
-        pages[label] = await pageThrough(http, query);
-      }
-      const p = pages[label];
+      const before = { ...proxy.counts };
+      const p = await pageThrough(http, query);
+      pages[label] = {
+        ...p,
+        statementsPerPage: (proxy.counts.statements - before.statements) / p.samples,
+        transactionControlPerPage:
+          (proxy.counts.transactionControl - before.transactionControl) / p.samples,
+      };
       console.log(
-        `  ${served.name}: pages ${label.padEnd(16)} ${p.nodes} nodes, p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms (${p.samples} pages)`,
+        `  ${served.name}: pages ${label.padEnd(16)} ${p.nodes} nodes, p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms (${p.samples} pages), per page ${pages[label].statementsPerPage.toFixed(2)} statements + ${pages[label].transactionControlPerPage.toFixed(2)} BEGIN/COMMIT`,
       );
     }
-    console.log(
-      `  ${served.name}: per page ${transactionsPerPage.toFixed(1)} transactions, ${scansPerPage.toFixed(1)} table scans`,
-    );
 
     // Sweeps that began after the nodes were written: wait for those covering every node.
     const sweepsOf = () => (real ? statsd.sweeps : loggedSweeps(served));
@@ -388,8 +360,6 @@ async function run(
     const taken = await takeover(http, served);
     return {
       pages,
-      transactionsPerPage,
-      scansPerPage,
       sweeps: Object.fromEntries(sweeps),
       takeover: taken,
       rssMiB,
@@ -399,6 +369,7 @@ async function run(
     statsd.close();
     await client.end();
     await served.stop();
+    proxy.close();
     await scratch.drop();
   }
 }
@@ -415,8 +386,17 @@ function table(results: [string, Figures][]): void {
       }),
     ]);
   }
-  rows.push(['transactions / page', ...results.map(([, f]) => f.transactionsPerPage.toFixed(1))]);
-  rows.push(['table scans / page', ...results.map(([, f]) => f.scansPerPage.toFixed(1))]);
+  for (const [label] of FILTERS) {
+    rows.push([
+      `page ${label} SQL statements + tx control`,
+      ...results.map(([, f]) => {
+        const p = f.pages[label];
+        return p === undefined
+          ? '-'
+          : `${p.statementsPerPage.toFixed(1)} + ${p.transactionControlPerPage.toFixed(1)}`;
+      }),
+    ]);
+  }
   rows.push([
     `power sync, slowest sweep s`,
     ...results.map(([, f]) => {

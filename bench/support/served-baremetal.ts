@@ -51,6 +51,8 @@ export interface ServedBaremetal {
 /** What a benchmark may change: the number of conductors, and options by section. */
 export interface ServedOptions {
   readonly databaseUrl?: string;
+  /** The API process's database URL when not `databaseUrl`'s (the same database, elsewhere). */
+  readonly apiDatabaseUrl?: string;
   readonly conductors?: number;
   /** Options for every process, by config file section, over BENCH_SETTINGS. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -171,12 +173,12 @@ export async function startBatonBaremetal(
   const dir = await mkdtemp(join(tmpdir(), 'bench-baremetal-'));
   const port = await freePort();
   const count = options.conductors ?? BENCH_CONDUCTORS;
-  const config = (host: string) =>
+  const config = (host: string, connection = databaseUrl) =>
     ini(
       mergeSections(
         {
           DEFAULT: { host, rpc_transport: 'http', auth_strategy: 'noauth' },
-          database: { connection: databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
+          database: { connection: connection ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
           api: { host_ip: '127.0.0.1', port: String(port), drain_wait: '0' },
         },
         BENCH_SETTINGS,
@@ -215,7 +217,7 @@ export async function startBatonBaremetal(
       children.push(await startConductorProcess(i));
     }
     const apiConfig = join(dir, 'api.conf');
-    await writeFile(apiConfig, config('bench-api'));
+    await writeFile(apiConfig, config('bench-api', options.apiDatabaseUrl ?? databaseUrl));
     children.push(
       startBatonProcess('api', apiConfig, join(dir, 'api.log'), process.env.SERVER_NODE_ARGS ?? ''),
     );
@@ -266,6 +268,7 @@ export async function startRealBaremetal(
 ): Promise<ServedBaremetal> {
   const real = await startRealIronic({
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    ...(options.apiDatabaseUrl === undefined ? {} : { apiDatabaseUrl: options.apiDatabaseUrl }),
     conductors: options.conductors ?? BENCH_CONDUCTORS,
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
     config: mergeSections({ conductor: { ...BENCH_SETTINGS.conductor } }, options.config),
