@@ -175,7 +175,11 @@ async function pageThrough(http: IronicHttp, query: string) {
   return { ...summarize(times), nodes };
 }
 
-/** Sweeps reported on the real conductors' statsd packets, by host, the last per host. */
+/**
+ * Sweeps reported in the real conductors' statsd packets, the last per conductor. Ironic
+ * names its metric loggers before reading its options (`prepend_host` has no effect), so a
+ * conductor is told by the UDP port it sends from (one socket per process).
+ */
 class StatsdSweeps {
   readonly #socket = createSocket('udp4');
   readonly #count = new Map<string, number>();
@@ -183,18 +187,17 @@ class StatsdSweeps {
   port = 0;
 
   async listen(): Promise<void> {
-    this.#socket.on('message', (message) => {
+    this.#socket.on('message', (message, sender) => {
+      const conductor = `conductor@${sender.port}`;
       for (const line of message.toString().split('\n')) {
-        // <host>.ironic.conductor.manager.ConductorManager.<metric>:<value>|<type>
-        const match = /^(.*)\.ironic\.conductor\.manager\.ConductorManager\.(\w+):([\d.]+)\|/.exec(
-          line,
-        );
+        // [ironic.conductor.manager.]ConductorManager.<metric>:<value>|<type>
+        const match = /(?:^|\.)ConductorManager\.(\w+):([\d.]+)\|/.exec(line);
         if (match === null) continue;
-        const [, host, metric, value] = match as unknown as [string, string, string, string];
-        if (metric === 'PowerSyncNodesCount') this.#count.set(host, Number(value));
+        const [, metric, value] = match as unknown as [string, string, string];
+        if (metric === 'PowerSyncNodesCount') this.#count.set(conductor, Number(value));
         if (metric === '_sync_power_states') {
-          this.sweeps.set(host, {
-            nodes: this.#count.get(host) ?? 0,
+          this.sweeps.set(conductor, {
+            nodes: this.#count.get(conductor) ?? 0,
             seconds: Number(value) / 1000,
           });
         }
@@ -298,7 +301,7 @@ async function run(
   await statsd.listen();
   const metrics: Record<string, Record<string, string>> = real
     ? {
-        metrics: { backend: 'statsd', prepend_host: 'true' },
+        metrics: { backend: 'statsd' },
         metrics_statsd: { statsd_host: '127.0.0.1', statsd_port: String(statsd.port) },
       }
     : {};
@@ -421,6 +424,7 @@ function table(results: [string, Figures][]): void {
     ...results.map(([, f]) => {
       const sweeps = Object.values(f.sweeps);
       const nodes = sweeps.reduce((sum, s) => sum + s.nodes, 0);
+      if (sweeps.length === 0) return 'none seen';
       const slowest = Math.max(...sweeps.map((s) => s.seconds));
       return `${slowest.toFixed(2)} (${nodes} nodes${nodes === NODES && slowest < SYNC_S ? ', all in time' : ', NOT all'})`;
     }),
