@@ -31,7 +31,7 @@
  *
  * NODES=10000 REAL=0 npm run bench:baremetal-scale
  */
-import { createSocket } from 'node:dgram';
+import { createSocket, type Socket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -177,38 +177,45 @@ async function pageThrough(http: IronicHttp, query: string) {
 
 /**
  * Sweeps reported in the real conductors' statsd packets, the last per conductor. Ironic
- * names its metric loggers before reading its options (`prepend_host` has no effect), so a
- * conductor is told by the UDP port it sends from (one socket per process).
+ * names its metric loggers before reading its options (`prepend_host` has no effect) and
+ * sends each packet from a new socket, so each conductor is given a port of its own.
  */
 class StatsdSweeps {
-  readonly #socket = createSocket('udp4');
+  readonly #sockets = new Map<string, Socket>();
   readonly #count = new Map<string, number>();
   readonly sweeps = new Map<string, Sweep>();
-  port = 0;
+  /** Each conductor's port, by index. */
+  readonly ports: number[] = [];
 
-  async listen(): Promise<void> {
-    this.#socket.on('message', (message, sender) => {
-      const conductor = `conductor@${sender.port}`;
-      for (const line of message.toString().split('\n')) {
-        // [ironic.conductor.manager.]ConductorManager.<metric>:<value>|<type>
-        const match = /(?:^|\.)ConductorManager\.(\w+):([\d.]+)\|/.exec(line);
-        if (match === null) continue;
-        const [, metric, value] = match as unknown as [string, string, string];
-        if (metric === 'PowerSyncNodesCount') this.#count.set(conductor, Number(value));
-        if (metric === '_sync_power_states') {
-          this.sweeps.set(conductor, {
-            nodes: this.#count.get(conductor) ?? 0,
-            seconds: Number(value) / 1000,
-          });
-        }
+  async listen(conductors: number): Promise<void> {
+    for (let i = 0; i < conductors; i++) {
+      const socket = createSocket('udp4');
+      const conductor = `conductor ${i + 1}`;
+      socket.on('message', (message) => this.#read(conductor, message.toString()));
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      this.#sockets.set(conductor, socket);
+      this.ports.push(socket.address().port);
+    }
+  }
+
+  #read(conductor: string, text: string): void {
+    for (const line of text.split('\n')) {
+      // [ironic.conductor.manager.]ConductorManager.<metric>:<value>|<type>
+      const match = /(?:^|\.)ConductorManager\.(\w+):([\d.]+)\|/.exec(line);
+      if (match === null) continue;
+      const [, metric, value] = match as unknown as [string, string, string];
+      if (metric === 'PowerSyncNodesCount') this.#count.set(conductor, Number(value));
+      if (metric === '_sync_power_states') {
+        this.sweeps.set(conductor, {
+          nodes: this.#count.get(conductor) ?? 0,
+          seconds: Number(value) / 1000,
+        });
       }
-    });
-    await new Promise<void>((resolve) => this.#socket.bind(0, '127.0.0.1', resolve));
-    this.port = this.#socket.address().port;
+    }
   }
 
   close(): void {
-    this.#socket.close();
+    for (const socket of this.#sockets.values()) socket.close();
   }
 }
 
@@ -298,13 +305,11 @@ async function run(
 ): Promise<Figures> {
   const scratch = await createScratchDatabase('postgresql');
   const statsd = new StatsdSweeps();
-  await statsd.listen();
-  const metrics: Record<string, Record<string, string>> = real
-    ? {
-        metrics: { backend: 'statsd' },
-        metrics_statsd: { statsd_host: '127.0.0.1', statsd_port: String(statsd.port) },
-      }
-    : {};
+  await statsd.listen(CONDUCTORS);
+  const metrics = (index: number) => ({
+    metrics: { backend: 'statsd' },
+    metrics_statsd: { statsd_host: '127.0.0.1', statsd_port: String(statsd.ports[index]) },
+  });
   // The API reaches the database through a proxy that counts its statements.
   const target = new URL(scratch.url);
   const proxy = new StatementCountingProxy({
@@ -315,7 +320,8 @@ async function run(
   const served = await start(scratch.url, {
     apiDatabaseUrl: proxy.through(scratch.url),
     conductors: CONDUCTORS,
-    config: { ...SCALE_CONFIG, ...metrics },
+    config: SCALE_CONFIG,
+    ...(real ? { realConductorConfig: metrics } : {}),
   });
   const http = new IronicHttp(served.url, { version: VERSION, sockets: 4 });
   const client = new pg.Client({ connectionString: scratch.url });
@@ -350,7 +356,7 @@ async function run(
     }
 
     // Sweeps that began after the nodes were written: wait for those covering every node.
-    const sweepsOf = () => (real ? statsd.sweeps : loggedSweeps(served));
+    const sweepsOf = () => (real ? new Map(statsd.sweeps) : loggedSweeps(served));
     const sweepDeadline = Date.now() + (3 * SYNC_S + 120) * 1000;
     statsd.sweeps.clear();
     let sweeps = sweepsOf();

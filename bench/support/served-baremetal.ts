@@ -54,6 +54,10 @@ export interface ServedOptions {
   /** The API process's database URL when not `databaseUrl`'s (the same database, elsewhere). */
   readonly apiDatabaseUrl?: string;
   readonly conductors?: number;
+  /** The real Ironic's conductor `index` (from 0) alone, over `config` (Baton's: unused). */
+  readonly realConductorConfig?: (
+    index: number,
+  ) => Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Options for every process, by config file section, over BENCH_SETTINGS. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
@@ -270,6 +274,9 @@ export async function startRealBaremetal(
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
     ...(options.apiDatabaseUrl === undefined ? {} : { apiDatabaseUrl: options.apiDatabaseUrl }),
     conductors: options.conductors ?? BENCH_CONDUCTORS,
+    ...(options.realConductorConfig === undefined
+      ? {}
+      : { conductorConfig: options.realConductorConfig }),
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
     config: mergeSections({ conductor: { ...BENCH_SETTINGS.conductor } }, options.config),
   });

@@ -45,6 +45,8 @@ export interface RealIronicOptions {
   readonly automatedClean?: boolean;
   /** `[api] api_workers`, 1 by default. */
   readonly apiWorkers?: number;
+  /** Options of conductor `index` (from 0) alone, over `config`. */
+  readonly conductorConfig?: (index: number) => RealIronicOptions['config'];
   /** More options, by section: `{conductor: {heartbeat_timeout: '10'}}`. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Headers the readiness check sends (a token when `auth_strategy = keystone`). */
@@ -262,7 +264,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
   const configs = await Promise.all(
     hosts.map(async (host, i) => {
       const path = join(dir, `ironic-${i + 1}.conf`);
-      await writeFile(path, iniText(base(host)));
+      await writeFile(path, iniText(merge(base(host), options.conductorConfig?.(i))));
       return path;
     }),
   );
