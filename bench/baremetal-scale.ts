@@ -154,20 +154,29 @@ function pathOf(link: string): string {
   return url.pathname + url.search;
 }
 
-/** Pages through the nodes matching `query`, over and over until MIN_PAGES pages are timed. */
+/**
+ * Pages through the nodes matching `query`, over and over until MIN_PAGES pages are timed.
+ * The next page is asked with the same filters and the last node as `marker`, as the
+ * `baremetal` client does: the real 21.4.4's `next` link (and so Baton's) keeps only
+ * `detail`, `maintenance`, `associated`, `retired` and the sort, not `provision_state`,
+ * `owner`, `shard` or `conductor_group`.
+ */
 async function pageThrough(http: IronicHttp, query: string) {
   const times: number[] = [];
   let nodes = 0;
+  const first = `/v1/nodes?detail=true&limit=100${query}`;
   for (let pass = 0; times.length < MIN_PAGES; pass++) {
-    let path: string | undefined = `/v1/nodes?detail=true&limit=100${query}`;
+    let path: string | undefined = first;
     let seen = 0;
     while (path !== undefined) {
       const started = performance.now();
       const reply = await http.expect([200], 'GET', path);
       times.push(performance.now() - started);
-      const body = reply.body as { nodes: unknown[]; next?: string };
+      const body = reply.body as { nodes: { uuid: string }[]; next?: string };
       seen += body.nodes.length;
-      path = body.next === undefined ? undefined : pathOf(body.next);
+      const last = body.nodes[body.nodes.length - 1];
+      path =
+        body.next === undefined || last === undefined ? undefined : `${first}&marker=${last.uuid}`;
     }
     if (pass === 0) nodes = seen;
     if (seen === 0) break;
@@ -323,6 +332,7 @@ async function run(
     config: SCALE_CONFIG,
     ...(real ? { realConductorConfig: metrics } : {}),
   });
+  running.add(served);
   const http = new IronicHttp(served.url, { version: VERSION, sockets: 4 });
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
@@ -397,6 +407,7 @@ async function run(
     statsd.close();
     await client.end();
     await served.stop();
+    running.delete(served);
     proxy.close();
     await scratch.drop();
   }
@@ -472,6 +483,15 @@ console.log(
 console.log(
   `both services: PostgreSQL (scratch database each), ${CONDUCTORS} conductors, RPC over HTTP, fake-hardware, noauth, ${settings}`,
 );
+// Interrupted, the services started are stopped (they are processes of their own).
+const running = new Set<ServedBaremetal>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.allSettled([...running].map((served) => served.stop())).then(() =>
+      process.exit(130),
+    );
+  });
+}
 const results: [string, Figures][] = [];
 if (BATON) results.push(['baton', await run(startBatonBaremetal, false)]);
 const missing = realIronicMissing();
