@@ -287,7 +287,8 @@ async function doSyncPowerState(task: NodeTask, previous: number): Promise<numbe
 export async function syncPowerStates(ctx: ConductorContext): Promise<void> {
   const started = performance.now();
   const counts = failureCounts(ctx);
-  const nodes = (await nodesMappedHere(ctx, { maintenance: false }))
+  // The uuids alone, as Ironic's iter_nodes: each node is read again under its lock.
+  const nodes = (await nodesMappedHere(ctx, { maintenance: false }, { fields: [] }))
     .map((node) => String(node.get('uuid')))
     .sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
   const workers = Math.min(ctx.settings.syncPowerStateWorkers, ctx.settings.periodicMaxWorkers);
