@@ -326,6 +326,11 @@ async function run(
     port: Number(target.port || 5432),
   });
   await proxy.listen();
+  // STATEMENTS=1 prints what the API sends (the first 160 characters of each).
+  if (process.env.STATEMENTS === '1') {
+    proxy.onStatement = (text) =>
+      console.log(`    sql: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+  }
   const served = await start(scratch.url, {
     apiDatabaseUrl: proxy.through(scratch.url),
     conductors: CONDUCTORS,

@@ -31,9 +31,12 @@ export class FrontendMessageReader {
   /** The statement each portal was bound to. */
   readonly #portals = new Map<string, string>();
   readonly counts: StatementCounts;
+  /** Called with each statement's text as it is counted (to see which they are). */
+  readonly onStatement: ((text: string) => void) | undefined;
 
-  constructor(counts: StatementCounts) {
+  constructor(counts: StatementCounts, onStatement?: (text: string) => void) {
     this.counts = counts;
+    this.onStatement = onStatement;
   }
 
   push(chunk: Buffer): void {
@@ -78,6 +81,7 @@ export class FrontendMessageReader {
   }
 
   #count(text: string): void {
+    this.onStatement?.(text);
     if (TRANSACTION_CONTROL.test(text)) this.counts.transactionControl++;
     else this.counts.statements++;
   }
@@ -89,11 +93,12 @@ export class StatementCountingProxy {
   readonly #server: Server;
   readonly #target: { host: string; port: number };
   port = 0;
+  onStatement: ((text: string) => void) | undefined;
 
   constructor(target: { host: string; port: number }) {
     this.#target = target;
     this.#server = createServer((client) => {
-      const reader = new FrontendMessageReader(this.counts);
+      const reader = new FrontendMessageReader(this.counts, this.onStatement);
       const server = createConnection(this.#target);
       client.on('data', (chunk: Buffer) => {
         reader.push(chunk);
