@@ -6,6 +6,8 @@
  * - list pages: `GET /v1/nodes?detail=true&limit=100` paged through all NODES nodes (the
  *   `next` link), p50/p99 per page over at least MIN_PAGES pages; the same with each filter
  *   (`provision_state=active`, `conductor_group=rack-a`, `owner=project-3`, `shard=shard-2`);
+ * - the API process's CPU per page (Linux /proc; the real API's one worker), less moved by
+ *   the machine's load than the wall times;
  * - SQL statements per page, per filter: the API process reaches PostgreSQL through a proxy
  *   that reads the wire protocol (bench/support/pg-statement-counter.ts), statements and
  *   transaction control (BEGIN/COMMIT) apart; the conductors connect directly;
@@ -40,8 +42,8 @@ import { realIronicMissing } from '../test/support/real-ironic.ts';
 import { IronicHttp } from './support/ironic-http.ts';
 import { StatementCountingProxy } from './support/pg-statement-counter.ts';
 import { percentile } from './support/placement-http.ts';
-import { loadAverage } from './support/process-cpu.ts';
-import { treeRssMiB } from './support/process-memory.ts';
+import { CpuMeter, loadAverage } from './support/process-cpu.ts';
+import { children, treeRssMiB } from './support/process-memory.ts';
 import {
   BENCH_SETTINGS,
   type ServedBaremetal,
@@ -100,6 +102,7 @@ interface Figures {
     string,
     Latencies & {
       readonly nodes: number;
+      readonly apiCpuMsPerPage: number;
       readonly statementsPerPage: number;
       readonly transactionControlPerPage: number;
     }
@@ -356,17 +359,25 @@ async function run(
     );
 
     const pages: Figures['pages'] = {};
+    // The API's CPU per page: wall times move with the machine's load, CPU time less. The
+    // real API's worker is the launcher's child (one worker).
+    const apiPid =
+      served.apiPid === undefined ? undefined : (children(served.apiPid)[0] ?? served.apiPid);
     for (const [label, query] of FILTERS) {
       const before = { ...proxy.counts };
+      const cpu = new CpuMeter(apiPid, undefined);
+      cpu.start();
       const p = await pageThrough(http, query);
+      const apiMs = cpu.stop().serverMs;
       pages[label] = {
         ...p,
+        apiCpuMsPerPage: apiMs === undefined ? Number.NaN : apiMs / p.samples,
         statementsPerPage: (proxy.counts.statements - before.statements) / p.samples,
         transactionControlPerPage:
           (proxy.counts.transactionControl - before.transactionControl) / p.samples,
       };
       console.log(
-        `  ${served.name}: pages ${label.padEnd(16)} ${p.nodes} nodes, p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms (${p.samples} pages), per page ${pages[label].statementsPerPage.toFixed(2)} statements + ${pages[label].transactionControlPerPage.toFixed(2)} BEGIN/COMMIT`,
+        `  ${served.name}: pages ${label.padEnd(16)} ${p.nodes} nodes, p50 ${p.p50.toFixed(1)} ms  p99 ${p.p99.toFixed(1)} ms (${p.samples} pages), per page: API CPU ${pages[label].apiCpuMsPerPage.toFixed(2)} ms, ${pages[label].statementsPerPage.toFixed(2)} statements + ${pages[label].transactionControlPerPage.toFixed(2)} BEGIN/COMMIT`,
       );
     }
 
@@ -428,6 +439,12 @@ function table(results: [string, Figures][]): void {
         const p = f.pages[label];
         return p === undefined ? '-' : `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)}`;
       }),
+    ]);
+  }
+  for (const [label] of FILTERS) {
+    rows.push([
+      `page ${label} API CPU ms`,
+      ...results.map(([, f]) => f.pages[label]?.apiCpuMsPerPage.toFixed(2) ?? '-'),
     ]);
   }
   for (const [label] of FILTERS) {

@@ -15,7 +15,8 @@ function rssKb(pid: number): number | undefined {
   }
 }
 
-function children(pid: number): number[] {
+/** The processes `pid` started (its children, not theirs). */
+export function children(pid: number): number[] {
   const found: number[] = [];
   try {
     for (const thread of readdirSync(`/proc/${pid}/task`)) {
