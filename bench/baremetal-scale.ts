@@ -13,7 +13,7 @@
  *   transaction control (BEGIN/COMMIT) apart; the conductors connect directly;
  * - the power state sync: each conductor's last sweep (nodes it synced, seconds), from the
  *   real one's statsd timer ConductorManager._sync_power_states and gauge PowerSyncNodesCount
- *   (`[metrics] backend = statsd` to a UDP socket of this process), from Baton's log line
+ *   (`[metrics] backend = statsd`, each conductor to a UDP port of its own here), from Baton's log line
  *   "Power state sync: N nodes mapped here, S s". Fake power reads the recorded state, so a
  *   sweep corrects nothing: it is the cost of reading every node under a shared lock. Every
  *   node is covered when the conductors' counts add up to NODES and each sweep took less
