@@ -34,6 +34,10 @@ export interface ServedBaremetal {
   readonly apiPid: number | undefined;
   /** The conductor processes (Baton's; the real ones are not metered). */
   readonly conductorPids: readonly number[];
+  /** Each conductor's host name (as nodes' `conductor` field names it) and current pid. */
+  readonly conductors: () => readonly { readonly host: string; readonly pid: number | undefined }[];
+  /** The directory holding each process's log (`conductor-N.log`, N from 1). */
+  readonly logDir: string;
   /** SIGKILLs conductor `index` (from 0) and waits for its end. */
   readonly killConductor: (index: number) => Promise<void>;
   /**
@@ -47,7 +51,13 @@ export interface ServedBaremetal {
 /** What a benchmark may change: the number of conductors, and options by section. */
 export interface ServedOptions {
   readonly databaseUrl?: string;
+  /** The API process's database URL when not `databaseUrl`'s (the same database, elsewhere). */
+  readonly apiDatabaseUrl?: string;
   readonly conductors?: number;
+  /** The real Ironic's conductor `index` (from 0) alone, over `config` (Baton's: unused). */
+  readonly realConductorConfig?: (
+    index: number,
+  ) => Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Options for every process, by config file section, over BENCH_SETTINGS. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
@@ -167,12 +177,12 @@ export async function startBatonBaremetal(
   const dir = await mkdtemp(join(tmpdir(), 'bench-baremetal-'));
   const port = await freePort();
   const count = options.conductors ?? BENCH_CONDUCTORS;
-  const config = (host: string) =>
+  const config = (host: string, connection = databaseUrl) =>
     ini(
       mergeSections(
         {
           DEFAULT: { host, rpc_transport: 'http', auth_strategy: 'noauth' },
-          database: { connection: databaseUrl ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
+          database: { connection: connection ?? `sqlite:${join(dir, 'baremetal.sqlite')}` },
           api: { host_ip: '127.0.0.1', port: String(port), drain_wait: '0' },
         },
         BENCH_SETTINGS,
@@ -211,7 +221,7 @@ export async function startBatonBaremetal(
       children.push(await startConductorProcess(i));
     }
     const apiConfig = join(dir, 'api.conf');
-    await writeFile(apiConfig, config('bench-api'));
+    await writeFile(apiConfig, config('bench-api', options.apiDatabaseUrl ?? databaseUrl));
     children.push(
       startBatonProcess('api', apiConfig, join(dir, 'api.log'), process.env.SERVER_NODE_ARGS ?? ''),
     );
@@ -230,6 +240,12 @@ export async function startBatonBaremetal(
       url,
       apiPid: api.process.pid,
       conductorPids,
+      conductors: () =>
+        children.slice(0, count).map((child, i) => ({
+          host: `bench-conductor-${i + 1}`,
+          pid: child.process.pid,
+        })),
+      logDir: dir,
       killConductor,
       restartConductor,
       stop,
@@ -256,7 +272,11 @@ export async function startRealBaremetal(
 ): Promise<ServedBaremetal> {
   const real = await startRealIronic({
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    ...(options.apiDatabaseUrl === undefined ? {} : { apiDatabaseUrl: options.apiDatabaseUrl }),
     conductors: options.conductors ?? BENCH_CONDUCTORS,
+    ...(options.realConductorConfig === undefined
+      ? {}
+      : { conductorConfig: options.realConductorConfig }),
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
     config: mergeSections({ conductor: { ...BENCH_SETTINGS.conductor } }, options.config),
   });
@@ -265,6 +285,9 @@ export async function startRealBaremetal(
     url: real.url,
     apiPid: real.api.pid,
     conductorPids: [],
+    conductors: () =>
+      real.conductors.map((conductor) => ({ host: conductor.host, pid: conductor.process.pid })),
+    logDir: real.dir,
     killConductor: (index) =>
       killChild((real.conductors[index] as { process: ChildProcess }).process),
     restartConductor: async (index) => {

@@ -35,6 +35,8 @@ export const BAREMETAL_CLI = '/usr/bin/baremetal';
 export interface RealIronicOptions {
   /** A scratch PostgreSQL or MariaDB database (our URL form); a SQLite file when absent. */
   readonly databaseUrl?: string;
+  /** The API process's database URL when not `databaseUrl`'s (the same database, elsewhere). */
+  readonly apiDatabaseUrl?: string;
   /** Number of conductors (each its own process and host name), 1 by default. */
   readonly conductors?: number;
   /** `[DEFAULT] pin_release_version`, e.g. `zed`. */
@@ -43,6 +45,8 @@ export interface RealIronicOptions {
   readonly automatedClean?: boolean;
   /** `[api] api_workers`, 1 by default. */
   readonly apiWorkers?: number;
+  /** Options of conductor `index` (from 0) alone, over `config`. */
+  readonly conductorConfig?: (index: number) => RealIronicOptions['config'];
   /** More options, by section: `{conductor: {heartbeat_timeout: '10'}}`. */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Headers the readiness check sends (a token when `auth_strategy = keystone`). */
@@ -260,7 +264,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
   const configs = await Promise.all(
     hosts.map(async (host, i) => {
       const path = join(dir, `ironic-${i + 1}.conf`);
-      await writeFile(path, iniText(base(host)));
+      await writeFile(path, iniText(merge(base(host), options.conductorConfig?.(i))));
       return path;
     }),
   );
@@ -282,7 +286,17 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
       timeout: 60_000,
     });
     const apiLog = join(dir, 'api.log');
-    const api = start(API, configs[0] as string, apiLog);
+    let apiConfig = configs[0] as string;
+    if (options.apiDatabaseUrl !== undefined) {
+      apiConfig = join(dir, 'ironic-api.conf');
+      const sections = base(hosts[0] as string);
+      sections.database = {
+        ...sections.database,
+        connection: sqlalchemyUrl(options.apiDatabaseUrl),
+      };
+      await writeFile(apiConfig, iniText(sections));
+    }
+    const api = start(API, apiConfig, apiLog);
     const url = `http://127.0.0.1:${apiPort}`;
     const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
     const conductors: RealIronicConductor[] = [];

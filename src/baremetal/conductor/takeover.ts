@@ -114,11 +114,12 @@ export async function checkOrphanNodes(ctx: ConductorContext): Promise<void> {
 export async function syncLocalState(ctx: ConductorContext): Promise<void> {
   const id = ctx.conductorId;
   if (id === undefined) return;
-  const nodes = await nodesMappedHere(ctx, {
-    reserved: false,
-    maintenance: false,
-    provision_state: S.ACTIVE,
-  });
+  // The affinity alone, as Ironic's iter_nodes: a node to take is read again under its lock.
+  const nodes = await nodesMappedHere(
+    ctx,
+    { reserved: false, maintenance: false, provision_state: S.ACTIVE },
+    { fields: ['conductor_affinity'] },
+  );
   const others = nodes.filter((node) => node.get('conductor_affinity') !== id);
   const acquire = { purpose: 'node take over', inlineWork: true };
   await forEachAtMost(ctx, others, async (node) => {

@@ -12,6 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ConductorLog } from '../../../src/baremetal/conductor/conductor-context.ts';
 import type { ConductorSettings } from '../../../src/baremetal/conductor/conductor-settings.ts';
 import {
   POWER_FAILURE_FAULT,
@@ -38,6 +39,7 @@ let groups = 0;
 async function flakyConductor(
   url: string,
   settings: Partial<ConductorSettings> = {},
+  log?: ConductorLog,
 ): Promise<TestConductor> {
   const { transport } = localTransports();
   return startTestConductor({
@@ -45,6 +47,7 @@ async function flakyConductor(
     transport: transport(),
     drivers: FLAKY_CATALOG,
     settings: { ...FLAKY_ENABLED, conductorGroup: `sync${++groups}`, ...settings },
+    ...(log === undefined ? {} : { log }),
   });
 }
 
@@ -214,6 +217,23 @@ forEachConductorBackend('the periodic power state sync', (ctx) => {
     FLAKY.failing.delete(uuid);
     await until('recovered', (node) => node.get('maintenance') === false);
     assert.equal((await running.store.nodes.get(uuid)).get('power_state'), 'power on');
+    await dropAll(running);
+    await running.stop();
+  });
+
+  test('logs each sweep: the nodes mapped here (maintenance left out) and its time', async () => {
+    FLAKY.reset();
+    const lines: string[] = [];
+    const log: ConductorLog = { info: (m) => lines.push(m), warn: () => {}, error: () => {} };
+    const running = await flakyConductor(ctx.url(), {}, log);
+    ctx.onCleanup(() => running.stop());
+    await flakyNode(running);
+    await flakyNode(running);
+    await flakyNode(running, { maintenance: true });
+    await syncPowerStates(running.conductor.context);
+    const sweeps = lines.filter((line) => line.startsWith('Power state sync:'));
+    assert.equal(sweeps.length, 1, lines.join('\n'));
+    assert.match(sweeps[0] as string, /^Power state sync: 2 nodes mapped here, \d+\.\d\d s$/);
     await dropAll(running);
     await running.stop();
   });
