@@ -32,6 +32,9 @@
  * ROUNDS=5 ROUND_SECONDS=4 CLIENTS=8 PROVIDERS=20 CONSUMERS=400 BACKENDS=postgresql,sqlite npm run bench:placement
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import {
   expectStatus as expect,
@@ -385,8 +388,11 @@ function printCpu(name: string, results: RoundResult[]): void {
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 async function runBackend(backend: Backend): Promise<boolean> {
+  // Baton's request log goes to a file, as a deployment's would, not to this bench's stderr.
+  const logs = await mkdtemp(join(tmpdir(), 'bench-placement-'));
+  const logFile = (name: string) => ['--log-file', join(logs, `${backend}-${name}.log`)];
   const starters: { name: string; start: (url: string) => Promise<Served> }[] = [
-    { name: 'baton', start: (url) => startBaton(url) },
+    { name: 'baton', start: (url) => startBaton(url, { args: logFile('baton') }) },
   ];
   const missing = realPlacementMissing();
   const compareReal = backend === 'postgresql' && COMPARE_REAL && !missing;
@@ -397,7 +403,11 @@ async function runBackend(backend: Backend): Promise<boolean> {
   if (logCost) {
     starters.push({
       name: 'log-off',
-      start: (url) => startBaton(url, { name: 'log-off', args: ['--log-level', 'silent'] }),
+      start: (url) =>
+        startBaton(url, {
+          name: 'log-off',
+          args: [...logFile('log-off'), '--log-level', 'silent'],
+        }),
     });
   }
   const contenders: Contender[] = [];
@@ -461,6 +471,7 @@ async function runBackend(backend: Backend): Promise<boolean> {
     return good;
   } finally {
     for (const contender of contenders) await contender.drop();
+    await rm(logs, { recursive: true, force: true });
   }
 }
 
