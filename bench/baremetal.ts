@@ -19,7 +19,8 @@
  * interleaved rounds (the order reversed every other round) of SAMPLES timed requests each,
  * after WARMUP untimed ones in the first round and ROUND_WARMUP in the others: each prints the
  * median of the rounds' p50 and p99 with their range (min–max), and the ratio taken within each
- * round (median and range). Patch, port create and provisioning follow, one service at a time.
+ * round (median and range). Patch, port create (SAMPLES × ROUNDS samples each) and provisioning
+ * follow, one service at a time.
  *
  * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients,
  * each from sending the request to the answer's last byte (the client decodes only the bodies
@@ -57,6 +58,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SAMPLES = Number(process.env.SAMPLES ?? 200);
 const WARMUP = Number(process.env.WARMUP ?? 100);
 const ROUND_WARMUP = Number(process.env.ROUND_WARMUP ?? 20);
+/** Patch and port create are measured once per service, with as many samples as all rounds. */
+const WRITE_SAMPLES = SAMPLES * ROUNDS;
 const CLIENTS = Number(process.env.CLIENTS ?? 1);
 const NODES = Number(process.env.NODES ?? 1000);
 const PROVISION_NODES = Number(process.env.PROVISION_NODES ?? 200);
@@ -109,6 +112,7 @@ async function measure(
   meters: Meters,
   operation: (i: number, client: number) => Promise<unknown>,
   warmup = WARMUP,
+  samples = SAMPLES,
 ): Promise<Latencies> {
   let next = 0;
   let errorsBefore = 0;
@@ -116,7 +120,7 @@ async function measure(
   let cpu: () => CpuSpent = unmetered;
   let conductorCpu: () => CpuSpent[] = () => [unmetered()];
   const times: number[] = [];
-  const total = warmup + SAMPLES;
+  const total = warmup + samples;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       for (let i = next++; i < total; i = next++) {
@@ -142,8 +146,8 @@ async function measure(
   return {
     ...summarize(times),
     errors: http.serverErrors - errorsBefore,
-    ...(spent === undefined ? {} : { apiCpuMs: spent / SAMPLES }),
-    ...(conductorMs === undefined ? {} : { conductorCpuMs: conductorMs / SAMPLES }),
+    ...(spent === undefined ? {} : { apiCpuMs: spent / samples }),
+    ...(conductorMs === undefined ? {} : { conductorCpuMs: conductorMs / samples }),
   };
 }
 
@@ -346,16 +350,26 @@ async function writeFigures(side: Side): Promise<Figures> {
   // Each client patches nodes of its own, so two clients never race for a node's lock.
   const patch = line(
     'patch',
-    await measure(http, meters, (i, client) =>
-      http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
-        { op: 'replace', path: '/extra/x', value: String(i) },
-      ]),
+    await measure(
+      http,
+      meters,
+      (i, client) =>
+        http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
+          { op: 'replace', path: '/extra/x', value: String(i) },
+        ]),
+      WARMUP,
+      WRITE_SAMPLES,
     ),
   );
   const portCreate = line(
     'port create',
-    await measure(http, meters, (i) =>
-      http.expect([201], 'POST', '/v1/ports', { node_uuid: randomNode(side), address: mac(i) }),
+    await measure(
+      http,
+      meters,
+      (i) =>
+        http.expect([201], 'POST', '/v1/ports', { node_uuid: randomNode(side), address: mac(i) }),
+      WARMUP,
+      WRITE_SAMPLES,
     ),
   );
   // A few nodes first, untimed: the first walks load and compile the conductors' code.
@@ -436,7 +450,7 @@ const settings = Object.entries(BENCH_SETTINGS)
   )
   .join(', ');
 console.log(
-  `baremetal bench: microversion ${VERSION}, ${CLIENTS} client(s), ${WARMUP} warm-up + ${SAMPLES} samples per figure, ${NODES} nodes listed, ${PROVISION_NODES} provisioned after ${PROVISION_WARMUP} untimed (${IN_FLIGHT} in flight, poll every ${POLL_MS} ms), load ${loadAverage()}`,
+  `baremetal bench: microversion ${VERSION}, ${CLIENTS} client(s), list and show in ${ROUNDS} rounds of ${SAMPLES} samples (${WARMUP} warm-up, then ${ROUND_WARMUP} per round), patch and port create ${WARMUP} warm-up + ${WRITE_SAMPLES} samples, ${NODES} nodes listed, ${PROVISION_NODES} provisioned after ${PROVISION_WARMUP} untimed (${IN_FLIGHT} in flight, poll every ${POLL_MS} ms), load ${loadAverage()}`,
 );
 console.log(
   `both services: ${BACKEND === 'sqlite' ? 'SQLite' : `${BACKEND} (scratch database each)`}, ${BENCH_CONDUCTORS} conductors, RPC over HTTP (Baton http, real json-rpc), fake-hardware, noauth, ${settings}; the rest at the real defaults`,
