@@ -15,6 +15,13 @@
  *   verb once it is in the stable state and unlocked (no reservation). PROVISION_WARMUP nodes
  *   go the same way first, untimed.
  *
+ * Both services are started and enrolled first; list and show are then measured in ROUNDS
+ * interleaved rounds (the order reversed every other round) of SAMPLES timed requests each,
+ * after WARMUP untimed ones in the first round and ROUND_WARMUP in the others: each prints the
+ * median of the rounds' p50 and p99 with their range (min–max), and the ratio taken within each
+ * round (median and range). Patch, port create (SAMPLES × ROUNDS samples each) and provisioning
+ * follow, one service at a time.
+ *
  * Each API figure: WARMUP requests, then SAMPLES timed ones from CLIENTS concurrent clients,
  * each from sending the request to the answer's last byte (the client decodes only the bodies
  * it reads: the list's 236 kB of JSON would otherwise add the same ~2 ms to both sides).
@@ -22,7 +29,7 @@
  * REAL=0 skips the real service. SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
  * profiles Baton's API process (CONDUCTOR_NODE_ARGS its conductors).
  *
- * SAMPLES=1000 CLIENTS=1 NODES=1000 PROVISION_NODES=200 IN_FLIGHT=20 npm run bench:baremetal
+ * ROUNDS=5 SAMPLES=200 CLIENTS=1 NODES=1000 PROVISION_NODES=200 IN_FLIGHT=20 npm run bench:baremetal
  */
 import { randomUUID } from 'node:crypto';
 import type { Backend } from '../src/db/index.ts';
@@ -32,6 +39,13 @@ import { IronicHttp } from './support/ironic-http.ts';
 import { percentile } from './support/placement-http.ts';
 import { CpuMeter, type CpuSpent, loadAverage } from './support/process-cpu.ts';
 import {
+  formatSpread,
+  interleave,
+  lowerIsBetter,
+  type RoundsFigure,
+  summarizeRounds,
+} from './support/rounds.ts';
+import {
   BENCH_CONDUCTORS,
   BENCH_SETTINGS,
   type ServedBaremetal,
@@ -40,8 +54,12 @@ import {
 } from './support/served-baremetal.ts';
 
 const VERSION = '1.80';
-const SAMPLES = Number(process.env.SAMPLES ?? 1000);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const SAMPLES = Number(process.env.SAMPLES ?? 200);
 const WARMUP = Number(process.env.WARMUP ?? 100);
+const ROUND_WARMUP = Number(process.env.ROUND_WARMUP ?? 20);
+/** Patch and port create are measured once per service, with as many samples as all rounds. */
+const WRITE_SAMPLES = SAMPLES * ROUNDS;
 const CLIENTS = Number(process.env.CLIENTS ?? 1);
 const NODES = Number(process.env.NODES ?? 1000);
 const PROVISION_NODES = Number(process.env.PROVISION_NODES ?? 200);
@@ -75,8 +93,6 @@ interface Provisioning {
 }
 
 interface Figures {
-  readonly list: Latencies;
-  readonly show: Latencies;
   readonly patch: Latencies;
   readonly portCreate: Latencies;
   readonly provisioning: Provisioning;
@@ -88,13 +104,15 @@ function summarize(times: number[]): Latencies {
 }
 
 /**
- * WARMUP untimed and then SAMPLES timed calls of `operation`, from CLIENTS clients at once;
+ * `warmup` untimed and then SAMPLES timed calls of `operation`, from CLIENTS clients at once;
  * `operation(i, client)` gets a number unique in the run and the client's index.
  */
 async function measure(
   http: IronicHttp,
   meters: Meters,
   operation: (i: number, client: number) => Promise<unknown>,
+  warmup = WARMUP,
+  samples = SAMPLES,
 ): Promise<Latencies> {
   let next = 0;
   let errorsBefore = 0;
@@ -102,11 +120,11 @@ async function measure(
   let cpu: () => CpuSpent = unmetered;
   let conductorCpu: () => CpuSpent[] = () => [unmetered()];
   const times: number[] = [];
-  const total = WARMUP + SAMPLES;
+  const total = warmup + samples;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       for (let i = next++; i < total; i = next++) {
-        if (i === WARMUP) {
+        if (i === warmup) {
           errorsBefore = http.serverErrors;
           meters.api.start();
           for (const meter of meters.conductors) meter.start();
@@ -115,7 +133,7 @@ async function measure(
         }
         const started = performance.now();
         await operation(i, client);
-        if (i >= WARMUP) times.push(performance.now() - started);
+        if (i >= warmup) times.push(performance.now() - started);
       }
     }),
   );
@@ -128,8 +146,8 @@ async function measure(
   return {
     ...summarize(times),
     errors: http.serverErrors - errorsBefore,
-    ...(spent === undefined ? {} : { apiCpuMs: spent / SAMPLES }),
-    ...(conductorMs === undefined ? {} : { conductorCpuMs: conductorMs / SAMPLES }),
+    ...(spent === undefined ? {} : { apiCpuMs: spent / samples }),
+    ...(conductorMs === undefined ? {} : { conductorCpuMs: conductorMs / samples }),
   };
 }
 
@@ -260,7 +278,16 @@ async function provision(
   };
 }
 
-async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): Promise<Figures> {
+/** A service started, with its nodes enrolled, kept for every figure. */
+interface Side {
+  readonly served: ServedBaremetal;
+  readonly http: IronicHttp;
+  readonly meters: Meters;
+  readonly nodes: string[];
+  readonly close: () => Promise<void>;
+}
+
+async function prepare(start: (databaseUrl?: string) => Promise<ServedBaremetal>): Promise<Side> {
   const scratch = BACKEND === 'sqlite' ? undefined : await createScratchDatabase(BACKEND);
   const served = await start(scratch?.url);
   const http = new IronicHttp(served.url, { version: VERSION, sockets: CLIENTS + IN_FLIGHT });
@@ -268,62 +295,119 @@ async function run(start: (databaseUrl?: string) => Promise<ServedBaremetal>): P
     api: new CpuMeter(served.name === 'baton' ? served.apiPid : undefined, undefined),
     conductors: served.conductorPids.map((pid) => new CpuMeter(pid, undefined)),
   };
+  const close = async () => {
+    http.close();
+    await served.stop();
+    await scratch?.drop();
+  };
   try {
     const setupStarted = performance.now();
     const nodes = await enroll(http, NODES, {});
     console.log(
       `  ${served.name}: ${NODES} nodes enrolled in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
     );
-    const random = () => nodes[Math.floor(Math.random() * nodes.length)] as string;
-    const line = (label: string, l: Latencies) => {
-      printLatencies(served.name, label, l);
-      return l;
-    };
-    const list = line(
-      'list detail',
-      await measure(http, meters, () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100')),
-    );
-    const show = line(
-      'show',
-      await measure(http, meters, () => http.expect([200], 'GET', `/v1/nodes/${random()}`)),
-    );
-    // Each client patches nodes of its own, so two clients never race for a node's lock.
-    const patch = line(
-      'patch',
-      await measure(http, meters, (i, client) =>
+    return { served, http, meters, nodes, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+const randomNode = (side: Side) =>
+  side.nodes[Math.floor(Math.random() * side.nodes.length)] as string;
+
+interface ReadRound {
+  readonly list: Latencies;
+  readonly show: Latencies;
+}
+
+/** One round of the read figures on one service: list detail, then show. */
+async function readRound(side: Side, round: number): Promise<ReadRound> {
+  const { http, meters } = side;
+  const warmup = round === 0 ? WARMUP : ROUND_WARMUP;
+  const list = await measure(
+    http,
+    meters,
+    () => http.expect([200], 'GET', '/v1/nodes/detail?limit=100'),
+    warmup,
+  );
+  const show = await measure(
+    http,
+    meters,
+    () => http.expect([200], 'GET', `/v1/nodes/${randomNode(side)}`),
+    warmup,
+  );
+  return { list, show };
+}
+
+/** The write figures and provisioning, on one service. */
+async function writeFigures(side: Side): Promise<Figures> {
+  const { served, http, meters, nodes } = side;
+  const line = (label: string, l: Latencies) => {
+    printLatencies(served.name, label, l);
+    return l;
+  };
+  // Each client patches nodes of its own, so two clients never race for a node's lock.
+  const patch = line(
+    'patch',
+    await measure(
+      http,
+      meters,
+      (i, client) =>
         http.expect([200], 'PATCH', `/v1/nodes/${nodes[(i * CLIENTS + client) % nodes.length]}`, [
           { op: 'replace', path: '/extra/x', value: String(i) },
         ]),
-      ),
-    );
-    const portCreate = line(
-      'port create',
-      await measure(http, meters, (i) =>
-        http.expect([201], 'POST', '/v1/ports', { node_uuid: random(), address: mac(i) }),
-      ),
-    );
-    // A few nodes first, untimed: the first walks load and compile the conductors' code.
-    const warmupClass = `${PROVISION_CLASS}-warmup`;
-    await provision(
+      WARMUP,
+      WRITE_SAMPLES,
+    ),
+  );
+  const portCreate = line(
+    'port create',
+    await measure(
       http,
-      await enroll(http, PROVISION_WARMUP, { resource_class: warmupClass }),
-      warmupClass,
-    );
-    const provisionNodes = await enroll(http, PROVISION_NODES, {
-      resource_class: PROVISION_CLASS,
-    });
-    const provisioning = await provision(http, provisionNodes, PROVISION_CLASS);
-    const p = provisioning;
-    console.log(
-      `  ${served.name.padEnd(12)} ${'provisioning'.padEnd(13)} ${p.perSecond.toFixed(2)} nodes/s; per node p50 ${ms(p.node.p50)}  p99 ${ms(p.node.p99)} (${p.failed} failed, ${p.errors} 5xx retried)`,
-    );
-    const figures = { list, show, patch, portCreate, provisioning };
-    return figures;
-  } finally {
-    http.close();
-    await served.stop();
-    await scratch?.drop();
+      meters,
+      (i) =>
+        http.expect([201], 'POST', '/v1/ports', { node_uuid: randomNode(side), address: mac(i) }),
+      WARMUP,
+      WRITE_SAMPLES,
+    ),
+  );
+  // A few nodes first, untimed: the first walks load and compile the conductors' code.
+  const warmupClass = `${PROVISION_CLASS}-warmup`;
+  await provision(
+    http,
+    await enroll(http, PROVISION_WARMUP, { resource_class: warmupClass }),
+    warmupClass,
+  );
+  const provisionNodes = await enroll(http, PROVISION_NODES, {
+    resource_class: PROVISION_CLASS,
+  });
+  const provisioning = await provision(http, provisionNodes, PROVISION_CLASS);
+  const p = provisioning;
+  console.log(
+    `  ${served.name.padEnd(12)} ${'provisioning'.padEnd(13)} ${p.perSecond.toFixed(2)} nodes/s; per node p50 ${ms(p.node.p50)}  p99 ${ms(p.node.p99)} (${p.failed} failed, ${p.errors} 5xx retried)`,
+  );
+  return { patch, portCreate, provisioning };
+}
+
+/** The rounds' read figures: p50 and p99 of each service, median (min–max), and the ratio. */
+function printReadRounds(names: readonly string[], results: ReadRound[][]): RoundsFigure[] {
+  console.log(
+    `\nreads over ${results.length} interleaved rounds of ${SAMPLES} samples: median (min–max) of the rounds${names.length > 1 ? '; ratio real/baton per round' : ''}`,
+  );
+  const p50s: RoundsFigure[] = [];
+  for (const figure of ['list', 'show'] as const) {
+    for (const at of ['p50', 'p99'] as const) {
+      const summary = summarizeRounds(results, (r) => r[figure][at], lowerIsBetter);
+      if (at === 'p50') p50s.push(summary);
+      const sides = summary.contenders.map((c, i) => `${names[i]} ${formatSpread(c, 2, ' ms')}`);
+      const ratio = summary.ratio ? `  ratio ${formatSpread(summary.ratio, 1, 'x')}` : '';
+      console.log(
+        `${`${figure === 'list' ? 'list detail' : 'show'} ${at}`.padEnd(16)} ${sides.join('  ')}${ratio}`,
+      );
+    }
   }
+  return p50s;
 }
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -334,8 +418,8 @@ function printLatencies(name: string, label: string, l: Latencies): void {
   );
 }
 
-function compare(baton: Figures, real: Figures): boolean {
-  let met = true;
+function compare(baton: Figures, real: Figures, readRatios: readonly number[]): boolean {
+  let met = readRatios.every((ratio) => ratio >= TARGET_RATIO);
   const verdict = (ratio: number) => {
     met &&= ratio >= TARGET_RATIO;
     return ratio >= TARGET_RATIO ? 'met' : 'NOT met';
@@ -349,8 +433,6 @@ function compare(baton: Figures, real: Figures): boolean {
       `${label.padEnd(14)} ${b.p50.toFixed(2).padStart(10)} ${r.p50.toFixed(2).padStart(10)} ${`${ratio.toFixed(1)}x`.padStart(7)} ${b.p99.toFixed(2).padStart(10)} ${r.p99.toFixed(2).padStart(10)} ${`${(r.p99 / b.p99).toFixed(1)}x`.padStart(7)}  ${verdict(ratio)}`,
     );
   };
-  row('list detail', baton.list, real.list);
-  row('show', baton.show, real.show);
   row('patch', baton.patch, real.patch);
   row('port create', baton.portCreate, real.portCreate);
   const b = baton.provisioning;
@@ -368,18 +450,35 @@ const settings = Object.entries(BENCH_SETTINGS)
   )
   .join(', ');
 console.log(
-  `baremetal bench: microversion ${VERSION}, ${CLIENTS} client(s), ${WARMUP} warm-up + ${SAMPLES} samples per figure, ${NODES} nodes listed, ${PROVISION_NODES} provisioned after ${PROVISION_WARMUP} untimed (${IN_FLIGHT} in flight, poll every ${POLL_MS} ms), load ${loadAverage()}`,
+  `baremetal bench: microversion ${VERSION}, ${CLIENTS} client(s), list and show in ${ROUNDS} rounds of ${SAMPLES} samples (${WARMUP} warm-up, then ${ROUND_WARMUP} per round), patch and port create ${WARMUP} warm-up + ${WRITE_SAMPLES} samples, ${NODES} nodes listed, ${PROVISION_NODES} provisioned after ${PROVISION_WARMUP} untimed (${IN_FLIGHT} in flight, poll every ${POLL_MS} ms), load ${loadAverage()}`,
 );
 console.log(
   `both services: ${BACKEND === 'sqlite' ? 'SQLite' : `${BACKEND} (scratch database each)`}, ${BENCH_CONDUCTORS} conductors, RPC over HTTP (Baton http, real json-rpc), fake-hardware, noauth, ${settings}; the rest at the real defaults`,
 );
-const baton = await run(startBatonBaremetal);
 const missing = realIronicMissing();
-if (!COMPARE_REAL || missing) {
-  console.log(`the real Ironic is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`);
-} else {
-  const real = await run(startRealBaremetal);
-  const met = compare(baton, real);
-  console.log(`\ntarget ${TARGET_RATIO}x on every figure: ${met ? 'met' : 'NOT met'}`);
+const sides: Side[] = [];
+try {
+  sides.push(await prepare(startBatonBaremetal));
+  if (COMPARE_REAL && !missing) sides.push(await prepare(startRealBaremetal));
+  else console.log(`the real Ironic is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`);
+  const reads = await interleave(ROUNDS, sides, readRound);
+  const p50s = printReadRounds(
+    sides.map((side) => side.served.name),
+    reads,
+  );
+  console.log('');
+  const figures: Figures[] = [];
+  for (const side of sides) figures.push(await writeFigures(side));
+  const [baton, real] = figures;
+  if (baton !== undefined && real !== undefined) {
+    const readRatios = p50s.map((p50) => p50.ratio?.median ?? 0);
+    const met = compare(baton, real, readRatios);
+    console.log(
+      `list detail and show (p50, median of per-round ratios): ${readRatios.map((r) => `${r.toFixed(1)}x`).join(', ')}`,
+    );
+    console.log(`\ntarget ${TARGET_RATIO}x on every figure: ${met ? 'met' : 'NOT met'}`);
+  }
+} finally {
+  for (const side of sides) await side.close();
 }
 console.log(`load average at the end: ${loadAverage()}`);

@@ -12,6 +12,14 @@
  * At the end every provider's usages must equal the allocations the clients believe live
  * (the last successful write of each consumer, by generation); a mismatch fails the run.
  *
+ * Rounds: the servers are started once, set up, and then measured in ROUNDS interleaved rounds
+ * (the order reversed every other round) of ROUND_SECONDS per phase; each figure prints the
+ * median of its rounds and their range (min–max), and each ratio is taken within a round (both
+ * sides met the same load) and printed as the median and range of the rounds' ratios. On
+ * PostgreSQL a third contender is Baton with its request log off (`--log-level silent`):
+ * against Baton at the default level (info, one line per request), it prices the request log
+ * (LOG_COST=0 skips it).
+ *
  * Targets (PostgreSQL, 8 clients, 2 cores): ≥ 350 writes/s and ≥ 3,000 reads/s, that is 10x
  * and 23x the real Placement 8.0.0 on this machine, which is also measured in the same run with
  * the same clients when it is installed (see real-placement.ts; REAL=0 skips it).
@@ -21,9 +29,12 @@
  * Each phase also prints CPU milliseconds per request of the server process, of the database's
  * PostgreSQL backends and of this client (Linux /proc): they move far less than requests/s when
  * other work shares the machine, so they are the figures to compare changes by.
- * SECONDS=10 CLIENTS=8 PROVIDERS=20 CONSUMERS=400 BACKENDS=postgresql,sqlite npm run bench:placement
+ * ROUNDS=5 ROUND_SECONDS=4 CLIENTS=8 PROVIDERS=20 CONSUMERS=400 BACKENDS=postgresql,sqlite npm run bench:placement
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import {
   expectStatus as expect,
@@ -32,9 +43,20 @@ import {
 } from './support/placement-http.ts';
 import { CpuMeter, type CpuSpent, loadAverage } from './support/process-cpu.ts';
 import { realPlacementMissing } from './support/real-placement.ts';
+import {
+  formatSpread,
+  higherIsBetter,
+  interleave,
+  lowerIsBetter,
+  type RoundsFigure,
+  spreadOf,
+  summarizeRounds,
+} from './support/rounds.ts';
 import { type Served, startBaton, startReal } from './support/served-placement.ts';
 
-const SECONDS = Number(process.env.SECONDS ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 4);
+const LOG_COST = process.env.LOG_COST !== '0';
 const CLIENTS = Number(process.env.CLIENTS ?? 8);
 const PROVIDERS = Number(process.env.PROVIDERS ?? 20);
 const CONSUMERS = Number(process.env.CONSUMERS ?? 400);
@@ -86,14 +108,6 @@ function summarize(
   };
 }
 
-/** CPU ms per request: server / database / client. */
-function cpuPerRequest(result: PhaseResult): string {
-  const per = (ms: number | undefined) =>
-    ms === undefined ? 'n/a' : (ms / Math.max(1, result.operations)).toFixed(2);
-  const { serverMs, databaseMs, clientMs } = result.cpu;
-  return `CPU ms/request: server ${per(serverMs)}, database ${per(databaseMs)}, client ${per(clientMs)}`;
-}
-
 type Resources = Record<string, number>;
 
 const CLASSES = ['VCPU', 'MEMORY_MB', 'DISK_GB'] as const;
@@ -135,20 +149,27 @@ function randomAllocations(providers: string[]): Record<string, { resources: Res
   return out;
 }
 
-async function writePhase(http: Http, providers: string[], meter: CpuMeter) {
+type Beliefs = Map<string, { generation: number | null; allocations: Record<string, Resources> }>;
+
+/** A server under test, started and set up once, kept across the rounds. */
+interface Contender {
+  readonly served: Served;
+  readonly http: Http;
+  readonly providers: string[];
+  readonly meter: CpuMeter;
+  /** Every client owns its consumers, so what it believes live is exact. */
+  readonly owned: string[][];
+  /** What the clients believe each consumer holds, carried from round to round. */
+  readonly beliefs: Beliefs;
+  readonly drop: () => Promise<void>;
+}
+
+async function writePhase({ http, providers, meter, owned, beliefs }: Contender) {
   const latencies: number[] = [];
   let conflicts = 0;
   const measured = phaseMeter(meter);
   const started = performance.now();
-  const end = started + SECONDS * 1000;
-  /** Every client owns its consumers, so what it believes live is exact. */
-  const owned = Array.from({ length: CLIENTS }, () =>
-    Array.from({ length: Math.ceil(CONSUMERS / CLIENTS) }, () => randomUUID()),
-  );
-  const beliefs = new Map<
-    string,
-    { generation: number | null; allocations: Record<string, Resources> }
-  >();
+  const end = started + ROUND_SECONDS * 1000;
 
   async function client(index: number): Promise<void> {
     const mine = owned[index] as string[];
@@ -197,14 +218,14 @@ async function writePhase(http: Http, providers: string[], meter: CpuMeter) {
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
   const elapsed = performance.now() - started;
   const result = summarize(latencies, elapsed, measured());
-  return { ...result, conflicts, beliefs };
+  return { ...result, conflicts };
 }
 
-async function readPhase(http: Http, providers: string[], meter: CpuMeter) {
+async function readPhase({ http, providers, meter }: Contender) {
   const latencies: number[] = [];
   const measured = phaseMeter(meter);
   const started = performance.now();
-  const end = started + SECONDS * 1000;
+  const end = started + ROUND_SECONDS * 1000;
   async function client(index: number): Promise<void> {
     let i = index;
     while (performance.now() < end) {
@@ -256,78 +277,206 @@ async function verify(
   return problems;
 }
 
-interface ServerResult {
-  writes: PhaseResult;
-  reads: PhaseResult;
-  problems: string[];
-}
-
-/** Both phases and the consistency check against one server, on a fresh database. */
-async function runServer(
+/** Starts a server on a fresh database and creates its providers. */
+async function startContender(
   backend: Backend,
   start: (url: string) => Promise<Served>,
-): Promise<ServerResult> {
+): Promise<Contender> {
   const scratch = await createScratchDatabase(backend);
   const served = await start(scratch.url);
   const http = new Http(served.port, { sockets: CLIENTS * 2 });
   const database = backend === 'postgresql' ? new URL(scratch.url).pathname.slice(1) : undefined;
-  const meter = new CpuMeter(served.pid, database);
-  try {
-    const providers = await setUp(http);
-    const writes = await writePhase(http, providers, meter);
-    const reads = await readPhase(http, providers, meter);
-    const problems = await verify(http, providers, writes.beliefs);
-    const f = (n: number) => n.toFixed(1);
-    const label = `${backend} ${served.name}`.padEnd(22);
-    const pad = ''.padEnd(22);
-    console.log(
-      `${label} writes ${f(writes.perSecond)}/s (p50 ${f(writes.p50)} ms, p99 ${f(writes.p99)} ms, ${writes.operations} PUTs, ${writes.conflicts} 409s re-read)`,
+  const providers = await setUp(http);
+  return {
+    served,
+    http,
+    providers,
+    meter: new CpuMeter(served.pid, database),
+    owned: Array.from({ length: CLIENTS }, () =>
+      Array.from({ length: Math.ceil(CONSUMERS / CLIENTS) }, () => randomUUID()),
+    ),
+    beliefs: new Map(),
+    drop: async () => {
+      http.close();
+      await served.stop();
+      await scratch.drop();
+    },
+  };
+}
+
+interface RoundResult {
+  writes: PhaseResult & { conflicts: number };
+  reads: PhaseResult;
+}
+
+/** One round of one contender: its write phase, then its read phase. */
+async function round(contender: Contender): Promise<RoundResult> {
+  const writes = await writePhase(contender);
+  const reads = await readPhase(contender);
+  return { writes, reads };
+}
+
+const PAD = ''.padEnd(12);
+
+/** One line per figure: each contender's median (min–max) and, with two, their ratio. */
+function printFigure(
+  label: string,
+  names: readonly string[],
+  figure: RoundsFigure,
+  unit: string,
+  ratioName = 'ratio',
+): void {
+  const sides = figure.contenders.map((s, i) => `${names[i]} ${formatSpread(s, 1, unit)}`);
+  const ratio = figure.ratio ? `  ${ratioName} ${formatSpread(figure.ratio, 2, 'x')}` : '';
+  console.log(`${PAD}${label.padEnd(15)} ${sides.join('  ')}${ratio}`);
+}
+
+/** Writes/s, reads/s, p50 and p99 of both phases for a pair of contenders' rounds. */
+function printPair(names: readonly string[], results: RoundResult[][], ratioName = 'ratio') {
+  const figures = {
+    writes: summarizeRounds(results, (r) => r.writes.perSecond, higherIsBetter),
+    reads: summarizeRounds(results, (r) => r.reads.perSecond, higherIsBetter),
+  };
+  printFigure('writes/s', names, figures.writes, '', ratioName);
+  printFigure(
+    'writes p50',
+    names,
+    summarizeRounds(results, (r) => r.writes.p50, lowerIsBetter),
+    ' ms',
+    ratioName,
+  );
+  printFigure(
+    'writes p99',
+    names,
+    summarizeRounds(results, (r) => r.writes.p99, lowerIsBetter),
+    ' ms',
+    ratioName,
+  );
+  printFigure('reads/s', names, figures.reads, '', ratioName);
+  printFigure(
+    'reads p50',
+    names,
+    summarizeRounds(results, (r) => r.reads.p50, lowerIsBetter),
+    ' ms',
+    ratioName,
+  );
+  printFigure(
+    'reads p99',
+    names,
+    summarizeRounds(results, (r) => r.reads.p99, lowerIsBetter),
+    ' ms',
+    ratioName,
+  );
+  return figures;
+}
+
+/** CPU ms per request of a contender's server and database, median over the rounds. */
+function printCpu(name: string, results: RoundResult[]): void {
+  const per = (phase: 'writes' | 'reads', side: 'serverMs' | 'databaseMs') => {
+    const values = results.map((r) => r[phase].cpu[side]);
+    if (values.some((v) => v === undefined)) return 'n/a';
+    const perRequest = results.map(
+      (r, i) => (values[i] as number) / Math.max(1, r[phase].operations),
     );
-    console.log(`${pad}        ${cpuPerRequest(writes)}`);
-    console.log(
-      `${pad} reads  ${f(reads.perSecond)}/s (p50 ${f(reads.p50)} ms, p99 ${f(reads.p99)} ms, ${reads.operations} GETs)`,
-    );
-    console.log(`${pad}        ${cpuPerRequest(reads)}`);
-    console.log(
-      `${pad} consistency: ${problems.length === 0 ? 'usages equal live allocations' : `${problems.length} MISMATCHES`}`,
-    );
-    for (const problem of problems.slice(0, 10)) console.log(`  ${problem}`);
-    return { writes, reads, problems };
-  } finally {
-    http.close();
-    await served.stop();
-    await scratch.drop();
-  }
+    return spreadOf(perRequest).median.toFixed(2);
+  };
+  console.log(
+    `${PAD}${name} CPU ms/request (median): writes server ${per('writes', 'serverMs')}, database ${per('writes', 'databaseMs')}; reads server ${per('reads', 'serverMs')}, database ${per('reads', 'databaseMs')}`,
+  );
 }
 
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 async function runBackend(backend: Backend): Promise<boolean> {
-  const baton = await runServer(backend, startBaton);
-  if (backend !== 'postgresql') return baton.problems.length === 0;
-  const { writes, reads } = baton;
-  const pad = ''.padEnd(22);
-  console.log(
-    `${pad} targets: writes ≥ ${TARGET_WRITES}/s ${verdict(writes.perSecond >= TARGET_WRITES)}, reads ≥ ${TARGET_READS}/s ${verdict(reads.perSecond >= TARGET_READS)}`,
-  );
+  // Baton's request log goes to a file, as a deployment's would, not to this bench's stderr.
+  const logs = await mkdtemp(join(tmpdir(), 'bench-placement-'));
+  const logFile = (name: string) => ['--log-file', join(logs, `${backend}-${name}.log`)];
+  const starters: { name: string; start: (url: string) => Promise<Served> }[] = [
+    { name: 'baton', start: (url) => startBaton(url, { args: logFile('baton') }) },
+  ];
   const missing = realPlacementMissing();
-  if (!COMPARE_REAL || missing) {
-    console.log(
-      `${pad} the real Placement is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`,
-    );
-    return baton.problems.length === 0;
+  const compareReal = backend === 'postgresql' && COMPARE_REAL && !missing;
+  if (compareReal) {
+    starters.push({ name: 'real', start: (url) => startReal(url, REAL_PROCESSES) });
   }
-  const real = await runServer(backend, (url) => startReal(url, REAL_PROCESSES));
-  const writeRatio = writes.perSecond / real.writes.perSecond;
-  const readRatio = reads.perSecond / real.reads.perSecond;
-  console.log(
-    `${pad} against the real one in this run: writes ${writeRatio.toFixed(1)}x (target ≥ ${WRITE_RATIO}x: ${verdict(writeRatio >= WRITE_RATIO)}), reads ${readRatio.toFixed(1)}x (target ≥ ${READ_RATIO}x: ${verdict(readRatio >= READ_RATIO)})`,
-  );
-  return baton.problems.length === 0 && real.problems.length === 0;
+  const logCost = backend === 'postgresql' && LOG_COST;
+  if (logCost) {
+    starters.push({
+      name: 'log-off',
+      start: (url) =>
+        startBaton(url, {
+          name: 'log-off',
+          args: [...logFile('log-off'), '--log-level', 'silent'],
+        }),
+    });
+  }
+  const contenders: Contender[] = [];
+  try {
+    for (const { start } of starters) contenders.push(await startContender(backend, start));
+    const results = await interleave(ROUNDS, contenders, round);
+    const names = starters.map((s) => s.name);
+    const column = (name: string) => names.indexOf(name);
+    const pick = (...which: string[]) =>
+      results.map((row) => which.map((w) => row[column(w)] as RoundResult));
+
+    console.log(
+      `${backend}: ${ROUNDS} rounds of ${ROUND_SECONDS} s per phase; median (min–max) of the rounds`,
+    );
+    const conflicts = results.flat().reduce((sum, r) => sum + r.writes.conflicts, 0);
+    const primary = printPair(
+      compareReal ? ['baton', 'real'] : ['baton'],
+      pick(...(compareReal ? ['baton', 'real'] : ['baton'])),
+      'baton/real',
+    );
+    for (const name of names)
+      printCpu(
+        name,
+        pick(name).map((row) => row[0] as RoundResult),
+      );
+    console.log(`${PAD}${conflicts} 409s met and re-read over all rounds and servers`);
+
+    let good = true;
+    for (const [i, contender] of contenders.entries()) {
+      const problems = await verify(contender.http, contender.providers, contender.beliefs);
+      console.log(
+        `${PAD}${names[i]} consistency: ${problems.length === 0 ? 'usages equal live allocations' : `${problems.length} MISMATCHES`}`,
+      );
+      for (const problem of problems.slice(0, 10)) console.log(`  ${problem}`);
+      good &&= problems.length === 0;
+    }
+    if (backend !== 'postgresql') return good;
+
+    const writes = primary.writes.contenders[0]?.median ?? 0;
+    const reads = primary.reads.contenders[0]?.median ?? 0;
+    console.log(
+      `${PAD}targets: writes ≥ ${TARGET_WRITES}/s ${verdict(writes >= TARGET_WRITES)}, reads ≥ ${TARGET_READS}/s ${verdict(reads >= TARGET_READS)}`,
+    );
+    if (compareReal) {
+      const writeRatio = primary.writes.ratio?.median ?? 0;
+      const readRatio = primary.reads.ratio?.median ?? 0;
+      console.log(
+        `${PAD}against the real one (median of per-round ratios): writes ${writeRatio.toFixed(1)}x (target ≥ ${WRITE_RATIO}x: ${verdict(writeRatio >= WRITE_RATIO)}), reads ${readRatio.toFixed(1)}x (target ≥ ${READ_RATIO}x: ${verdict(readRatio >= READ_RATIO)})`,
+      );
+    } else {
+      console.log(
+        `${PAD}the real Placement is not measured${missing ? `: ${missing}` : ' (REAL=0)'}`,
+      );
+    }
+    if (logCost) {
+      console.log(
+        `${PAD}request log: Baton at the default level (info) against --log-level silent`,
+      );
+      printPair(['log-on', 'log-off'], pick('baton', 'log-off'), 'on/off');
+    }
+    return good;
+  } finally {
+    for (const contender of contenders) await contender.drop();
+    await rm(logs, { recursive: true, force: true });
+  }
 }
 
 console.log(
-  `placement bench: ${CLIENTS} clients, ${PROVIDERS} providers, ${CONSUMERS} consumers, ${SECONDS} s per phase, microversion 1.39, load ${loadAverage()}`,
+  `placement bench: ${CLIENTS} clients, ${PROVIDERS} providers, ${CONSUMERS} consumers, ${ROUNDS} rounds of ${ROUND_SECONDS} s per phase, microversion 1.39, load ${loadAverage()}`,
 );
 let allGood = true;
 for (const backend of BACKENDS) {

@@ -92,7 +92,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `baton placement serve` on the database and waits until it answers. */
-export async function startPlacementServer(url: string, port: number): Promise<ChildProcess> {
+export async function startPlacementServer(
+  url: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -107,6 +111,7 @@ export async function startPlacementServer(url: string, port: number): Promise<C
       '--db',
       url,
       ...(process.env.SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
+      ...extraArgs,
     ],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
   );

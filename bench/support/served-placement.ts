@@ -16,14 +16,22 @@ export interface Served {
 
 /**
  * Baton's `placement serve` on `url`. PG_SOCKET=/var/run/postgresql makes it reach
- * PostgreSQL through its Unix socket.
+ * PostgreSQL through its Unix socket. `args` go to `placement serve` after SERVER_ARGS.
  */
-export async function startBaton(url: string): Promise<Served> {
+export async function startBaton(
+  url: string,
+  options: { name?: string; args?: readonly string[] } = {},
+): Promise<Served> {
   const port = await freePort();
   const socketDir = process.env.PG_SOCKET;
   const serverUrl = socketDir && url.startsWith('postgresql:') ? `${url}?host=${socketDir}` : url;
-  const server = await startPlacementServer(serverUrl, port);
-  return { name: 'baton', port, pid: server.pid, stop: () => stopPlacementServer(server) };
+  const server = await startPlacementServer(serverUrl, port, options.args);
+  return {
+    name: options.name ?? 'baton',
+    port,
+    pid: server.pid,
+    stop: () => stopPlacementServer(server),
+  };
 }
 
 /** The real Placement 8.0.0 on `url` with `processes` uWSGI processes. */

@@ -18,12 +18,9 @@ export interface ProviderUsages {
   readonly usages: ClassUsage[];
 }
 
-/** Generation and per-class usage of each provider found, by uuid, in one query. */
-async function usagesOfProviders(
-  db: Db,
-  uuids: readonly string[],
-): Promise<Map<string, ProviderUsages>> {
-  const rows = await db
+/** The query of usagesOfProviders, exported so a benchmark can time the same SQL bare. */
+export function providerUsagesQuery(db: Db, uuids: readonly string[]) {
+  return db
     .selectFrom('resource_providers as rp')
     .leftJoin('inventories as i', 'i.resource_provider_id', 'rp.id')
     .leftJoin('allocations as a', (join) =>
@@ -39,8 +36,15 @@ async function usagesOfProviders(
     ])
     .where('rp.uuid', 'in', uuids)
     .groupBy(['rp.uuid', 'rp.generation', 'i.resource_class_id'])
-    .orderBy('i.resource_class_id')
-    .execute();
+    .orderBy('i.resource_class_id');
+}
+
+/** Generation and per-class usage of each provider found, by uuid, in one query. */
+async function usagesOfProviders(
+  db: Db,
+  uuids: readonly string[],
+): Promise<Map<string, ProviderUsages>> {
+  const rows = await providerUsagesQuery(db, uuids).execute();
   const found = new Map<string, ProviderUsages>();
   for (const row of rows) {
     let entry = found.get(row.uuid);
