@@ -11,15 +11,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
-import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const LATEST = '1.82';
 const CONSOLES = {
@@ -468,14 +466,7 @@ describe("Ironic's default policy on the node actions", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({
-      auth: { authenticator: TRUSTED_HEADERS, policy },
-      conductor: CONSOLES,
-    });
+    api = await startUnderDefaultPolicy({ conductor: CONSOLES });
     const created = await as(SYSTEM_ADMIN, 'POST', '/v1/nodes', {
       driver: 'fake-hardware',
       name: 'owned',

@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
-import { SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const LATEST = '1.82';
 const AGENT = { callback_url: 'http://192.0.2.1:9999', agent_version: '9.4.0' };
@@ -271,11 +269,7 @@ describe('ramdisk endpoints and the conductors', () => {
 describe('ramdisk endpoints under Keystone', () => {
   let api: BatonApi;
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 

@@ -12,8 +12,6 @@ import { after, before, describe, it, test } from 'node:test';
 import { VolumeChangedError } from '../../../src/baremetal/common/errors.ts';
 import { updateVolumeTarget } from '../../../src/baremetal/conductor/manager-volumes.ts';
 import { Node } from '../../../src/baremetal/objects/index.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
@@ -22,7 +20,7 @@ import {
   startSecondApi,
   unpinnedCaps,
 } from './support/baton-api.ts';
-import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
 
@@ -242,11 +240,7 @@ describe("Ironic's default policy on volume connectors and targets", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 
