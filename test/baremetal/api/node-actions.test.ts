@@ -17,6 +17,7 @@ import {
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
+import { callApi } from './support/call-api.ts';
 import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const LATEST = '1.82';
@@ -24,26 +25,8 @@ const CONSOLES = {
   enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, console: ['fake', 'no-console'] },
 };
 
-async function call(
-  api: BatonApi,
-  method: string,
-  url: string,
-  payload?: unknown,
-  version = LATEST,
-) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: { 'X-OpenStack-Ironic-API-Version': version },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  const text = answer.body;
-  return {
-    status: answer.statusCode,
-    headers: answer.headers,
-    body: text === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+function call(api: BatonApi, method: string, url: string, payload?: unknown, version = LATEST) {
+  return callApi(api, method, url, { payload, version });
 }
 
 async function createNode(api: BatonApi, name: string, fields: Record<string, unknown> = {}) {

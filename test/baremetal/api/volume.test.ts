@@ -20,29 +20,19 @@ import {
   startSecondApi,
   unpinnedCaps,
 } from './support/baton-api.ts';
+import { callApi } from './support/call-api.ts';
 import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
 
-async function call(
+function call(
   api: BatonApi,
   method: string,
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
 ) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: { ...V, ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return {
-    status: answer.statusCode,
-    body: answer.body === '' ? undefined : answer.json(),
-    text: answer.body,
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+  return callApi(api, method, url, { payload, headers: { ...V, ...headers } });
 }
 
 let serial = 0;
