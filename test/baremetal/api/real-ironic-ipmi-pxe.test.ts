@@ -24,13 +24,13 @@ import { lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { IPMI_PXE_ENABLED, IPMI_PXE_ENABLED_OPTIONS } from '../drivers/support/ipmi-pxe-enabled.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing() ?? requireIpmiSim();
@@ -153,12 +153,7 @@ describe('a ramdisk deploy with pxe boot against the real Ironic 21.4.4', { skip
         },
       }),
     ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: '1.82',
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, '1.82');
     sides = [
       { name: 'real', url: real.url, bmc: bmcs[0] as IpmiSim, ...realDir },
       { name: 'baton', url: listening.url, bmc: bmcs[1] as IpmiSim, ...batonDir },

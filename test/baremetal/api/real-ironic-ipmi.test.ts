@@ -14,13 +14,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
 import { IPMI_PXE_ENABLED, IPMI_PXE_ENABLED_OPTIONS } from '../drivers/support/ipmi-pxe-enabled.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 import { CliSide, type Command, cmd, UUID } from './support/cli-side.ts';
 
 const inCi = process.env.CI === 'true';
@@ -196,12 +196,7 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
         },
       }),
     ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: undefined,
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, undefined);
     sides = {
       real: {
         cli: new CliSide(real.url, { ...portsOf(realBmcs), images: realDir.images }),
