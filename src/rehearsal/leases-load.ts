@@ -9,9 +9,9 @@
 import { randomInt } from 'node:crypto';
 import { LeaseLedger } from './leases-data-check.ts';
 import { higher } from './load-generator.ts';
-import { Pacer } from './pacer.ts';
+import { drawWeighted, mixTotal, PacedWorkers } from './paced-workers.ts';
 import { type LoadAnswer, sendRecorded } from './recorded-request.ts';
-import type { LoadSettings, ServiceLoad } from './rehearsed-service.ts';
+import type { LoadSettings } from './rehearsed-service.ts';
 
 /** The leases API's version header. */
 export const LEASES_VERSION_HEADER = 'X-Leases-API-Version';
@@ -29,51 +29,25 @@ export const LEASES_MIX = {
   readPool: 8,
 } as const;
 
-type Operation = keyof typeof LEASES_MIX;
-const MIX_TOTAL = Object.values(LEASES_MIX).reduce((a, b) => a + b, 0);
+const MIX_TOTAL = mixTotal(LEASES_MIX);
 
-function drawOperation(roll: number): Operation {
-  let left = roll;
-  for (const [operation, weight] of Object.entries(LEASES_MIX) as [Operation, number][]) {
-    if (left < weight) return operation;
-    left -= weight;
-  }
-  return 'read';
-}
-
-export class LeasesLoad implements ServiceLoad {
+export class LeasesLoad extends PacedWorkers {
   readonly ledger = new LeaseLedger();
   readonly #settings: LoadSettings;
-  readonly #pacer: Pacer;
-  #stopping = false;
-  #workers: Promise<void>[] = [];
-  #newReleaseApis: readonly string[] = [];
   #latest: string | undefined;
   #names = 0;
 
   constructor(settings: LoadSettings) {
+    super(settings);
     this.#settings = settings;
-    this.#pacer = new Pacer(settings.rate);
   }
 
-  start(): void {
-    this.#workers = Array.from({ length: this.#settings.workers }, (_, i) => this.#work(i));
-  }
-
-  setNewReleaseApis(urls: readonly string[]): void {
-    this.#newReleaseApis = [...urls];
-  }
-
-  async stop(): Promise<void> {
-    this.#stopping = true;
-    await Promise.all(this.#workers);
-  }
-
-  async #work(worker: number): Promise<void> {
+  protected async work(worker: number): Promise<void> {
     const own: string[] = [];
-    while (!this.#stopping) {
-      let operation = own.length === 0 ? 'create' : drawOperation(randomInt(MIX_TOTAL));
-      const newApi = this.#newReleaseApi();
+    while (!this.stopping) {
+      let operation =
+        own.length === 0 ? 'create' : drawWeighted(LEASES_MIX, randomInt(MIX_TOTAL), 'read');
+      const newApi = this.newReleaseApi();
       if (newApi === undefined && ['createInPool', 'move', 'readPool'].includes(operation)) {
         operation = 'read';
       }
@@ -92,12 +66,6 @@ export class LeasesLoad implements ServiceLoad {
     }
   }
 
-  /** One of the APIs serving 1.1 now, at random; undefined before step 3.3. */
-  #newReleaseApi(): string | undefined {
-    const apis = this.#newReleaseApis;
-    return apis.length === 0 ? undefined : apis[randomInt(apis.length)];
-  }
-
   async #request(
     kind: string,
     method: string,
@@ -105,7 +73,7 @@ export class LeasesLoad implements ServiceLoad {
     expected: number,
     options: { body?: unknown; baseUrl?: string; microversion?: string } = {},
   ): Promise<LoadAnswer | undefined> {
-    await this.#pacer.slot();
+    await this.pacer.slot();
     return sendRecorded(this.#settings.log, {
       kind,
       method,

@@ -13,19 +13,12 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Ledger } from './ledger.ts';
-import { Pacer } from './pacer.ts';
-import type { RequestKind, RequestLog } from './request-log.ts';
+import { drawWeighted, mixTotal, PacedWorkers } from './paced-workers.ts';
+import type { LoadSettings } from './rehearsed-service.ts';
+import type { RequestKind } from './request-log.ts';
 
-export interface LoadOptions {
-  /** The balancer's URL. */
-  readonly baseUrl: string;
-  readonly microversion: string;
-  readonly workers: number;
-  /** Requests per second, all workers together. */
-  readonly rate: number;
-  /** Prefix of node names, unique to the rehearsal. */
-  readonly runId: string;
-  readonly log: RequestLog;
+/** The rehearsal's load settings, with the ledger the acknowledged writes go in. */
+export interface LoadOptions extends Omit<LoadSettings, 'latestMayGoDown'> {
   readonly ledger: Ledger;
   readonly pollIntervalMs?: number;
   /** How long a node may take to reach the state it was sent to. */
@@ -60,15 +53,10 @@ type Operation = keyof typeof LOAD_MIX;
 
 /** Draws an operation by weight from a number in [0, total). */
 export function drawOperation(roll: number): Operation {
-  let left = roll;
-  for (const [operation, weight] of Object.entries(LOAD_MIX) as [Operation, number][]) {
-    if (left < weight) return operation;
-    left -= weight;
-  }
-  return 'read';
+  return drawWeighted(LOAD_MIX, roll, 'read');
 }
 
-const MIX_TOTAL = Object.values(LOAD_MIX).reduce((a, b) => a + b, 0);
+const MIX_TOTAL = mixTotal(LOAD_MIX);
 
 /** The steps of a full cycle from each starting state: verb, then the state it ends in. */
 export const CYCLE_FROM: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
@@ -110,41 +98,22 @@ interface OwnNode {
   broken: boolean;
 }
 
-export class LoadGenerator {
+export class LoadGenerator extends PacedWorkers {
   readonly #options: LoadOptions;
-  readonly #pacer: Pacer;
-  #stopping = false;
-  #workers: Promise<void>[] = [];
   /** The highest version `latest` was answered at so far, and when. */
   #latest: { version: string; at: number } | undefined;
-  /** The APIs serving the new release's own versions, asked directly (not through the balancer). */
-  #newReleaseApis: readonly string[] = [];
   #names = 0;
   #macs = 0;
   #values = 0;
   readonly #macPrefix = `52:54:${randomInt(256).toString(16).padStart(2, '0')}`;
 
   constructor(options: LoadOptions) {
+    super(options);
     this.#options = options;
-    this.#pacer = new Pacer(options.rate);
   }
 
-  start(): void {
-    this.#workers = Array.from({ length: this.#options.workers }, (_, i) => this.#work(i));
-  }
-
-  /** The base URLs of the APIs that serve the new release unpinned (none before step 3.3). */
-  setNewReleaseApis(urls: readonly string[]): void {
-    this.#newReleaseApis = [...urls];
-  }
-
-  /** Starts nothing new, lets every worker finish what it is doing (a cycle to its end). */
-  async stop(): Promise<void> {
-    this.#stopping = true;
-    await Promise.all(this.#workers);
-  }
-
-  async #work(worker: number): Promise<void> {
+  /** A worker stopped finishes its cycle to its end first. */
+  protected async work(worker: number): Promise<void> {
     const own: OwnNode[] = [];
     // Once an API serves the new release, each worker's first turns are on one node: a shard
     // set there, a PATCH of its extra through the balancer (half of them reach the API still
@@ -152,10 +121,10 @@ export class LoadGenerator {
     // 1.82 with its shard. No step, however short, passes without this.
     const firstOnNewRelease: Operation[] = ['shardSet', 'nodePatch', 'newRead'];
     let focus: OwnNode | undefined;
-    while (!this.#stopping) {
+    while (!this.stopping) {
       const usable = own.filter((node) => !node.broken);
       const first =
-        usable.length > 0 && this.#newReleaseApis.length > 0 && firstOnNewRelease.length > 0;
+        usable.length > 0 && this.newReleaseApis.length > 0 && firstOnNewRelease.length > 0;
       const operation =
         usable.length === 0
           ? 'nodeCreate'
@@ -169,9 +138,9 @@ export class LoadGenerator {
         else if (operation === 'nodePatch') await this.#patchNode(node);
         else if (operation === 'portCreate') await this.#createPort(node);
         else if (operation === 'cycle') await this.#cycle(node);
-        else if (operation === 'shardSet' && this.#newReleaseApis.length > 0)
+        else if (operation === 'shardSet' && this.newReleaseApis.length > 0)
           await this.#setShard(node);
-        else if (operation === 'newRead' && this.#newReleaseApis.length > 0)
+        else if (operation === 'newRead' && this.newReleaseApis.length > 0)
           await this.#readNew(node);
         else if (operation === 'latest') await this.#readLatest();
         else await this.#read(node);
@@ -190,7 +159,7 @@ export class LoadGenerator {
     body?: unknown,
     at: { baseUrl?: () => string | undefined; microversion?: string } = {},
   ): Promise<Answer | undefined> {
-    await this.#pacer.slot();
+    await this.pacer.slot();
     // Chosen once the slot comes: an API of the new release may have gone meanwhile (going
     // back), and then there is nothing to ask it.
     const baseUrl = at.baseUrl === undefined ? this.#options.baseUrl : at.baseUrl();
@@ -241,7 +210,7 @@ export class LoadGenerator {
     // as no API serves the new release's own place for it (from then on, nothing writes the
     // old place: the online migration empties it for good).
     const inventory =
-      n % 2 === 0 && this.#newReleaseApis.length === 0
+      n % 2 === 0 && this.newReleaseApis.length === 0
         ? {
             inventory: { cpu: { count: 2 + (n % 30) }, memory: { physical_mb: 1024 * n } },
             plugin_data: { rehearsal: this.#options.runId },
@@ -284,12 +253,6 @@ export class LoadGenerator {
     }
   }
 
-  /** One of the new release's APIs, at random; undefined when none serves now. */
-  readonly #newReleaseApi = (): string | undefined =>
-    this.#newReleaseApis.length === 0
-      ? undefined
-      : this.#newReleaseApis[randomInt(this.#newReleaseApis.length)];
-
   /** A shard, which only the new release's API 1.82 can set, on one of the worker's nodes. */
   async #setShard(node: OwnNode): Promise<void> {
     const value = `shard-${++this.#values % 7}`;
@@ -299,7 +262,7 @@ export class LoadGenerator {
       `/v1/nodes/${node.uuid}`,
       200,
       [{ op: 'add', path: '/shard', value }],
-      { baseUrl: this.#newReleaseApi, microversion: SHARD_MICROVERSION },
+      { baseUrl: this.newReleaseApi, microversion: SHARD_MICROVERSION },
     );
     if (answer === undefined) return;
     if (answer.body.shard !== value) {
@@ -313,7 +276,7 @@ export class LoadGenerator {
   /** The node at 1.82 and its inventory at 1.81, compared with what was acknowledged. */
   async #readNew(node: OwnNode): Promise<void> {
     const expected = this.#options.ledger.nodes.get(node.uuid);
-    const baseUrl = this.#newReleaseApi;
+    const baseUrl = this.newReleaseApi;
     const shown = await this.#request('show-new', 'GET', `/v1/nodes/${node.uuid}`, 200, undefined, {
       baseUrl,
       microversion: SHARD_MICROVERSION,

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { codeBlocksOf } from '../support/markdown-blocks.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'baton.mjs');
@@ -82,20 +83,11 @@ interface Block {
 }
 
 function codeBlocks(file: string): Block[] {
-  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]?.startsWith('```')) continue;
-    const end = lines.indexOf('```', i + 1);
-    const before = lines[i - 1]?.trim() ?? '';
-    blocks.push({
-      where: `${file}:${i + 1}`,
-      marker: /^<!--.*-->$/.test(before) ? before : undefined,
-      body: lines.slice(i + 1, end).join('\n'),
-    });
-    i = end;
-  }
-  return blocks;
+  return codeBlocksOf(ROOT, file).map(({ line, marker, body }) => ({
+    where: `${file}:${line}`,
+    marker,
+    body,
+  }));
 }
 
 /** A line that runs something against a deployment (not a synopsis: `[--flag]`, `[options]`). */

@@ -23,6 +23,7 @@ import { after, describe, it } from 'node:test';
 import type { RehearsalReport } from '../../src/rehearsal/report.ts';
 import { offlineLock } from '../package/support/offline-lock.ts';
 import { cleanNpmEnv, npmPack, ROOT } from '../package/support/packed.ts';
+import { codeBlocksOf } from '../support/markdown-blocks.ts';
 
 interface Block {
   readonly line: number;
@@ -32,20 +33,10 @@ interface Block {
 
 /** The tutorial's code blocks, each with the comment line just above it. */
 function tutorialBlocks(): Block[] {
-  const lines = readFileSync(join(ROOT, 'docs/tutorial.md'), 'utf8').split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]?.startsWith('```')) continue;
-    const end = lines.indexOf('```', i + 1);
-    const before = lines[i - 1]?.trim() ?? '';
-    blocks.push({
-      line: i + 1,
-      marker: /^<!--.*-->$/.test(before) ? before : undefined,
-      body: `${lines.slice(i + 1, end).join('\n')}\n`,
-    });
-    i = end;
-  }
-  return blocks;
+  return codeBlocksOf(ROOT, 'docs/tutorial.md').map((block) => ({
+    ...block,
+    body: `${block.body}\n`,
+  }));
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;

@@ -5,17 +5,13 @@
  * data check; the step table is printed into the test log, the whole report kept as JSON.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import type { RehearsalReport } from '../../src/rehearsal/report.ts';
+import { runRehearse } from './support/run-rehearse.ts';
 import { assertNewReleaseUsed } from './support/server-rehearsal.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
-const run = promisify(execFile);
 
 interface Report {
   readonly ok: boolean;
@@ -30,19 +26,7 @@ interface Report {
 describe('baton rehearse on the embedded defaults', () => {
   it('upgrades the previous release under load with nothing failed and the data clean', async (t) => {
     const json = join(mkdtempSync(join(tmpdir(), 'baton-rehearse-ci-')), 'report.json');
-    let stdout: string;
-    try {
-      ({ stdout } = await run(
-        process.execPath,
-        [join(ROOT, 'bin/baton.mjs'), 'rehearse', '--step-seconds', '5', '--json', json],
-        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-      ));
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      assert.fail(
-        `baton rehearse exited ${failed.code}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`,
-      );
-    }
+    const stdout = await runRehearse(['--step-seconds', '5', '--json', json]);
     t.diagnostic(stdout);
     t.diagnostic(`report: ${json}`);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;

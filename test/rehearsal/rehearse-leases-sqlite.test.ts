@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { RehearsalReport } from '../../src/rehearsal/report.ts';
+import { runRehearse } from './support/run-rehearse.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -28,30 +29,16 @@ describe('baton rehearse --service leases', () => {
     const folder = mkdtempSync(join(tmpdir(), 'baton-rehearse-leases-'));
     const json = join(folder, 'report.json');
     const html = join(folder, 'report.html');
-    let stdout: string;
-    try {
-      ({ stdout } = await run(
-        process.execPath,
-        [
-          join(ROOT, 'bin/baton.mjs'),
-          'rehearse',
-          '--service',
-          'leases',
-          '--step-seconds',
-          '3',
-          '--json',
-          json,
-          '--html',
-          html,
-        ],
-        { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-      ));
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      assert.fail(
-        `baton rehearse exited ${failed.code}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`,
-      );
-    }
+    const stdout = await runRehearse([
+      '--service',
+      'leases',
+      '--step-seconds',
+      '3',
+      '--json',
+      json,
+      '--html',
+      html,
+    ]);
     t.diagnostic(stdout);
     const report = JSON.parse(readFileSync(json, 'utf8')) as RehearsalReport;
     assert.equal(report.ok, true);

@@ -13,7 +13,6 @@ import {
   NoValidHostError,
 } from '../common/errors.ts';
 import { ProvisionState, STATE_GROUPS } from '../common/provision-states.ts';
-import { Turns } from '../common/turns.ts';
 import { Node, type NodeObject } from '../objects/index.ts';
 import { refuseOwnerOfOwnedAllocation } from './allocation-owner.ts';
 import { servicesOf } from './context.ts';
@@ -36,6 +35,7 @@ import {
   RESERVED_NODE_NAMES,
 } from './node-schemas.ts';
 import { asDict, updateChangedFields } from './object-dict.ts';
+import { PatchTurns } from './patch-turns.ts';
 import { initialProvisionState } from './provision-verbs.ts';
 
 /** _check_names_acceptable: names from 1.5, valid at the version, not UUIDs, not reserved. */
@@ -314,45 +314,19 @@ function readValues(read: NodeObject, fields: readonly string[]): Record<string,
   return values;
 }
 
-/**
- * How many times a PATCH is applied to a new read of the node before NodeChanged is answered.
- * Each refusal means another writer's update went in; two API processes PATCHing one node at
- * once each win about half of the rounds, so twenty leave a PATCH a one-in-a-million chance of
- * running out.
- */
-export const PATCH_ATTEMPTS = 20;
-
-/** The turns on nodes of each app's PATCHes (common/turns.ts). */
-const PATCH_TURNS = new WeakMap<object, Turns>();
+/** Node PATCHes, applied again while the conductor answers NodeChanged. */
+const NODE_PATCHES = new PatchTurns((error) => error instanceof NodeChangedError);
 
 /**
  * Runs `apply` (read the node, apply the PATCH, send it) in the node's turn among this
- * process's PATCHes, so that they do not refuse each other, and again at once while the
- * conductor answers NodeChanged: another writer (another API process, a maintenance change, a
- * provision action...) changed what the PATCH was computed from, and the PATCH is applied
- * anew to what that writer left. After PATCH_ATTEMPTS the client gets the 409.
+ * process's PATCHes, and again at once while the conductor answers NodeChanged: another writer
+ * (another API process, a maintenance change, a provision action...) changed what the PATCH was
+ * computed from, and the PATCH is applied anew to what that writer left.
  */
-export async function patchedAgainOnChange<T>(
+export function patchedAgainOnChange<T>(
   request: FastifyRequest,
   ident: string,
   apply: () => Promise<T>,
 ): Promise<T> {
-  const services = servicesOf(request);
-  let turns = PATCH_TURNS.get(services);
-  if (turns === undefined) {
-    turns = new Turns();
-    PATCH_TURNS.set(services, turns);
-  }
-  const leave = (await turns.take(ident)) as () => void;
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await apply();
-      } catch (error) {
-        if (!(error instanceof NodeChangedError) || attempt >= PATCH_ATTEMPTS) throw error;
-      }
-    }
-  } finally {
-    leave();
-  }
+  return NODE_PATCHES.apply(request, ident, apply);
 }

@@ -19,7 +19,6 @@ import {
   NotFoundError,
   VolumeChangedError,
 } from '../common/errors.ts';
-import { Turns } from '../common/turns.ts';
 import type { NodeObject } from '../objects/index.ts';
 import {
   VolumeConnector,
@@ -51,6 +50,7 @@ import {
   updateChangedFields,
 } from './object-dict.ts';
 import { args, bindParams } from './params.ts';
+import { PatchTurns } from './patch-turns.ts';
 import { PortRelations } from './port-args.ts';
 import { dictValid, PATCH_ARG, schemaArg } from './schema-args.ts';
 import { authorizeOnVolume, volumeListProject } from './volume-access.ts';
@@ -369,14 +369,8 @@ function requireVolumeRpc(request: FastifyRequest): void {
   }
 }
 
-/**
- * How many times a PATCH is applied to a new read before VolumeChanged is answered: each
- * refusal means another PATCH of the volume went in (as for nodes, PATCH_ATTEMPTS).
- */
-const PATCH_ATTEMPTS = 20;
-
-/** The turns on volumes of each app's PATCHes (common/turns.ts), as nodes have theirs. */
-const PATCH_TURNS = new WeakMap<object, Turns>();
+/** Volume PATCHes, applied again while the conductor answers VolumeChanged. */
+const VOLUME_PATCHES = new PatchTurns((error) => error instanceof VolumeChangedError);
 
 /**
  * PATCHes of one volume take turns in this process, so that they do not meet on the node's
@@ -386,24 +380,9 @@ const PATCH_TURNS = new WeakMap<object, Turns>();
 async function update(request: FastifyRequest, kind: VolumeKind): Promise<unknown> {
   const params = bindParams(request, { patch: { validate: PATCH_ARG } }, { bodyArg: 'patch' });
   const ident = uuidOf(request, kind);
-  const services = servicesOf(request);
-  let turns = PATCH_TURNS.get(services);
-  if (turns === undefined) {
-    turns = new Turns();
-    PATCH_TURNS.set(services, turns);
-  }
-  const leave = (await turns.take(ident)) as () => void;
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await applyPatch(request, kind, ident, params.patch as PatchOperation[]);
-      } catch (error) {
-        if (!(error instanceof VolumeChangedError) || attempt >= PATCH_ATTEMPTS) throw error;
-      }
-    }
-  } finally {
-    leave();
-  }
+  return VOLUME_PATCHES.apply(request, ident, () =>
+    applyPatch(request, kind, ident, params.patch as PatchOperation[]),
+  );
 }
 
 /** Reads the volume, applies the PATCH and sends the change with the values it read. */

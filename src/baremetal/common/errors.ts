@@ -248,45 +248,42 @@ export class ConflictError extends IronicError {
 }
 
 /**
- * Baton's: an update computed from a read of the node that is no longer current (another
- * writer changed one of the fields it was computed from, or writes, meanwhile), so applying it
- * would lose that writer's change. The API reads the node again and applies the request anew;
- * a client sees this only when that kept failing, and may send the request again.
+ * Baton's: a row changed by another request after this update read it (the fields named, or
+ * writes), so applying the update would lose that request's change. The API reads the row again
+ * and applies the request anew; a client sees this only when that kept failing, and may send
+ * the request again. Not exported: only its subclasses cross the RPC wire.
  */
-export class NodeChangedError extends IronicError {
-  override name = 'NodeChangedError';
+abstract class ChangedMeanwhileError extends IronicError {
   override get code() {
     return 409;
   }
-  readonly node: string;
   readonly fields: readonly string[];
-  constructor(node: string, fields: readonly string[]) {
+  /** `row`: how the message names it (`Node <uuid>`). */
+  constructor(row: string, fields: readonly string[]) {
     super(
-      `Node ${node} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
+      `${row} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
     );
-    this.node = node;
     this.fields = fields;
   }
 }
 
-/**
- * Baton's: a volume connector or target changed by another request after this update read it
- * (the fields named); the API applies the PATCH again to a new read (the node's NodeChanged, for
- * volumes).
- */
-export class VolumeChangedError extends IronicError {
-  override name = 'VolumeChangedError';
-  override get code() {
-    return 409;
+/** Baton's: the node changed meanwhile (another writer changed a field the update read). */
+export class NodeChangedError extends ChangedMeanwhileError {
+  override name = 'NodeChangedError';
+  readonly node: string;
+  constructor(node: string, fields: readonly string[]) {
+    super(`Node ${node}`, fields);
+    this.node = node;
   }
+}
+
+/** Baton's: a volume connector or target changed meanwhile (the node's NodeChanged, for volumes). */
+export class VolumeChangedError extends ChangedMeanwhileError {
+  override name = 'VolumeChangedError';
   readonly volume: string;
-  readonly fields: readonly string[];
   constructor(volume: string, fields: readonly string[]) {
-    super(
-      `Volume ${volume} was changed by another request while this one was being applied (${fields.join(', ')}), please retry.`,
-    );
+    super(`Volume ${volume}`, fields);
     this.volume = volume;
-    this.fields = fields;
   }
 }
 

@@ -8,10 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
-import { projectUser, SYSTEM_ADMIN, SYSTEM_READER, TRUSTED_HEADERS } from './support/personas.ts';
+import type { BatonApi } from './support/baton-api.ts';
+import {
+  projectUser,
+  SYSTEM_ADMIN,
+  SYSTEM_READER,
+  startUnderDefaultPolicy,
+} from './support/personas.ts';
 
 const OWNER = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const OTHER = '0123456789abcdef0123456789abcdef';
@@ -21,11 +24,7 @@ describe("Ironic's default policy on allocations and deploy templates", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 

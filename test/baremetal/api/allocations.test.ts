@@ -15,22 +15,12 @@ import {
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
+import { callApi } from './support/call-api.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
 
-async function call(api: BatonApi, method: string, url: string, payload?: unknown) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: V,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  const text = answer.body;
-  return {
-    status: answer.statusCode,
-    body: text === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+function call(api: BatonApi, method: string, url: string, payload?: unknown) {
+  return callApi(api, method, url, { payload, headers: V });
 }
 
 /** A node ready to be allocated, written as the conductor leaves one after `provide`. */

@@ -8,21 +8,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type BatonApi, forEachApiBackend } from './support/baton-api.ts';
+import { callApi } from './support/call-api.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
 
-async function call(api: BatonApi, method: string, url: string, payload?: unknown) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: V,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return {
-    status: answer.statusCode,
-    body: answer.body === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+function call(api: BatonApi, method: string, url: string, payload?: unknown) {
+  return callApi(api, method, url, { payload, headers: V });
 }
 
 const step = (iface: string, name: string, priority: number | string, args = {}) => ({

@@ -7,10 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
-import { type BatonApi, forEachApiBackend, startBatonApi } from './support/baton-api.ts';
-import { roles, TRUSTED_HEADERS } from './support/personas.ts';
+import { type BatonApi, forEachApiBackend } from './support/baton-api.ts';
+import { roles, startUnderDefaultPolicy } from './support/personas.ts';
 
 const PORT = '1a2b3c4d-0000-4000-8000-000000000001';
 const EVENT = {
@@ -152,11 +150,7 @@ forEachApiBackend('events', (api) => {
 describe("Ironic's default policy on events: a system admin or rule:is_admin", () => {
   let api: BatonApi;
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 

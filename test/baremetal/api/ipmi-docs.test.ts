@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { baremetalConfigFromIni, baremetalConfigOf } from '../../../src/baremetal/config-file.ts';
 import { BAREMETAL_CLI, pythonEnv } from '../../support/real-ironic.ts';
 import {
@@ -28,7 +28,7 @@ import {
   requireIpmiSim,
   startIpmiSim,
 } from '../drivers/support/ipmi-sim.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 
 const run = promisify(execFile);
 const inCi = process.env.CI === 'true';
@@ -83,12 +83,7 @@ describe('docs: driving a real server with ipmi', { skip: missing }, () => {
         ipmi: { ...config.conductor.ipmi, minCommandInterval: 0 },
       },
     });
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: '1.82',
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, '1.82');
   });
 
   after(async () => {

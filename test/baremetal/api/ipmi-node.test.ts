@@ -29,9 +29,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
+import { IPMI_PXE_ENABLED } from '../drivers/support/ipmi-pxe-enabled.ts';
 import {
   IPMI_PASSWORD,
   type IpmiSim,
@@ -80,14 +80,7 @@ describe('a node with the ipmi hardware type', { skip }, () => {
     bmc = await startIpmiSim();
     api = await startBatonApi({
       conductor: {
-        enabledHardwareTypes: ['fake-hardware', 'ipmi'],
-        enabledInterfaces: {
-          ...STANDALONE_ENABLED_INTERFACES,
-          boot: ['fake', 'pxe'],
-          deploy: ['fake', 'ramdisk'],
-          power: ['fake', 'ipmitool'],
-          management: ['fake', 'ipmitool'],
-        },
+        ...IPMI_PXE_ENABLED,
         automatedClean: false,
         powerStateChangeTimeout: 10,
         ipmi: { ...IPMI_DEFAULTS, commandRetryTimeout: 3, minCommandInterval: 0 },

@@ -11,41 +11,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
-import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { callApi } from './support/call-api.ts';
+import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const LATEST = '1.82';
 const CONSOLES = {
   enabledInterfaces: { ...STANDALONE_ENABLED_INTERFACES, console: ['fake', 'no-console'] },
 };
 
-async function call(
-  api: BatonApi,
-  method: string,
-  url: string,
-  payload?: unknown,
-  version = LATEST,
-) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: { 'X-OpenStack-Ironic-API-Version': version },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  const text = answer.body;
-  return {
-    status: answer.statusCode,
-    headers: answer.headers,
-    body: text === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+function call(api: BatonApi, method: string, url: string, payload?: unknown, version = LATEST) {
+  return callApi(api, method, url, { payload, version });
 }
 
 async function createNode(api: BatonApi, name: string, fields: Record<string, unknown> = {}) {
@@ -468,14 +449,7 @@ describe("Ironic's default policy on the node actions", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({
-      auth: { authenticator: TRUSTED_HEADERS, policy },
-      conductor: CONSOLES,
-    });
+    api = await startUnderDefaultPolicy({ conductor: CONSOLES });
     const created = await as(SYSTEM_ADMIN, 'POST', '/v1/nodes', {
       driver: 'fake-hardware',
       name: 'owned',

@@ -10,10 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { BIOSSetting, Node } from '../../../src/baremetal/objects/index.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
-import { type BatonApi, forEachApiBackend, startBatonApi } from './support/baton-api.ts';
-import { projectUser, TRUSTED_HEADERS } from './support/personas.ts';
+import { type BatonApi, forEachApiBackend } from './support/baton-api.ts';
+import { projectUser, startUnderDefaultPolicy } from './support/personas.ts';
 
 async function call(api: BatonApi, version: string, url: string, method = 'GET') {
   const answer = await api.request({
@@ -255,11 +253,7 @@ const OTHER = '0123456789abcdef0123456789abcdef';
 describe("Ironic's default policy on a node's BIOS settings and history", () => {
   let api: BatonApi;
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
     await nodeWithSettings(api, 'owned', { owner: OWNER, lessee: LESSEE });
   });
   after(() => api?.close());

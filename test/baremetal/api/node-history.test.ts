@@ -17,23 +17,14 @@ import {
 } from '../../../src/baremetal/conductor/node-history.ts';
 import { Node, NodeHistory } from '../../../src/baremetal/objects/index.ts';
 import { type BatonApi, forEachApiBackend } from './support/baton-api.ts';
+import { callApi } from './support/call-api.ts';
 
-async function call(
+function call(
   api: BatonApi,
   url: string,
   options: { version?: string; method?: string; payload?: unknown } = {},
 ) {
-  const answer = await api.request({
-    method: (options.method ?? 'GET') as 'GET',
-    url,
-    headers: { 'X-OpenStack-Ironic-API-Version': options.version ?? '1.82' },
-    ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-  });
-  return {
-    status: answer.statusCode,
-    body: answer.body === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+  return callApi(api, options.method ?? 'GET', url, options);
 }
 
 async function nodeWithEvents(api: BatonApi, name: string, events: string[]) {

@@ -10,15 +10,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { RAID_LOGICAL_DISK_PROPERTIES } from '../../../src/baremetal/drivers/raid-logical-disks.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
   pinnedCaps,
   startBatonApi,
 } from './support/baton-api.ts';
-import { projectUser, systemUser, TRUSTED_HEADERS } from './support/personas.ts';
+import { projectUser, startUnderDefaultPolicy, systemUser } from './support/personas.ts';
 
 const LATEST = '1.82';
 const RAID = {
@@ -222,11 +220,7 @@ describe("Ironic's default policy on RAID", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
     const created = await as(systemUser('admin'), 'POST', '/v1/nodes', {
       driver: 'fake-hardware',
       name: 'owned',

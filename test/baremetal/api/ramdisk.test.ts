@@ -6,15 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import { type BatonApi, pinnedCaps, startBatonApi } from './support/baton-api.ts';
-import { SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { callApi } from './support/call-api.ts';
+import { SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const LATEST = '1.82';
 const AGENT = { callback_url: 'http://192.0.2.1:9999', agent_version: '9.4.0' };
 
-async function call(
+function call(
   api: BatonApi,
   method: string,
   url: string,
@@ -22,18 +21,7 @@ async function call(
   version = LATEST,
   headers: Record<string, string> = {},
 ) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: { 'X-OpenStack-Ironic-API-Version': version, ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  const text = answer.body;
-  return {
-    status: answer.statusCode,
-    body: text === '' ? undefined : answer.json(),
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+  return callApi(api, method, url, { payload, version, headers });
 }
 
 /** A node written straight to the store in `state` (fake hardware reaches no ramdisk state). */
@@ -271,11 +259,7 @@ describe('ramdisk endpoints and the conductors', () => {
 describe('ramdisk endpoints under Keystone', () => {
   let api: BatonApi;
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 

@@ -104,88 +104,77 @@ describe('the bare metal API against the real Ironic', { skip: missing }, () => 
     assert.equal(gone.statusCode, 406, gone.body);
   });
 
-  it('wrote volume connectors and targets at the version the real pinned service wrote (1.0)', async () => {
+  /** The tables whose row versions are compared. */
+  type VersionedTable =
+    | 'volume_connectors'
+    | 'volume_targets'
+    | 'deploy_templates'
+    | 'bios_settings'
+    | 'node_history'
+    | 'nodes'
+    | 'ports'
+    | 'portgroups'
+    | 'chassis'
+    | 'conductors';
+
+  /** The distinct versions of `table`'s rows: the real pinned service's (sorted), and Baton's. */
+  const versionsWritten = async (table: VersionedTable) => {
     const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
     try {
-      for (const table of ['volume_connectors', 'volume_targets'] as const) {
-        const theirs = (
-          file.prepare(`select distinct version from ${table}`).all() as { version: string }[]
-        ).map((row) => row.version);
-        const ours = (
-          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
-        ).map((row) => row.version);
-        assert.deepEqual(theirs, ['1.0'], table);
-        assert.deepEqual(ours, theirs, table);
-      }
+      const theirs = (
+        file.prepare(`select distinct version from ${table} order by version`).all() as {
+          version: string;
+        }[]
+      ).map((row) => row.version);
+      const ours = (
+        await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
+      ).map((row) => row.version);
+      return { theirs, ours };
     } finally {
       file.close();
+    }
+  };
+
+  it('wrote volume connectors and targets at the version the real pinned service wrote (1.0)', async () => {
+    for (const table of ['volume_connectors', 'volume_targets'] as const) {
+      const { theirs, ours } = await versionsWritten(table);
+      assert.deepEqual(theirs, ['1.0'], table);
+      assert.deepEqual(ours, theirs, table);
     }
   });
 
   it('wrote deploy templates at the version the real pinned service wrote (new to Baton, 1.1)', async () => {
-    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
-    try {
-      const theirs = (
-        file.prepare('select distinct version from deploy_templates').all() as { version: string }[]
-      ).map((row) => row.version);
-      const ours = (
-        await baton.db.kysely.selectFrom('deploy_templates').select('version').distinct().execute()
-      ).map((row) => row.version);
-      assert.deepEqual(theirs, ['1.1']);
-      assert.deepEqual(ours, theirs);
-    } finally {
-      file.close();
-    }
+    const { theirs, ours } = await versionsWritten('deploy_templates');
+    assert.deepEqual(theirs, ['1.1']);
+    assert.deepEqual(ours, theirs);
   });
 
   it('wrote BIOS settings and history at the versions the real pinned service wrote (1.1, 1.0)', async () => {
-    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
-    try {
-      for (const [table, version] of [
-        ['bios_settings', '1.1'],
-        ['node_history', '1.0'],
-      ] as const) {
-        const theirs = (
-          file.prepare(`select distinct version from ${table}`).all() as { version: string }[]
-        ).map((row) => row.version);
-        const ours = (
-          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
-        ).map((row) => row.version);
-        assert.deepEqual(theirs, [version], table);
-        assert.deepEqual(ours, theirs, table);
-      }
-    } finally {
-      file.close();
+    for (const [table, version] of [
+      ['bios_settings', '1.1'],
+      ['node_history', '1.0'],
+    ] as const) {
+      const { theirs, ours } = await versionsWritten(table);
+      assert.deepEqual(theirs, [version], table);
+      assert.deepEqual(ours, theirs, table);
     }
   });
 
   it("wrote every row at zed's object versions, as the real pinned service did", async () => {
     const tables = ['nodes', 'ports', 'portgroups', 'chassis', 'conductors'] as const;
-    const file = new Sqlite(join(real.dir, 'ironic.sqlite'), { readonly: true });
-    try {
-      for (const table of tables) {
-        const theirs = (
-          file.prepare(`select distinct version from ${table} order by version`).all() as {
-            version: string;
-          }[]
-        ).map((row) => row.version);
-        const ours = (
-          await baton.db.kysely.selectFrom(table).select('version').distinct().execute()
-        ).map((row) => row.version);
-        assert.ok(theirs.length > 0, `the scenarios wrote ${table}`);
-        assert.deepEqual(ours.sort(), theirs, table);
-        const zed = BAREMETAL_RELEASES.zed?.objects ?? {};
-        const type = {
-          nodes: 'Node',
-          ports: 'Port',
-          portgroups: 'Portgroup',
-          chassis: 'Chassis',
-          conductors: 'Conductor',
-        }[table];
-        assert.deepEqual(theirs, zed[type], `${table} at zed's ${type}`);
-      }
-    } finally {
-      file.close();
+    for (const table of tables) {
+      const { theirs, ours } = await versionsWritten(table);
+      assert.ok(theirs.length > 0, `the scenarios wrote ${table}`);
+      assert.deepEqual(ours.sort(), theirs, table);
+      const zed = BAREMETAL_RELEASES.zed?.objects ?? {};
+      const type = {
+        nodes: 'Node',
+        ports: 'Port',
+        portgroups: 'Portgroup',
+        chassis: 'Chassis',
+        conductors: 'Conductor',
+      }[table];
+      assert.deepEqual(theirs, zed[type], `${table} at zed's ${type}`);
     }
   });
 });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { startConductor } from '../../../src/baremetal/conductor/conductor-process.ts';
 import {
   type ConductorSettings,
@@ -33,7 +33,7 @@ import {
 } from '../../support/real-ironic.ts';
 import { openTestDatabase, UNPINNED } from '../conductor/support/conductor-harness.ts';
 import { DEFAULT_INTERFACE_SCENARIO } from './scenarios/default-interfaces.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 import { assertSameAnswers } from './support/same-answers.ts';
 
 const inCi = process.env.CI === 'true';
@@ -69,12 +69,7 @@ describe('default_<kind>_interface against the real Ironic 21.4.4', { skip: miss
       startRealIronic({ config: { DEFAULT: OPTIONS } }),
       startBatonApi({ conductor: BATON_SETTINGS }),
     ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: '1.82',
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, '1.82');
   });
 
   after(async () => {

@@ -24,13 +24,13 @@ import { lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
-import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
+import { IPMI_PXE_ENABLED, IPMI_PXE_ENABLED_OPTIONS } from '../drivers/support/ipmi-pxe-enabled.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 
 const inCi = process.env.CI === 'true';
 const missing = realIronicMissing() ?? requireIpmiSim();
@@ -124,18 +124,11 @@ describe('a ramdisk deploy with pxe boot against the real Ironic 21.4.4', { skip
 
   before(async () => {
     const bmcs = [await startIpmiSim(), await startIpmiSim()];
-    const enabled = {
-      enabled_hardware_types: 'fake-hardware,ipmi',
-      enabled_boot_interfaces: 'fake,pxe',
-      enabled_deploy_interfaces: 'fake,ramdisk',
-      enabled_power_interfaces: 'fake,ipmitool',
-      enabled_management_interfaces: 'fake,ipmitool',
-    };
     [real, baton] = await Promise.all([
       startRealIronic({
         automatedClean: false,
         config: {
-          DEFAULT: enabled,
+          DEFAULT: IPMI_PXE_ENABLED_OPTIONS,
           conductor: { file_url_allowed_paths: realDir.images },
           pxe: {
             tftp_root: realDir.tftpRoot,
@@ -148,14 +141,7 @@ describe('a ramdisk deploy with pxe boot against the real Ironic 21.4.4', { skip
       }),
       startBatonApi({
         conductor: {
-          enabledHardwareTypes: ['fake-hardware', 'ipmi'],
-          enabledInterfaces: {
-            ...STANDALONE_ENABLED_INTERFACES,
-            boot: ['fake', 'pxe'],
-            deploy: ['fake', 'ramdisk'],
-            power: ['fake', 'ipmitool'],
-            management: ['fake', 'ipmitool'],
-          },
+          ...IPMI_PXE_ENABLED,
           automatedClean: false,
           ipmi: { ...IPMI_DEFAULTS, minCommandInterval: 1, commandRetryTimeout: 10 },
           pxe: {
@@ -167,12 +153,7 @@ describe('a ramdisk deploy with pxe boot against the real Ironic 21.4.4', { skip
         },
       }),
     ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: '1.82',
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, '1.82');
     sides = [
       { name: 'real', url: real.url, bmc: bmcs[0] as IpmiSim, ...realDir },
       { name: 'baton', url: listening.url, bmc: bmcs[1] as IpmiSim, ...batonDir },

@@ -14,13 +14,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../src/baremetal/api/server.ts';
-import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
+import type { ListeningApi } from '../../../src/baremetal/api/server.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { PXE_DEFAULTS } from '../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { type RealIronic, realIronicMissing, startRealIronic } from '../../support/real-ironic.ts';
+import { IPMI_PXE_ENABLED, IPMI_PXE_ENABLED_OPTIONS } from '../drivers/support/ipmi-pxe-enabled.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
-import { type BatonApi, startBatonApi } from './support/baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './support/baton-api.ts';
 import { CliSide, type Command, cmd, UUID } from './support/cli-side.ts';
 
 const inCi = process.env.CI === 'true';
@@ -28,14 +28,6 @@ const missing = realIronicMissing() ?? requireIpmiSim();
 if (missing && inCi) throw new Error(`${missing} (CI=true: the real Ironic and ipmi_sim must run)`);
 
 const SYNC_INTERVAL = 2;
-const ENABLED = {
-  ...STANDALONE_ENABLED_INTERFACES,
-  boot: ['fake', 'pxe'],
-  deploy: ['fake', 'ramdisk'],
-  power: ['fake', 'ipmitool'],
-  management: ['fake', 'ipmitool'],
-};
-
 /** The BMCs each side has, by name: `good` answers, `wrong` is given a wrong password, `gone` freezes. */
 const BMC_NAMES = ['good', 'wrong', 'gone'] as const;
 type BmcName = (typeof BMC_NAMES)[number];
@@ -181,11 +173,7 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
       startRealIronic({
         config: {
           DEFAULT: {
-            enabled_hardware_types: 'fake-hardware,ipmi',
-            enabled_power_interfaces: ENABLED.power.join(','),
-            enabled_management_interfaces: ENABLED.management.join(','),
-            enabled_boot_interfaces: ENABLED.boot.join(','),
-            enabled_deploy_interfaces: ENABLED.deploy.join(','),
+            ...IPMI_PXE_ENABLED_OPTIONS,
           },
           ipmi: { min_command_interval: '1', command_retry_timeout: '5' },
           conductor: {
@@ -199,8 +187,7 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
       }),
       startBatonApi({
         conductor: {
-          enabledHardwareTypes: ['fake-hardware', 'ipmi'],
-          enabledInterfaces: ENABLED,
+          ...IPMI_PXE_ENABLED,
           powerStateChangeTimeout: 10,
           syncPowerStateInterval: SYNC_INTERVAL,
           automatedClean: false,
@@ -209,12 +196,7 @@ describe('the ipmi hardware type against the real Ironic 21.4.4, each with its o
         },
       }),
     ]);
-    listening = await listenBaremetalApi({
-      services: baton.app.baremetal,
-      apiMax: undefined,
-      host: '127.0.0.1',
-      port: 0,
-    });
+    listening = await listenOnLoopback(baton, undefined);
     sides = {
       real: {
         cli: new CliSide(real.url, { ...portsOf(realBmcs), images: realDir.images }),

@@ -12,8 +12,6 @@ import { after, before, describe, it, test } from 'node:test';
 import { VolumeChangedError } from '../../../src/baremetal/common/errors.ts';
 import { updateVolumeTarget } from '../../../src/baremetal/conductor/manager-volumes.ts';
 import { Node } from '../../../src/baremetal/objects/index.ts';
-import { BAREMETAL_RULE_DEFAULTS } from '../../../src/baremetal/policy/default-rules.ts';
-import { createRuleSet } from '../../../src/policy/index.ts';
 import {
   type BatonApi,
   forEachApiBackend,
@@ -22,29 +20,19 @@ import {
   startSecondApi,
   unpinnedCaps,
 } from './support/baton-api.ts';
-import { projectUser, SYSTEM_ADMIN, TRUSTED_HEADERS } from './support/personas.ts';
+import { callApi } from './support/call-api.ts';
+import { projectUser, SYSTEM_ADMIN, startUnderDefaultPolicy } from './support/personas.ts';
 
 const V = { 'X-OpenStack-Ironic-API-Version': '1.82' };
 
-async function call(
+function call(
   api: BatonApi,
   method: string,
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
 ) {
-  const answer = await api.request({
-    method: method as 'GET',
-    url,
-    headers: { ...V, ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return {
-    status: answer.statusCode,
-    body: answer.body === '' ? undefined : answer.json(),
-    text: answer.body,
-    fault: () => JSON.parse(answer.json().error_message).faultstring as string,
-  };
+  return callApi(api, method, url, { payload, headers: { ...V, ...headers } });
 }
 
 let serial = 0;
@@ -242,11 +230,7 @@ describe("Ironic's default policy on volume connectors and targets", () => {
   let api: BatonApi;
 
   before(async () => {
-    const policy = await createRuleSet(
-      { enforceScope: false, enforceNewDefaults: false },
-      BAREMETAL_RULE_DEFAULTS,
-    );
-    api = await startBatonApi({ auth: { authenticator: TRUSTED_HEADERS, policy } });
+    api = await startUnderDefaultPolicy();
   });
   after(() => api?.close());
 

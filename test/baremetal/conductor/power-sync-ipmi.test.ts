@@ -14,9 +14,9 @@ import {
   powerSyncFailureCount,
   syncPowerStates,
 } from '../../../src/baremetal/conductor/periodic-tasks.ts';
-import { STANDALONE_ENABLED_INTERFACES } from '../../../src/baremetal/drivers/enabled-interfaces.ts';
 import { IPMI_DEFAULTS } from '../../../src/baremetal/drivers/ipmitool/ipmi-settings.ts';
 import { createScratchDatabase } from '../../db/support/backends.ts';
+import { IPMI_PXE_ENABLED } from '../drivers/support/ipmi-pxe-enabled.ts';
 import { type IpmiSim, requireIpmiSim, startIpmiSim } from '../drivers/support/ipmi-sim.ts';
 import {
   localTransports,
@@ -42,14 +42,7 @@ describe('the power state sync against ipmi_sim [sqlite]', { skip }, () => {
       url: scratch.url,
       transport: transport(),
       settings: {
-        enabledHardwareTypes: ['fake-hardware', 'ipmi'],
-        enabledInterfaces: {
-          ...STANDALONE_ENABLED_INTERFACES,
-          boot: ['fake', 'pxe'],
-          deploy: ['fake', 'ramdisk'],
-          power: ['fake', 'ipmitool'],
-          management: ['fake', 'ipmitool'],
-        },
+        ...IPMI_PXE_ENABLED,
         powerStateSyncMaxRetries: 1,
         powerStateChangeTimeout: 10,
         ipmi: { ...IPMI_DEFAULTS, commandRetryTimeout: 2, minCommandInterval: 0 },

@@ -8,6 +8,7 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
+import { patch, post } from './requests.ts';
 import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const V = '1.82';
@@ -25,18 +26,6 @@ const A2 = 'a110ca7e-0000-4d2e-ae87-c02d7f33c002';
 /** The instance UUID a backfill takes as its own. */
 const INSTANCE = 'b1b1b1b1-03f2-4d2e-ae87-c02d7f33c0b1';
 
-const post = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'POST',
-  path,
-  version,
-  body,
-});
-const patch = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'PATCH',
-  path,
-  version,
-  body,
-});
 const provision = (uuid: string, target: string): Exchange => ({
   method: 'PUT',
   path: `/v1/nodes/${uuid}/states/provision`,

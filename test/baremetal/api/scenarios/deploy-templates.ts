@@ -7,6 +7,7 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
+import { patch, post } from './requests.ts';
 
 const V = '1.82';
 const T1 = 'de91a7e0-0000-4d2e-ae87-c02d7f33c001';
@@ -14,18 +15,6 @@ const T2 = 'de91a7e0-0000-4d2e-ae87-c02d7f33c002';
 const D1 = 'de91a7e0-03f2-4d2e-ae87-c02d7f33c0d1';
 const D2 = 'de91a7e0-03f2-4d2e-ae87-c02d7f33c0d2';
 
-const post = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'POST',
-  path,
-  version,
-  body,
-});
-const patch = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'PATCH',
-  path,
-  version,
-  body,
-});
 const step = (iface: string, name: string, priority: unknown = 10, args: unknown = {}) => ({
   interface: iface,
   step: name,

@@ -9,6 +9,7 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
+import { get, post } from './requests.ts';
 import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const V = '1.82';
@@ -19,13 +20,6 @@ const PORT = '5e1d0c3a-7a2b-4c1d-9e0f-00000000ad04';
 const MISSING = '5e1d0c3a-7a2b-4c1d-9e0f-00000000ad05';
 const MAC = '52:54:00:ad:00:01';
 
-const get = (path: string, version = V): Exchange => ({ path, version });
-const post = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'POST',
-  path,
-  version,
-  body,
-});
 const lookup = (query: string, version = V) => get(`/v1/lookup${query}`, version);
 const beat = (node: string, body: Record<string, unknown>, version = V) =>
   post(`/v1/heartbeat/${node}`, body, version);

@@ -8,6 +8,7 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
+import { del, get, patch, post } from './requests.ts';
 
 const V = '1.82';
 const N1 = '0a1ce000-1111-4c5e-9a7b-00000000a001';
@@ -18,20 +19,6 @@ const T1 = '0a1ce000-3333-4c5e-9a7b-00000000f001';
 const T2 = '0a1ce000-3333-4c5e-9a7b-00000000f002';
 const UNKNOWN = '0a1ce000-9999-4c5e-9a7b-000000000999';
 
-const get = (path: string, version = V): Exchange => ({ path, version });
-const post = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'POST',
-  path,
-  version,
-  body,
-});
-const patch = (path: string, body: unknown, version = V): Exchange => ({
-  method: 'PATCH',
-  path,
-  version,
-  body,
-});
-const del = (path: string, version = V): Exchange => ({ method: 'DELETE', path, version });
 const power = (uuid: string, target: string): Exchange => ({
   method: 'PUT',
   path: `/v1/nodes/${uuid}/states/power`,

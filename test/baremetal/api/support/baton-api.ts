@@ -13,6 +13,7 @@ import {
   type ApiHandlerSettings,
   DEFAULT_API_SETTINGS,
 } from '../../../../src/baremetal/api/context.ts';
+import { type ListeningApi, listenBaremetalApi } from '../../../../src/baremetal/api/server.ts';
 import type { ConductorLog } from '../../../../src/baremetal/conductor/conductor-context.ts';
 import {
   type RunningConductor,
@@ -249,4 +250,15 @@ export function forEachApiBackend(
       }, backend);
     });
   }
+}
+
+/**
+ * Baton's API listening on a free port of the loopback (for a real client), serving versions
+ * up to `apiMax` (undefined: as the caps in force decide).
+ */
+export function listenOnLoopback(
+  baton: BatonApi,
+  apiMax: string | undefined,
+): Promise<ListeningApi> {
+  return listenBaremetalApi({ services: baton.app.baremetal, apiMax, host: '127.0.0.1', port: 0 });
 }

@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type ListeningApi, listenBaremetalApi } from '../../../../src/baremetal/api/server.ts';
+import type { ListeningApi } from '../../../../src/baremetal/api/server.ts';
 import {
   type CliResult,
   type RealIronic,
   realIronicMissing,
   startRealIronic,
 } from '../../../support/real-ironic.ts';
-import { type BatonApi, startBatonApi } from './baton-api.ts';
+import { type BatonApi, listenOnLoopback, startBatonApi } from './baton-api.ts';
 import { CliSide, type Command } from './cli-side.ts';
 
 export interface CliSessionSetup {
@@ -40,12 +40,7 @@ export function describeCliSessionComparison(title: string, setup: CliSessionSet
 
     before(async () => {
       [real, baton] = await Promise.all([startRealIronic(setup.real), startBatonApi(setup.baton)]);
-      listening = await listenBaremetalApi({
-        services: baton.app.baremetal,
-        apiMax: setup.apiMax,
-        host: '127.0.0.1',
-        port: 0,
-      });
+      listening = await listenOnLoopback(baton, setup.apiMax);
       sides = { real: new CliSide(real.url), baton: new CliSide(listening.url) };
     });
 

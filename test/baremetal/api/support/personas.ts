@@ -5,7 +5,9 @@
  */
 import type { RequestAuthenticator } from '../../../../src/auth/index.ts';
 import { credentialsFromHeaders } from '../../../../src/auth/index.ts';
-import { expandImpliedRoles } from '../../../../src/policy/index.ts';
+import { BAREMETAL_RULE_DEFAULTS } from '../../../../src/baremetal/policy/default-rules.ts';
+import { createRuleSet, expandImpliedRoles } from '../../../../src/policy/index.ts';
+import { type BatonApi, type BatonApiOptions, startBatonApi } from './baton-api.ts';
 
 /** Credentials taken from the request's identity headers as they come. */
 export const TRUSTED_HEADERS: RequestAuthenticator = {
@@ -37,3 +39,17 @@ export const systemUser = (role: string) => ({
 
 export const SYSTEM_ADMIN = systemUser('admin');
 export const SYSTEM_READER = systemUser('reader');
+
+/**
+ * Baton's API under Ironic's default policy as deployed (new defaults and scope not enforced),
+ * taking who calls from the identity headers of each persona.
+ */
+export async function startUnderDefaultPolicy(
+  options: Omit<BatonApiOptions, 'auth'> = {},
+): Promise<BatonApi> {
+  const policy = await createRuleSet(
+    { enforceScope: false, enforceNewDefaults: false },
+    BAREMETAL_RULE_DEFAULTS,
+  );
+  return startBatonApi({ ...options, auth: { authenticator: TRUSTED_HEADERS, policy } });
+}

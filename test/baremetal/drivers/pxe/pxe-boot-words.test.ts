@@ -15,8 +15,9 @@ import type { NodeDriver } from '../../../../src/baremetal/drivers/node-driver.t
 import { pxeBoot } from '../../../../src/baremetal/drivers/pxe/pxe-boot.ts';
 import { PXE_DEFAULTS } from '../../../../src/baremetal/drivers/pxe/pxe-settings.ts';
 import { ramdiskDeploy } from '../../../../src/baremetal/drivers/ramdisk/ramdisk-deploy.ts';
-import { Node, Port } from '../../../../src/baremetal/objects/index.ts';
+import { Port } from '../../../../src/baremetal/objects/index.ts';
 import { ironicPythonMissing, runIronicPython } from '../../support/ironic-python.ts';
+import { ipmiRamdiskNode } from './support/ramdisk-node.ts';
 
 const UUID = randomUUID();
 const OPTIONS = { fake: FAKE_NO_DELAYS, pxe: { ...PXE_DEFAULTS, automatedClean: true } };
@@ -24,17 +25,7 @@ const boot = pxeBoot.create(OPTIONS);
 
 /** A task as a conductor gives it: one port, the driver's boot interface, no power needed. */
 const taskFor = (fields: Record<string, unknown>, bootInterface = boot) => ({
-  node: Node.create({
-    uuid: UUID,
-    driver: 'ipmi',
-    deploy_interface: 'ramdisk',
-    driver_info: {},
-    driver_internal_info: {},
-    instance_info: {},
-    properties: {},
-    automated_clean: null,
-    ...fields,
-  } as never),
+  node: ipmiRamdiskNode({ uuid: UUID, ...fields }),
   driver: { boot: bootInterface } as unknown as NodeDriver,
   ports: async () => [Port.create({ address: '52:54:00:12:34:56', extra: {} } as never)],
   powerAction: async () => {},

@@ -6,7 +6,6 @@
  * `force_persistent_boot_device`.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import {
   existsSync,
   mkdtempSync,
@@ -22,7 +21,8 @@ import { FAKE_NO_DELAYS } from '../../../../src/baremetal/drivers/fake/fake-dela
 import type { NodeDriver } from '../../../../src/baremetal/drivers/node-driver.ts';
 import { pxeBoot } from '../../../../src/baremetal/drivers/pxe/pxe-boot.ts';
 import { PXE_DEFAULTS } from '../../../../src/baremetal/drivers/pxe/pxe-settings.ts';
-import { Node, Port } from '../../../../src/baremetal/objects/index.ts';
+import { Port } from '../../../../src/baremetal/objects/index.ts';
+import { ipmiRamdiskNode } from './support/ramdisk-node.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-pxe-boot-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,18 +44,7 @@ function taskFor(fields: Record<string, unknown>, ports: { address: string; extr
     },
   };
   const task = {
-    node: Node.create({
-      uuid: randomUUID(),
-      driver: 'ipmi',
-      deploy_interface: 'ramdisk',
-      provision_state: 'deploying',
-      driver_info: {},
-      driver_internal_info: {},
-      instance_info: {},
-      properties: {},
-      automated_clean: null,
-      ...fields,
-    } as never),
+    node: ipmiRamdiskNode({ provision_state: 'deploying', ...fields }),
     driver: { management } as unknown as NodeDriver,
     ports: async () => ports.map((port) => Port.create({ extra: {}, ...port } as never)),
     powerAction: async () => {},
