@@ -107,7 +107,9 @@ export class JsonRpcHttpClient {
     const body = only !== undefined ? only.json : `[${calls.map((c) => c.json).join(',')}]`;
     const byId = only !== undefined ? undefined : new Map<unknown, PendingCall>();
     if (byId !== undefined) for (const call of calls) byId.set(call.id, call);
-    const req = httpRequest(options);
+    // The retry after a kept-alive socket was found closed goes on a new connection: the pool
+    // may hold more sockets the stopping server closed, and a second reset would lose the call.
+    const req = httpRequest(retried ? { ...options, agent: false } : options);
     const posted: Posted = { req, open: calls.length, done: false };
     for (const call of calls) call.posted = posted;
     const settleOpen = (sent: Sent) => {
