@@ -144,23 +144,26 @@ async function waitAll(
 }
 
 /**
- * Asks every node for `target`; a node locked by the conductor is asked again (409, as a
- * client retries), one in another state is left out (400). Resolves with the nodes asked.
+ * Asks every node for `target`; a node locked by the conductor (409) or a service at its
+ * concurrency limit is asked again, as a client retries; one in another state is left out
+ * (400). Resolves with the nodes asked.
  */
 async function askAll(client: IronicHttp, uuids: readonly string[], target: string) {
   const asked: string[] = [];
   await eachLimited(uuids, CLIENTS, async (uuid) => {
-    for (let attempt = 0; attempt < 60; attempt++) {
-      const reply = await client.expect(
-        [202, 400, 409],
-        'PUT',
-        `/v1/nodes/${uuid}/states/provision`,
-        {
-          target,
-        },
-      );
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const reply = await client.call('PUT', `/v1/nodes/${uuid}/states/provision`, { target });
       if (reply.status === 202) asked.push(uuid);
-      if (reply.status !== 409) return;
+      // The real service's answer to its own concurrency limit (max_concurrent_deploy,
+      // max_concurrent_clean) is a 500 "Please ... try again": a client waits and asks again.
+      const busy =
+        reply.status === 409 ||
+        (reply.status === 500 && JSON.stringify(reply.body).includes('concurrent action limit'));
+      if (!busy) {
+        if (reply.status >= 500) client.serverErrors++;
+        return;
+      }
+      if (reply.status === 500) client.serverErrors++;
       await sleep(1000);
     }
   });
