@@ -9,7 +9,6 @@
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
 import { patch, post } from './requests.ts';
-import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const V = '1.82';
 const N1 = 'a11ca7e0-03f2-4d2e-ae87-c02d7f33c0a1';
@@ -64,9 +63,9 @@ export const ALLOCATION_SCENARIOS: readonly Scenario[] = [
       post('/v1/allocations', { resource_class: 'x' }, '1.51'),
       { method: 'DELETE', path: '/v1/allocations/x', version: '1.51' },
       { path: '/v1/allocations', version: '1.52' },
-      { path: '/v1', version: '1.51', unlike: UNIMPLEMENTED_LINKS },
-      { path: '/v1', version: '1.52', unlike: UNIMPLEMENTED_LINKS },
-      { path: '/v1', version: '1.55', unlike: UNIMPLEMENTED_LINKS },
+      { path: '/v1', version: '1.51' },
+      { path: '/v1', version: '1.52' },
+      { path: '/v1', version: '1.55' },
       post('/v1/nodes', { uuid: N6, name: 'al-gate', driver: 'fake-hardware' }),
       { path: `/v1/nodes/${N6}/allocation`, version: '1.51' },
       { path: `/v1/nodes/${N6}/allocation`, version: '1.52' },

@@ -3,7 +3,6 @@
  * real Ironic 21.4.4 and Baton's antelope (real-ironic-antelope.test.ts).
  */
 import type { Scenario } from './index.ts';
-import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const N1 = '1be26c0b-03f2-4d2e-ae87-c02d7f33c2a1';
 const N2 = '1be26c0b-03f2-4d2e-ae87-c02d7f33c2a2';
@@ -21,7 +20,6 @@ export const ANTELOPE_SCENARIOS: readonly Scenario[] = [
       ...['1.81', '1.82', 'latest'].map((version) => ({
         path: '/v1',
         version,
-        unlike: UNIMPLEMENTED_LINKS,
       })),
       { path: '/', version: 'latest' },
     ],

@@ -5,7 +5,6 @@
  */
 import type { Exchange } from '../support/compare.ts';
 import type { Scenario } from './index.ts';
-import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const PORT = '1a2b3c4d-0000-4000-8000-000000000001';
 const EVENT = {
@@ -32,7 +31,6 @@ export const EVENT_SCENARIOS: readonly Scenario[] = [
     steps: ['1.53', '1.54', '1.82'].map((version) => ({
       path: '/v1',
       version,
-      unlike: UNIMPLEMENTED_LINKS,
     })),
   },
   {

@@ -4,7 +4,6 @@
  * header or token it cannot parse, another type), users served, the public routes open.
  */
 import type { Scenario } from './index.ts';
-import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const V = '1.82';
 const MISSING = '5e1d0c3a-7a2b-4c1d-9e0f-00000000ad05';
@@ -44,7 +43,7 @@ export const HTTP_BASIC_SCENARIO: Scenario = {
       headers: { Authorization: authorization },
     })),
     { method: 'POST', path: '/v1/nodes', version: V, body: { driver: 'fake-hardware' } },
-    { path: '/v1', version: V, unlike: UNIMPLEMENTED_LINKS },
+    { path: '/v1', version: V },
     get('/v1/lookup?addresses=zz'),
     {
       method: 'POST',

@@ -7,7 +7,6 @@
  */
 
 import type { Scenario } from './index.ts';
-import { UNIMPLEMENTED_LINKS } from './versions.ts';
 
 const N = '1be26c0b-03f2-4d2e-ae87-c02d7f33c1a1';
 const G = '1be26c0b-03f2-4d2e-ae87-c02d7f33c1b1';
@@ -19,7 +18,7 @@ export const PIN_SCENARIOS: readonly Scenario[] = [
     steps: [
       ...[undefined, 'latest', '1.80', '1.81', '1.82', '1.83'].flatMap((version) => [
         { path: '/v1/nodes', version },
-        { path: '/v1', version, unlike: UNIMPLEMENTED_LINKS },
+        { path: '/v1', version },
       ]),
       { path: '/', version: 'latest' },
     ],
