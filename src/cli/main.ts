@@ -450,6 +450,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--html <file>',
       'write the report as one self-contained HTML page with plots of the load over time (default: none)',
     )
+    .option(
+      '--profile <folder>',
+      'every process of the cluster writes a V8 CPU profile there when it stops, <host>.cpuprofile (default: none)',
+    )
     .action(async (options) => {
       const { rehearseCommand } = await import('./rehearse-command.ts');
       setStatus(await rehearseCommand(options, out));

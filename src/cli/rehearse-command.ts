@@ -36,6 +36,7 @@ export interface RehearseOptions {
   readonly backFrom?: string;
   readonly json?: string;
   readonly html?: string;
+  readonly profile?: string;
 }
 
 /** What an option left out means (its --help text says the same). */
@@ -103,6 +104,12 @@ export async function rehearseCommand(
   }
   checkReportPath('json', options.json);
   checkReportPath('html', options.html);
+  if (
+    options.profile !== undefined &&
+    !(existsSync(options.profile) && statSync(options.profile).isDirectory())
+  ) {
+    throw usageError(`--profile ${options.profile}: no such folder`);
+  }
   const stepSeconds = positive('step-seconds', options.stepSeconds, false);
   const rate = positive('rate', options.rate, false);
   const workers = positive('workers', options.workers, true);
@@ -120,6 +127,7 @@ export async function rehearseCommand(
       rate,
       workers,
       ...(options.microversion === undefined ? {} : { microversion: options.microversion }),
+      ...(options.profile === undefined ? {} : { profileDir: resolve(options.profile) }),
       say: out,
     });
   } catch (error) {

@@ -5,7 +5,7 @@
  * (uPlot) and its stylesheet are inlined, so the file opens anywhere without a network. Pure:
  * the caller reads the library's files and writes the page.
  */
-import type { RehearsalReport } from './report.ts';
+import { type RehearsalReport, stepCostLines } from './report.ts';
 import type { TimelinePoint } from './timeline.ts';
 
 /** The charting library's browser build and stylesheet, as text. */
@@ -195,6 +195,9 @@ Data check: ${escapeHtml(check.summary)}; ${check.problems.length === 0 ? 'clean
 <tr><th>step</th><th>what happens</th><th>API / conductor</th><th>served</th><th>failed</th><th>req/s</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th></tr>
 ${stepRows(report)}
 </table>
+<h2>Where the time went</h2>
+<p>Each step's share of a core per process (the machine has ${report.cores ?? '?'} cores, ${(report.cores ?? 1) * 100} % in all), and its slowest requests with what the cluster did while they waited.</p>
+<pre id="costs">${escapeHtml(stepCostLines(report).join('\n'))}</pre>
 <script type="application/json" id="report-data">${inlineJson(data)}</script>
 <script>${inlineText(assets.script, 'script')}</script>
 <script>${PAGE_SCRIPT}</script>

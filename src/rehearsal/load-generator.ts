@@ -14,6 +14,7 @@
 import { randomInt } from 'node:crypto';
 import type { Ledger } from './ledger.ts';
 import { drawWeighted, mixTotal, PacedWorkers } from './paced-workers.ts';
+import { type LoadAnswer, sendRecorded } from './recorded-request.ts';
 import type { LoadSettings } from './rehearsed-service.ts';
 import type { RequestKind } from './request-log.ts';
 
@@ -77,12 +78,6 @@ export const CYCLE_FROM: Readonly<Record<string, readonly (readonly [string, str
   ],
   active: [['deleted', 'available']],
 };
-
-interface Answer {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-  readonly headers: Headers;
-}
 
 /** Whether microversion `a` is above `b` (`1.82` above `1.80`). */
 export function higher(a: string, b: string): boolean {
@@ -158,48 +153,23 @@ export class LoadGenerator extends PacedWorkers {
     expected: number,
     body?: unknown,
     at: { baseUrl?: () => string | undefined; microversion?: string } = {},
-  ): Promise<Answer | undefined> {
+  ): Promise<LoadAnswer | undefined> {
     await this.pacer.slot();
     // Chosen once the slot comes: an API of the new release may have gone meanwhile (going
     // back), and then there is nothing to ask it.
     const baseUrl = at.baseUrl === undefined ? this.#options.baseUrl : at.baseUrl();
     if (baseUrl === undefined) return undefined;
-    const startedAt = Date.now();
-    const started = performance.now();
-    let status = 0;
-    let detail: string | undefined;
-    let parsed: Record<string, unknown> = {};
-    let headers = new Headers();
-    try {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          'X-OpenStack-Ironic-API-Version': at.microversion ?? this.#options.microversion,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#options.requestTimeoutMs ?? 30_000),
-      });
-      status = response.status;
-      headers = response.headers;
-      const text = await response.text();
-      if (status !== expected) detail = text.slice(0, 500);
-      else if (text !== '') parsed = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    }
-    const ok = status === expected && detail === undefined;
-    this.#options.log.add({
+    return sendRecorded(this.#options.log, {
       kind,
       method,
-      path,
-      startedAt,
-      ms: performance.now() - started,
-      status,
-      ok,
-      ...(detail === undefined ? {} : { detail }),
+      url: `${baseUrl}${path}`,
+      expected,
+      headers: {
+        'X-OpenStack-Ironic-API-Version': at.microversion ?? this.#options.microversion,
+      },
+      ...(body === undefined ? {} : { body }),
+      timeoutMs: this.#options.requestTimeoutMs ?? 30_000,
     });
-    return ok ? { status, body: parsed, headers } : undefined;
   }
 
   async #createNode(worker: number, own: OwnNode[]): Promise<void> {

@@ -25,6 +25,8 @@ export interface StartOptions {
   /** Added to the environment (the rehearsal's status file for the dashboard). */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** Flags for node itself, before the script (`--cpu-prof` …). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** Starts `node <root>/bin/baton.mjs <args>` and waits until its output matches `ready`. */
@@ -43,7 +45,7 @@ export async function startNodeProcess(
   args: readonly string[],
   options: StartOptions,
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
     env: { ...process.env, BATON_DATA_DIR: options.logDir, ...options.env },

@@ -20,10 +20,12 @@ import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import { type Balancer, startBalancer } from './balancer.ts';
 import { BAREMETAL_REHEARSAL } from './baremetal-rehearsal.ts';
 import { detectionSeconds, HEALTH_CHECK } from './cluster-config.ts';
+import { ClusterEvents } from './cluster-events.ts';
 import { liveServices, type VersionCounts } from './database-snapshot.ts';
 import { freePort } from './free-port.ts';
 import { capsFromMetrics } from './metrics-caps.ts';
 import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
+import { CpuSampler, coresAvailable, cpuPercentBetween } from './process-cpu.ts';
 import { type RunningProcess, runCommand, startNodeProcess, stopProcess } from './processes.ts';
 import type { DatabaseCommand, RehearsedService, ServiceLoad } from './rehearsed-service.ts';
 import { chooseRelease } from './release-files.ts';
@@ -35,6 +37,7 @@ import {
   type StepReport,
 } from './report.ts';
 import { RequestLog, windowFigures } from './request-log.ts';
+import { slowestRequests } from './slow-requests.ts';
 import { publishStatus } from './status-file.ts';
 import {
   type Build,
@@ -74,6 +77,11 @@ export interface RehearsalOptions {
   /** Walk forward to this step, then back to step 0 (docs/rehearsal.md, "Going back"). */
   readonly backFrom?: string;
   readonly cacheDir?: string;
+  /**
+   * A folder where every process of the cluster writes a V8 CPU profile when it exits
+   * (`<host>.cpuprofile`): what each one spent its time on (docs/rehearsal.md, "Where the time goes").
+   */
+  readonly profileDir?: string;
   /** Where the progress lines go. */
   readonly say: (line: string) => void;
 }
@@ -164,11 +172,16 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     if (launch === undefined) {
       return { command, status: 1, output: `${service.name} has no ${command}`, seconds: 0 };
     }
-    return runCommand(process.execPath, launch.args, {
-      env: { ...process.env, ...isolated },
-      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
-    });
+    return events.during(command, () =>
+      runCommand(process.execPath, launch.args, {
+        env: { ...process.env, ...isolated },
+        ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      }),
+    );
   };
+  // What the rehearsal does to the cluster, and what each process spends, step by step.
+  const events = new ClusterEvents();
+  const cpu = new CpuSampler();
   // What the dashboard of the new APIs shows of the rehearsal (docs/rehearsal.md, "Dashboard").
   const statusPath = join(dir, 'rehearsal.json');
   let stage = { step: 'starting', title: 'starting the cluster' };
@@ -206,12 +219,24 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       }),
     );
     const launch = service.launch(rootOf(build), tier, file);
-    const process = await startNodeProcess(host, launch.args, {
-      ready: launch.ready,
-      logDir: dir,
-      env: { ...isolated, [REHEARSAL_STATUS_ENV]: statusPath },
-      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
-    });
+    const process = await events.during(`${host} starting`, () =>
+      startNodeProcess(host, launch.args, {
+        ready: launch.ready,
+        logDir: dir,
+        env: { ...isolated, [REHEARSAL_STATUS_ENV]: statusPath },
+        ...(options.profileDir === undefined
+          ? {}
+          : {
+              nodeFlags: [
+                '--cpu-prof',
+                `--cpu-prof-dir=${options.profileDir}`,
+                `--cpu-prof-name=${host}.cpuprofile`,
+              ],
+            }),
+        ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      }),
+    );
+    cpu.follow(host, process.child.pid);
     say(`started ${host} (${runsOf(build)})`);
     const apiPort = tier === 'api' ? apiPorts[index] : undefined;
     const member = {
@@ -227,7 +252,10 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     return member;
   };
   const stopMember = async (member: Member) => {
-    const status = await stopProcess(member.process);
+    const status = await events.during(`${member.host} stopping`, () =>
+      stopProcess(member.process),
+    );
+    cpu.forget(member.host);
     processExits.push({ name: member.host, status });
     say(`stopped ${member.host}: exit ${status}`);
   };
@@ -253,6 +281,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       },
       dir,
     );
+    cpu.follow('haproxy', balancer.process.child.pid);
+    cpu.start();
     for (let i = 0; i < PROCESSES_PER_TIER; i++) await balancer.waitFor(`api${i + 1}`, 'UP');
     say(
       `haproxy on ${balancer.url}; load: ${options.workers} workers, ${options.rate} req/s at ${microversion}`,
@@ -296,6 +326,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     ).map((step) => withContractStep(inServiceWords(step, service), service));
     for (const step of walk) {
       const from = Date.now();
+      const cpuBefore = await cpu.snapshot();
       say(`step ${step.id}: ${step.title}`);
       stage = { step: step.id, title: step.title };
       const commands = await runStep(step, {
@@ -313,7 +344,9 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
             await stopMember(old);
             await startMember(tier, index, to);
             leaving = undefined;
-            await balancer?.waitFor(`api${index + 1}`, 'UP');
+            await events.during(`haproxy taking api${index + 1} in`, async () =>
+              balancer?.waitFor(`api${index + 1}`, 'UP'),
+            );
           }
           await newReleaseApis();
         },
@@ -328,6 +361,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       await sleep(options.stepSeconds * 1000);
       const versions: VersionCounts = await service.versionCounts(db);
       const to = Date.now();
+      const cpuShares = cpuPercentBetween(cpuBefore, await cpu.snapshot(), (to - from) / 1000);
       const figures = windowFigures(log, from, to);
       say(
         `  step ${step.id}: ${figures.served} served, ${figures.failed} failed, ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`,
@@ -343,6 +377,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         to,
         figures,
         versions,
+        cpu: cpuShares,
+        slowest: slowestRequests(log.records, events.events, from, to),
       });
     }
     await load.stop();
@@ -367,6 +403,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       rpc: options.rpc,
       stepSeconds: options.stepSeconds,
       targetRate: options.rate,
+      cores: coresAvailable(),
       microversion,
       steps,
       total,
@@ -378,6 +415,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     };
     return { ...report, ok: rehearsalPassed(report) };
   } finally {
+    cpu.stop();
     stopFollowing();
     await status.stop();
     await generator?.stop();

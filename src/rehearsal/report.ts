@@ -9,6 +9,7 @@ import type { DataCheckResult } from './data-check.ts';
 import type { VersionCounts } from './database-snapshot.ts';
 import type { ReportedCaps } from './metrics-caps.ts';
 import type { OutcomeFailure, RequestRecord, WindowFigures } from './request-log.ts';
+import type { SlowRequest } from './slow-requests.ts';
 import type { Build, Tier } from './step-plan.ts';
 import type { TimelinePoint } from './timeline.ts';
 
@@ -47,6 +48,13 @@ export interface StepReport {
   readonly to: number;
   readonly figures: WindowFigures;
   readonly versions: VersionCounts;
+  /**
+   * The share of one core each process used during the step, in percent (`load generator`:
+   * the rehearsal itself); absent in reports written before it, or off Linux.
+   */
+  readonly cpu?: Readonly<Record<string, number>>;
+  /** The step's slowest requests and what the cluster did meanwhile. */
+  readonly slowest?: readonly SlowRequest[];
 }
 
 /** The rehearsal's whole report: each step, the totals, the failures and the data check. */
@@ -60,6 +68,8 @@ export interface RehearsalReport {
   readonly rpc: string;
   readonly stepSeconds: number;
   readonly targetRate: number;
+  /** The machine's cores: the whole cluster's CPU share is out of 100 % per core. */
+  readonly cores?: number;
   readonly microversion: string;
   readonly steps: readonly StepReport[];
   readonly total: WindowFigures;
@@ -148,6 +158,7 @@ export function renderReport(report: RehearsalReport): string {
       .map(([kind, n]) => `${kind} ${n}`)
       .join(', ')}`,
   ];
+  lines.push(...stepCostLines(report));
   for (const step of report.steps) {
     for (const command of step.commands) {
       lines.push(
@@ -183,4 +194,32 @@ export function renderReport(report: RehearsalReport): string {
   for (const problem of check.problems.slice(0, 20)) lines.push(`  ${problem}`);
   lines.push(report.ok ? 'Rehearsal passed.' : 'Rehearsal FAILED.');
   return lines.join('\n');
+}
+
+/**
+ * Where each step's time went: the share of a core each process used (the machine has
+ * `cores` x 100 %), and the slowest requests with what the cluster did meanwhile.
+ */
+export function stepCostLines(report: RehearsalReport): string[] {
+  const lines: string[] = [];
+  const capacity = (report.cores ?? 1) * 100;
+  for (const step of report.steps) {
+    if (step.cpu !== undefined && Object.keys(step.cpu).length > 0) {
+      const total = Object.values(step.cpu).reduce((sum, share) => sum + share, 0);
+      lines.push(
+        `step ${step.id} CPU, % of a core: ${Object.entries(step.cpu)
+          .map(([name, share]) => `${name} ${share}`)
+          .join(
+            ', ',
+          )}; in all ${total} of ${capacity} (${Math.round((total / capacity) * 100)} % of the machine)`,
+      );
+    }
+    for (const slow of step.slowest ?? []) {
+      const during = slow.during.length === 0 ? 'no cluster event' : slow.during.join(', ');
+      lines.push(
+        `  slow: ${slow.ms} ms ${slow.method} ${slow.path} (${slow.kind}, ${slow.status}); ${slow.inFlight} other requests in flight; during: ${during}`,
+      );
+    }
+  }
+  return lines;
 }

@@ -71,6 +71,6 @@ describe('sendRecorded', () => {
     });
     assert.equal(refused, undefined);
     assert.equal(log.records[1]?.status, 0);
-    assert.match(log.records[1]?.detail ?? '', /fetch failed/);
+    assert.match(log.records[1]?.detail ?? '', /ECONNREFUSED/);
   });
 });

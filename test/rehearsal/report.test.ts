@@ -98,4 +98,51 @@ describe('rehearsal report', () => {
     );
     assert.match(text, /Rehearsal passed\.$/);
   });
+
+  it("prints each step's CPU per process against the machine, and its slowest requests", () => {
+    const base = report();
+    const [step] = base.steps;
+    const text = renderReport({
+      ...base,
+      cores: 2,
+      steps: [
+        {
+          ...(step as NonNullable<typeof step>),
+          cpu: { 'r1-api1-previous': 60, 'load generator': 20 },
+          slowest: [
+            {
+              kind: 'provision',
+              method: 'PUT',
+              path: '/v1/nodes/n1/states/provision',
+              startedAt: 10,
+              ms: 812.5,
+              status: 202,
+              during: ['r1-cond1-previous stopping'],
+              inFlight: 31,
+            },
+            {
+              kind: 'show',
+              method: 'GET',
+              path: '/v1/nodes/n2',
+              startedAt: 20,
+              ms: 90,
+              status: 200,
+              during: [],
+              inFlight: 2,
+            },
+          ],
+        },
+      ],
+      ok: true,
+    });
+    assert.match(
+      text,
+      /step 1\.1 CPU, % of a core: r1-api1-previous 60, load generator 20; in all 80 of 200 \(40 % of the machine\)/,
+    );
+    assert.match(
+      text,
+      /slow: 812\.5 ms PUT \/v1\/nodes\/n1\/states\/provision \(provision, 202\); 31 other requests in flight; during: r1-cond1-previous stopping/,
+    );
+    assert.match(text, /slow: 90 ms GET \/v1\/nodes\/n2 .*during: no cluster event/);
+  });
 });
