@@ -9,6 +9,7 @@
  * or vanished node is skipped.
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { NodeLockedError, NotFoundError } from '../common/errors.ts';
 import type { ProvisionState } from '../common/provision-states.ts';
 import type { NodeFilters } from '../db/index.ts';
@@ -49,7 +50,10 @@ export async function nodesMappedHere(
 
 /**
  * Runs `each` on every item, at most `limit` at once, until all are done or the conductor
- * stops; the first failure is thrown once the others have ended.
+ * stops; the first failure is thrown once the others have ended. Each worker lets the event
+ * loop turn after each item: on SQLite every query answers synchronously, so a sweep of
+ * thousands of nodes would otherwise run as one chain of promises and hold back every RPC
+ * call for its whole length (a power sync of 1,600 nodes held them 0.3-0.5 s).
  */
 export async function forEachAtMost<T>(
   ctx: ConductorContext,
@@ -67,6 +71,7 @@ export async function forEachAtMost<T>(
       } catch (error) {
         failures.push(error);
       }
+      await nextTurn();
     }
   };
   const workers = Math.min(Math.max(1, limit), items.length);

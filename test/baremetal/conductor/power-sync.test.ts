@@ -263,6 +263,39 @@ forEachConductorBackend('the periodic power state sync', (ctx) => {
     await bounded.stop();
   });
 
+  test('lets the event loop turn between nodes: RPC calls are not held for a whole sweep', async () => {
+    FLAKY.reset();
+    const running = await flakyConductor(ctx.url());
+    ctx.onCleanup(() => running.stop());
+    for (let i = 0; i < 600; i++) await flakyNode(running, { name: `turn${i}` });
+    // Once first, so that what is timed is the sweep and not the code's first run.
+    await syncPowerStates(running.conductor.context);
+    // On SQLite every query answers at once: without a turn of the loop between nodes the
+    // sweep is one chain of promises and a timer waits for all of it.
+    let last = performance.now();
+    let longest = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const started = performance.now();
+    await syncPowerStates(running.conductor.context);
+    const sweepMs = performance.now() - started;
+    clearInterval(ticker);
+    longest = Math.max(longest, performance.now() - last);
+    console.log(
+      `power sync of 600 nodes [${ctx.backend}]: ${sweepMs.toFixed(0)} ms, longest wait of a timer ${longest.toFixed(1)} ms`,
+    );
+    // Held back for the whole sweep, a timer waits about as long as the sweep takes.
+    assert.ok(
+      longest < sweepMs / 2,
+      `a timer waited ${longest.toFixed(1)} ms of a ${sweepMs.toFixed(0)} ms sweep`,
+    );
+    await dropAll(running);
+    await running.stop();
+  });
+
   test('syncs 1,000 nodes within one default interval', { timeout: 600_000 }, async () => {
     FLAKY.reset();
     const running = await flakyConductor(ctx.url());
