@@ -29,6 +29,23 @@ async function cpuSecondsOf(pid: number): Promise<number | undefined> {
   }
 }
 
+/** The machine's busy CPU seconds, all cores together, from the `cpu` line of `/proc/stat`. */
+export function machineBusySecondsFromStat(stat: string): number | undefined {
+  const line = stat.split('\n').find((l) => l.startsWith('cpu '));
+  if (line === undefined) return undefined;
+  // user nice system idle iowait irq softirq steal …: busy is all but idle and iowait.
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  if (ticks.length < 4 || ticks.some((t) => !Number.isFinite(t))) return undefined;
+  const busy = ticks.reduce((sum, t, i) => (i === 3 || i === 4 ? sum : sum + t), 0);
+  return busy / TICKS_PER_SECOND;
+}
+
+/**
+ * The label of the whole machine's busy time in a snapshot: with the processes' own, it says
+ * how much went to what the rehearsal did not start (the database server, other work).
+ */
+export const MACHINE = 'machine';
+
 /** Cumulative CPU seconds per process label, at one moment. */
 export type CpuSnapshot = ReadonlyMap<string, number>;
 
@@ -64,6 +81,12 @@ export class CpuSampler {
     await Promise.all([...this.#pids.keys()].map((label) => this.#read(label)));
     const own = process.cpuUsage();
     this.#last.set(LOAD_GENERATOR, (own.user + own.system) / 1e6);
+    try {
+      const machine = machineBusySecondsFromStat(await readFile('/proc/stat', 'utf8'));
+      if (machine !== undefined) this.#last.set(MACHINE, machine);
+    } catch {
+      // Not Linux: no figure for the machine.
+    }
   }
 
   /** Samples now and returns every label's cumulative CPU seconds. */

@@ -205,13 +205,15 @@ export function stepCostLines(report: RehearsalReport): string[] {
   const capacity = (report.cores ?? 1) * 100;
   for (const step of report.steps) {
     if (step.cpu !== undefined && Object.keys(step.cpu).length > 0) {
-      const total = Object.values(step.cpu).reduce((sum, share) => sum + share, 0);
+      const { machine, ...processes } = step.cpu;
+      const total = Object.values(processes).reduce((sum, share) => sum + share, 0);
+      const busy =
+        machine === undefined
+          ? ''
+          : `; the machine was ${Math.round((machine / capacity) * 100)} % busy (${Math.max(0, machine - total)} went to other processes: the database server, commands, other work)`;
+      const each = Object.entries(processes).map(([name, share]) => `${name} ${share}`);
       lines.push(
-        `step ${step.id} CPU, % of a core: ${Object.entries(step.cpu)
-          .map(([name, share]) => `${name} ${share}`)
-          .join(
-            ', ',
-          )}; in all ${total} of ${capacity} (${Math.round((total / capacity) * 100)} % of the machine)`,
+        `step ${step.id} CPU, % of a core: ${each.join(', ')}; in all ${total} of ${capacity}${busy}`,
       );
     }
     for (const slow of step.slowest ?? []) {

@@ -8,7 +8,16 @@ import {
   cpuPercentBetween,
   cpuSecondsFromStat,
   LOAD_GENERATOR,
+  MACHINE,
+  machineBusySecondsFromStat,
 } from '../../src/rehearsal/process-cpu.ts';
+
+describe('machineBusySecondsFromStat', () => {
+  it('adds every kind of time of the cpu line but idle and iowait', () => {
+    const stat = 'cpu  100 5 50 1000 30 2 3 10 0 0\ncpu0 50 2 25 500 15 1 1 5 0 0\n';
+    assert.equal(machineBusySecondsFromStat(stat), 1.7);
+  });
+});
 
 describe('cpuSecondsFromStat', () => {
   it('reads user + system ticks after a command name holding spaces and parentheses', () => {
@@ -60,7 +69,10 @@ describe('CpuSampler', () => {
       const shares = cpuPercentBetween(before, await sampler.snapshot(), 1.5);
       assert.ok((shares.busy ?? 0) >= 40, `busy: ${shares.busy}`);
       assert.ok((shares.idle ?? 0) <= 5, `idle: ${shares.idle}`);
-      assert.ok((await sampler.snapshot()).has(LOAD_GENERATOR));
+      const last = await sampler.snapshot();
+      assert.ok(last.has(LOAD_GENERATOR));
+      assert.ok((shares[MACHINE] ?? 0) >= (shares.busy ?? 0), JSON.stringify(shares));
+      assert.ok(last.has(MACHINE));
     } finally {
       busy.kill();
       idle.kill();

@@ -19,6 +19,8 @@ interface Report {
   readonly steps: readonly {
     readonly id: string;
     readonly figures: { readonly requests: number };
+    readonly cpu?: Readonly<Record<string, number>>;
+    readonly slowest?: readonly { readonly ms: number; readonly during: readonly string[] }[];
   }[];
   readonly dataCheck: { readonly problems: readonly string[]; readonly nodesExpected: number };
 }
@@ -39,6 +41,22 @@ describe('baton rehearse on the embedded defaults', () => {
       ['0', '1.1', '1.2', '2.1', '2.2', '3.1', '3.2', '3.3', '3.4', 'done'],
     );
     assert.ok(report.steps.every((step) => step.figures.requests > 0));
+    // Where each step's time went: every process's share of a core, and its slowest requests.
+    for (const step of report.steps) {
+      const cpu = step.cpu ?? {};
+      assert.ok((cpu['load generator'] ?? 0) > 0, `step ${step.id}: ${JSON.stringify(cpu)}`);
+      assert.ok(
+        Object.keys(cpu).some((name) => /-api\d-/.test(name)) &&
+          Object.keys(cpu).some((name) => /-cond\d-/.test(name)),
+        `step ${step.id} names the APIs and conductors: ${JSON.stringify(cpu)}`,
+      );
+      assert.equal(step.slowest?.length, 5, `step ${step.id}`);
+    }
+    // The walk is made of starts, stops and commands: some slow request overlapped one of them.
+    assert.ok(
+      report.steps.flatMap((step) => step.slowest ?? []).some((slow) => slow.during.length > 0),
+      'some slow request overlapped a process starting or stopping or a command',
+    );
     assertNewReleaseUsed(report as unknown as RehearsalReport);
   });
 });

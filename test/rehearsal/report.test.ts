@@ -108,7 +108,7 @@ describe('rehearsal report', () => {
       steps: [
         {
           ...(step as NonNullable<typeof step>),
-          cpu: { 'r1-api1-previous': 60, 'load generator': 20 },
+          cpu: { 'r1-api1-previous': 60, 'load generator': 20, machine: 150 },
           slowest: [
             {
               kind: 'provision',
@@ -137,7 +137,7 @@ describe('rehearsal report', () => {
     });
     assert.match(
       text,
-      /step 1\.1 CPU, % of a core: r1-api1-previous 60, load generator 20; in all 80 of 200 \(40 % of the machine\)/,
+      /step 1\.1 CPU, % of a core: r1-api1-previous 60, load generator 20; in all 80 of 200; the machine was 75 % busy \(70 went to other processes: the database server, commands, other work\)/,
     );
     assert.match(
       text,
