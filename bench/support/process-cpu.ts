@@ -6,16 +6,15 @@
  * cheaper. Where /proc cannot be read the figures are undefined.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpuSecondsFromStat } from '../../src/rehearsal/process-cpu.ts';
 
 /** Linux reports CPU time in clock ticks of 1/100 s on every platform Node supports. */
 const MS_PER_TICK = 10;
 
 function cpuTicks(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    const seconds = cpuSecondsFromStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    return seconds === undefined ? undefined : Math.round((seconds * 1000) / MS_PER_TICK);
   } catch {
     return undefined;
   }
