@@ -319,6 +319,12 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     stopFollowing = () => clearInterval(following);
     const loadStarted = Date.now();
     load.start();
+    // The first step measures its own transition, not the load's start: the workers' first
+    // turns (every one creating its first nodes) and each process's first requests (code not
+    // yet optimised by V8) come during a warm-up of one step's length, before it.
+    say(`warm-up: the load runs ${options.stepSeconds} s before the first step`);
+    stage = { step: 'warm-up', title: 'the load warms the cluster up' };
+    await sleep(options.stepSeconds * 1000);
 
     let fleet: Fleet = initialFleet();
     const walk = (
