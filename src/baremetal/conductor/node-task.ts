@@ -1,8 +1,9 @@
 /**
  * A unit of work on one node (Ironic's TaskManager). An exclusive task holds the node's
- * reservation (`nodes.reservation = <host>`, taken atomically by the store), retrying
- * `[conductor] node_locked_retry_attempts` times `node_locked_retry_interval` apart before
- * NodeLocked (409) reaches the caller; a shared task takes no reservation and only reads.
+ * reservation (`nodes.reservation = <host>`, taken atomically by the store), waiting as long
+ * as `[conductor] node_locked_retry_attempts` tries `node_locked_retry_interval` apart take
+ * (trying every 50 ms meanwhile) before NodeLocked (409) reaches the caller; a shared task
+ * takes no reservation and only reads.
  *
  * A task carries its node's driver, composed from the node's hardware type and interface
  * fields by the conductor's DriverFactory; a node whose interfaces this conductor cannot give
@@ -67,6 +68,9 @@ export interface ProcessEventOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How often a reservation held by another conductor is tried again, within the patience. */
+export const LOCK_POLL_MS = 50;
 
 export class NodeTask {
   readonly ctx: ConductorContext;
@@ -144,6 +148,13 @@ export class NodeTask {
     const attempts =
       options.retry === false ? 1 : Math.max(1, ctx.settings.nodeLockedRetryAttempts);
     const leaveTurn = await NodeTask.#turn(ctx, nodeId, attempts);
+    // Ironic's patience: `attempts` tries `interval` apart. A reservation another conductor
+    // holds is let go within milliseconds of the node reaching its state (its task saves,
+    // then releases), so within that same patience it is tried again every LOCK_POLL_MS: a
+    // client's next verb sent as soon as it saw the state waited a whole second otherwise
+    // (the rehearsal's slowest requests while conductors hand nodes over).
+    const intervalMs = ctx.settings.nodeLockedRetryInterval * 1000;
+    const deadline = Date.now() + (attempts - 1) * intervalMs;
     try {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -152,8 +163,10 @@ export class NodeTask {
           );
           return await NodeTask.#reserved(ctx, node, options, leaveTurn);
         } catch (error) {
-          if (!(error instanceof NodeLockedError) || attempt >= attempts) throw error;
-          await sleep(ctx.settings.nodeLockedRetryInterval * 1000);
+          if (!(error instanceof NodeLockedError)) throw error;
+          const left = deadline - Date.now();
+          if (attempt >= attempts && left <= 0) throw error;
+          await sleep(Math.max(0, Math.min(LOCK_POLL_MS, intervalMs, left)));
         }
       }
     } catch (error) {

@@ -134,4 +134,21 @@ forEachConductorBackend('a conductor gives a node to its tasks in turn', (backen
     await holding;
     assert.equal((await conductor.store.nodes.get(uuid)).get('reservation'), null);
   });
+
+  it('takes a node another conductor let go of as soon as it is free, not an interval later', async () => {
+    const uuid = String((await api.createNode(newNode())).get('uuid'));
+    const running = conductor.conductor.context;
+    // Ironic's default: 3 tries 1 s apart; the node is let go of 100 ms into the first wait.
+    const ctx = { ...running, settings: { ...running.settings, nodeLockedRetryInterval: 1 } };
+    await conductor.store.reservations.reserve('another-conductor', uuid);
+    const letGo = sleep(100).then(() =>
+      conductor.store.reservations.release('another-conductor', uuid),
+    );
+    const started = Date.now();
+    await withNodeTask(ctx, uuid, { purpose: 'the next verb' }, async () => {});
+    const waited = Date.now() - started;
+    await letGo;
+    assert.ok(waited >= 90 && waited < 700, `waited ${waited} ms`);
+    assert.equal((await conductor.store.nodes.get(uuid)).get('reservation'), null);
+  });
 });
