@@ -46,7 +46,7 @@ import { type LifecyclePlan, startProcess } from '../service/process-lifecycle.t
 import { checkBaremetalApiAuth } from './api/auth-settings.ts';
 import { connectToConductors } from './api/conductor-connection.ts';
 import { httpBasicAuthenticator } from './api/http-basic-users.ts';
-import { type ListeningApi, listenBaremetalApi } from './api/server.ts';
+import type { ListeningApi } from './api/server.ts';
 import { SERVED_VERSIONS } from './api/versions.ts';
 import type { ConductorLog } from './conductor/conductor-context.ts';
 import { addConductorGauges, conductorHealth } from './conductor/conductor-operations.ts';
@@ -395,6 +395,9 @@ export async function startBaremetalApi(
         );
         // The pool's maximum: the lowest any live process of the service can serve.
         const apiMax = await ctx.followApiMax();
+        // Loaded here, not with this module: a conductor process imports this module too, and
+        // the API's routes are 79 modules it would load and compile at every start for nothing.
+        const { listenBaremetalApi } = await import('./api/server.ts');
         const listening = await listenBaremetalApi({
           services: {
             store,
