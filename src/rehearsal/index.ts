@@ -54,4 +54,5 @@ export {
   type StepAction,
   type Tier,
 } from './step-plan.ts';
+export type { SlowRequest } from './slow-requests.ts';
 export type { TimelinePoint } from './timeline.ts';

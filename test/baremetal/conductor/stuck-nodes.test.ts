@@ -155,8 +155,9 @@ forEachConductorBackend('no node left transitional', (backend) => {
         'Pending power operation was aborted due to conductor take over',
       );
     }
-    // The next check after the nodes were left, and its run: within two intervals.
-    assert.ok(took <= 2 * interval * 1000 + 5_000, `settled in ${took} ms`);
+    // The next check after the nodes were left, and its run: within two intervals, with room
+    // for the run itself on a loaded machine (CI's PostgreSQL took 12 s once, 2-4 s here).
+    assert.ok(took <= 2 * interval * 1000 + 10_000, `settled in ${took} ms`);
   });
 
   it('fails in one check what a dead conductor left reserved, though the worker pool is full', async (t) => {
