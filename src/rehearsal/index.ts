@@ -45,6 +45,7 @@ export {
   type RequestRecord,
   type WindowFigures,
 } from './request-log.ts';
+export type { SlowRequest } from './slow-requests.ts';
 export {
   type Build,
   backFromSteps,
@@ -54,5 +55,4 @@ export {
   type StepAction,
   type Tier,
 } from './step-plan.ts';
-export type { SlowRequest } from './slow-requests.ts';
 export type { TimelinePoint } from './timeline.ts';
