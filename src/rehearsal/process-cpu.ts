@@ -6,7 +6,6 @@
  * written in the report: which process used the cores.
  */
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 
 /** Linux reports times in clock ticks of USER_HZ, 100 per second on every architecture it runs. */
 const TICKS_PER_SECOND = 100;
@@ -114,9 +113,4 @@ export function cpuPercentBetween(
     Math.round(((total - (before.get(label) ?? 0)) / Math.max(0.001, seconds)) * 100),
   ]);
   return Object.fromEntries(shares.filter(([, share]) => share > 0).sort((a, b) => b[1] - a[1]));
-}
-
-/** The cores this machine offers the cluster: 100 % each. */
-export function coresAvailable(): number {
-  return availableParallelism();
 }

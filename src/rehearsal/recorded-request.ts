@@ -74,7 +74,7 @@ export async function sendRecorded(
   log.add({
     kind: request.kind,
     method: request.method,
-    path: pathOf(request.url),
+    path: new URL(request.url).pathname,
     startedAt,
     ms: performance.now() - started,
     status,
@@ -82,14 +82,6 @@ export async function sendRecorded(
     ...(detail === undefined ? {} : { detail }),
   });
   return ok ? { body, headers } : undefined;
-}
-
-/** The path of an absolute URL, without parsing all of it (one per request of the load). */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const query = url.indexOf('?', start);
-  return query < 0 ? url.slice(start) : url.slice(start, query);
 }
 
 function answerHeaders(raw: Record<string, string | string[] | undefined>): Headers {

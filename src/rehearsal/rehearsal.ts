@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '../db/index.ts';
 import { SYSCONFDIR_ENV } from '../service/config-files.ts';
@@ -25,7 +25,7 @@ import { liveServices, type VersionCounts } from './database-snapshot.ts';
 import { freePort } from './free-port.ts';
 import { capsFromMetrics } from './metrics-caps.ts';
 import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
-import { CpuSampler, coresAvailable, cpuPercentBetween } from './process-cpu.ts';
+import { CpuSampler, cpuPercentBetween } from './process-cpu.ts';
 import { type RunningProcess, runCommand, startNodeProcess, stopProcess } from './processes.ts';
 import type { DatabaseCommand, RehearsedService, ServiceLoad } from './rehearsed-service.ts';
 import { chooseRelease } from './release-files.ts';
@@ -409,7 +409,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       rpc: options.rpc,
       stepSeconds: options.stepSeconds,
       targetRate: options.rate,
-      cores: coresAvailable(),
+      cores: availableParallelism(),
       microversion,
       steps,
       total,

@@ -70,7 +70,7 @@ export interface ProcessEventOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How often a reservation held by another conductor is tried again, within the patience. */
-export const LOCK_POLL_MS = 50;
+const LOCK_POLL_MS = 50;
 
 export class NodeTask {
   readonly ctx: ConductorContext;
