@@ -199,6 +199,10 @@ export function baremetalTransport(
     }),
     ...(logger === undefined ? {} : { logger }),
     ...auth,
+    // A conductor goes offline in the hash ring and waits out the ring's refresh before its
+    // RPC server stops (conductor-process.ts): every call names its conductor, so nothing is
+    // still sent here by then.
+    stopGraceMs: 0,
   });
 }
 

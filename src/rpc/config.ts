@@ -109,6 +109,8 @@ export interface TransportDeps {
    */
   readonly clientAuth?: HttpRpcClientAuth;
   readonly serverAuth?: HttpRpcServerAuth;
+  /** http: how long a stopping server serves on after withdrawing (HttpTransportOptions). */
+  readonly stopGraceMs?: number;
 }
 
 let processBus: LocalBus | undefined;
@@ -133,6 +135,7 @@ export function createTransport(config: RpcConfig, deps: TransportDeps = {}): Rp
         ...(deps.clientAuth === undefined ? {} : { clientAuth: deps.clientAuth }),
         ...(deps.serverAuth === undefined ? {} : { serverAuth: deps.serverAuth }),
         ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+        ...(deps.stopGraceMs === undefined ? {} : { stopGraceMs: deps.stopGraceMs }),
       });
     }
     case 'amqp':

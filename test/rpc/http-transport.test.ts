@@ -113,6 +113,54 @@ describe('http transport', () => {
     await assert.rejects(client.call('ping'), NoRpcServerError);
   });
 
+  test('a stopping server withdraws, then serves on while clients may still hold its address, if another can take over', async () => {
+    const announced = new Map<string, RpcPeer>();
+    const directory: RpcPeerDirectory = {
+      findPeers: async () => [...announced.values()],
+      registerSelf: async (self) => {
+        const key = `${self.topic} ${self.server}`;
+        announced.set(key, self);
+        return { withdraw: async () => void announced.delete(key) };
+      },
+    };
+    const start = async (server: string) => {
+      const t = new HttpTransport({ peers: directory, directory: { cacheMs: 300 } });
+      transports.push(t);
+      const s = new RpcServer({ transport: t, topic: 'grace', server, endpoints: [endpoint] });
+      await s.start();
+      return s;
+    };
+    const first = await start('g1');
+    const address = announced.get('grace g1')?.address ?? '';
+    const second = await start('g2');
+    const at = Date.now();
+    const stopping = first.stop();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(announced.has('grace g1'), false, 'withdrawn at once');
+    // A client whose lookup is 150 ms old still reaches it.
+    const direct = await fetch(`${address}/rpc/grace`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+        params: { version: '1.0', namespace: null, args: {} },
+      }),
+    });
+    assert.deepEqual(await direct.json(), { jsonrpc: '2.0', id: 1, result: 'pong' });
+    await stopping;
+    const graceMs = Date.now() - at;
+    assert.ok(
+      graceMs >= 500 && graceMs < 2_000,
+      `served 300 + 250 ms after withdrawing (${graceMs})`,
+    );
+    // The last server of its topic has nobody to hand calls to: it stops at once.
+    const lastAt = Date.now();
+    await second.stop();
+    assert.ok(Date.now() - lastAt < 300, `alone, no wait (${Date.now() - lastAt} ms)`);
+  });
+
   test('the wire is JSON-RPC 2.0: results, errors, notifications and malformed bodies', async () => {
     const { address } = await serve('wire');
     const post = async (body: string) => {

@@ -11,6 +11,9 @@ export interface RpcServerAddress {
   readonly address: string;
 }
 
+/** How long a lookup is reused unless told otherwise. */
+export const DIRECTORY_CACHE_MS = 1000;
+
 export interface ServerDirectoryOptions {
   /** How long a lookup is reused (default 1000 ms). */
   readonly cacheMs?: number;
@@ -23,7 +26,7 @@ export class HttpServerDirectory {
 
   constructor(peers: RpcPeerDirectory, options: ServerDirectoryOptions = {}) {
     this.#peers = peers;
-    this.#cacheMs = options.cacheMs ?? 1000;
+    this.#cacheMs = options.cacheMs ?? DIRECTORY_CACHE_MS;
   }
 
   /** The live servers of a topic (only the named one when `server` is given). */

@@ -39,6 +39,7 @@ import {
 import { JsonRpcHttpClient, type Sent } from './http-rpc-client.ts';
 import { HttpRpcListener, RPC_PATH_PREFIX } from './http-rpc-listener.ts';
 import {
+  DIRECTORY_CACHE_MS,
   HttpServerDirectory,
   type RpcServerAddress,
   type ServerDirectoryOptions,
@@ -68,6 +69,14 @@ export interface HttpTransportOptions {
   /** Most calls in one JSON-RPC batch (default 64; 1 sends every call alone). */
   readonly maxBatch?: number;
   readonly directory?: ServerDirectoryOptions;
+  /**
+   * How long a stopping server keeps serving after it has withdrawn from the directory, when
+   * another server of its topic is live: clients reuse a lookup for `directory.cacheMs`, and a
+   * call sent to a server already gone could be lost on its way. Default: the directory's
+   * cache time and 250 ms more. A service that stops sending to a server by other means first
+   * (the bare metal hash ring) sets 0.
+   */
+  readonly stopGraceMs?: number;
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
@@ -327,11 +336,24 @@ export class HttpTransport implements RpcTransport {
       stop: async () => {
         this.#listeners.delete(listener);
         await registration.withdraw().catch(() => {});
+        await this.#afterWithdrawal(target.topic, target.server);
         await this.#listener.remove(route);
       },
     };
     this.#listeners.add(listener);
     return listener;
+  }
+
+  /** Serves on while clients may still find the withdrawn server, if another one can take over. */
+  async #afterWithdrawal(topic: string, server: string): Promise<void> {
+    const graceMs =
+      this.#options.stopGraceMs ?? (this.#options.directory?.cacheMs ?? DIRECTORY_CACHE_MS) + 250;
+    if (graceMs <= 0) return;
+    const others = await this.#options.peers.findPeers().then(
+      (peers) => peers.filter((peer) => peer.topic === topic && peer.server !== server),
+      () => [],
+    );
+    if (others.length > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
   }
 
   async close(): Promise<void> {

@@ -77,6 +77,15 @@ export class PrivateRabbitmq {
     return stdout;
   }
 
+  /** The client ports of the broker's open connections: a reconnected client has a new one. */
+  async connections(): Promise<string[]> {
+    const out = await this.ctl(['list_connections', '--silent', 'peer_port']);
+    return out
+      .split('\n')
+      .filter((line) => /^\d+$/.test(line.trim()))
+      .map((line) => line.trim());
+  }
+
   /** The broker stops (every connection closed), stays down `downMs`, and starts again. */
   async restart(downMs: number): Promise<void> {
     await this.ctl(['stop_app']);
