@@ -85,16 +85,34 @@ const ledger = new SkipLedger(
   (file) => relative(root, file),
 );
 let failed = false;
+// Seconds per file: its top-level tests and suites, which run one after another in the file.
+const fileSeconds = new Map();
+const timeFile = (data) => {
+  if (data.nesting !== 0 || data.file === undefined) return;
+  const seconds = (data.details?.duration_ms ?? 0) / 1000;
+  fileSeconds.set(data.file, (fileSeconds.get(data.file) ?? 0) + seconds);
+};
 const stream = run({ files, concurrency });
-stream.on('test:pass', (data) => ledger.record(data));
-stream.on('test:fail', () => {
+stream.on('test:pass', (data) => {
+  ledger.record(data);
+  timeFile(data);
+});
+stream.on('test:fail', (data) => {
   failed = true;
+  timeFile(data);
 });
 const out = stream.compose(spec);
 out.pipe(process.stdout, { end: false });
 out.on('end', () => {
   const allowlist = relative(root, values['allowed-skips']);
   const lines = ledger.report(allowlist);
+  // Where the run's time went: test/long-running.txt orders the longest first from these.
+  const slowest = [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  if (slowest.length > 1) {
+    lines.push('', `slowest files (seconds, ${concurrency} at a time):`);
+    for (const [file, seconds] of slowest)
+      lines.push(`  ${seconds.toFixed(0).padStart(5)}  ${relative(root, file)}`);
+  }
   const unexpected = ledger.unexpected().length;
   if (unexpected > 0) {
     lines.push(
