@@ -13,6 +13,7 @@ import { DatabaseUrlError, parseDatabaseUrl } from '../db/index.ts';
 import { BAREMETAL_REHEARSAL } from '../rehearsal/baremetal-rehearsal.ts';
 import { readChartAssets } from '../rehearsal/chart-assets.ts';
 import { DefinitionFileError, loadDefinitionFile } from '../rehearsal/definition-file.ts';
+import { DatabaseNotEmptyError } from '../rehearsal/empty-database.ts';
 import { renderHtmlReport } from '../rehearsal/html-report.ts';
 import { LEASES_REHEARSAL } from '../rehearsal/leases-rehearsal.ts';
 import { rehearse } from '../rehearsal/rehearsal.ts';
@@ -131,7 +132,8 @@ export async function rehearseCommand(
       say: out,
     });
   } catch (error) {
-    if (error instanceof ReleaseFileError) throw usageError(error.message);
+    if (error instanceof ReleaseFileError || error instanceof DatabaseNotEmptyError)
+      throw usageError(error.message);
     throw new CliExit(`rehearsal aborted: ${(error as Error).message}`, EXIT.failure);
   }
   out(renderReport(report));

@@ -15,6 +15,7 @@
  */
 export type { DataCheckResult } from './data-check.ts';
 export type { VersionCounts } from './database-snapshot.ts';
+export { assertEmptyDatabase, DatabaseNotEmptyError } from './empty-database.ts';
 export type { ReportedCaps } from './metrics-caps.ts';
 export { Pacer } from './pacer.ts';
 export { type LoadAnswer, type LoadRequest, sendRecorded } from './recorded-request.ts';

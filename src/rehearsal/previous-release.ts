@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { lockUnlessReady } from './prepare-lock.ts';
 import { type CommandResult, runCommand } from './processes.ts';
 import { parseReleaseFile, type ReleaseFile } from './release-files.ts';
@@ -90,7 +90,15 @@ async function prepareIn(
 ): Promise<void> {
   const { repoRoot, commit, say } = options;
   const partial = `${target}.partial-${process.pid}`;
-  await rm(partial, { recursive: true, force: true });
+  // Under the lock no other preparer of this commit runs: any partial folder of it is what a
+  // preparer stopped part-way (Ctrl-C, a kill) left behind.
+  const prefix = `${basename(target)}.partial-`;
+  for (const entry of await readdir(dirname(target))) {
+    if (entry.startsWith(prefix)) {
+      say(`previous release: removing ${entry}, left by a preparation that did not finish`);
+      await rm(join(dirname(target), entry), { recursive: true, force: true });
+    }
+  }
   await mkdir(partial, { recursive: true });
   say(`previous release: git archive ${commit.slice(0, 12)} into ${partial}`);
   check(

@@ -22,6 +22,7 @@ import { BAREMETAL_REHEARSAL } from './baremetal-rehearsal.ts';
 import { detectionSeconds, HEALTH_CHECK } from './cluster-config.ts';
 import { ClusterEvents } from './cluster-events.ts';
 import { liveServices, type VersionCounts } from './database-snapshot.ts';
+import { assertEmptyDatabase } from './empty-database.ts';
 import { freePort } from './free-port.ts';
 import { capsFromMetrics } from './metrics-caps.ts';
 import { preparePreviousRelease, readReleaseFiles, releaseCacheDir } from './previous-release.ts';
@@ -143,6 +144,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   const service = options.service ?? BAREMETAL_REHEARSAL;
   const microversion = options.microversion ?? service.defaultMicroversion;
   const release = chooseRelease(await readReleaseFiles(repoRoot), service.name, options.from);
+  if (options.databaseUrl !== undefined) await assertEmptyDatabase(options.databaseUrl);
   say(
     `previous release: ${release.name} at ${release.commit} (API ${release.api}, RPC ${release.rpc})`,
   );

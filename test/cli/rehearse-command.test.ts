@@ -1,7 +1,12 @@
 /** `baton rehearse` refuses bad input with one line and 64, before building or starting anything. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { runCli } from '../../src/cli/main.ts';
+import { openDatabase } from '../../src/db/index.ts';
 
 async function baton(...argv: string[]) {
   let out = '';
@@ -87,6 +92,25 @@ describe('baton rehearse: bad input', () => {
       result.err,
       /^baton: error: no recorded baremetal release named 'wallaby' \(recorded: .*zed\/21\.1.*\)\n$/,
     );
+  });
+
+  it('refuses a database that holds tables, before preparing a release or a working folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rehearse-db-'));
+    try {
+      const url = `sqlite:${join(dir, 'used.sqlite')}`;
+      const db = await openDatabase(url);
+      await sql`CREATE TABLE nodes (id INTEGER)`.execute(db.kysely);
+      await db.close();
+      const result = await baton('rehearse', '--db', url);
+      assert.equal(result.status, 64, result.err);
+      assert.match(
+        result.err,
+        /^baton: error: sqlite:.*used\.sqlite holds 1 table \(nodes\): a rehearsal needs an empty database/,
+      );
+      assert.doesNotMatch(result.out, /working folder/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists its options in --help', async () => {

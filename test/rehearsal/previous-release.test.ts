@@ -2,6 +2,7 @@
  * The previous release of a project whose lock file has not changed since: built from the
  * commit with a copy of the working tree's node_modules, npm not run (a `file:../` dependency
  * on a tarball would not resolve from the cache folder), only the project's `build` script.
+ * A partial folder a killed preparation left is removed.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -46,6 +47,9 @@ describe('the previous release of a project with an unchanged lock file', () => 
     git(project, 'add', '.');
     git(project, 'commit', '--quiet', '-m', 'release 1');
     const commit = git(project, 'rev-parse', 'HEAD');
+    // What a preparation killed part-way left: removed by the next one.
+    const leftover = join(dir, 'cache', `${commit}.partial-999999`);
+    mkdirSync(join(leftover, 'node_modules'), { recursive: true });
     const said: string[] = [];
     const built = await preparePreviousRelease({
       repoRoot: project,
@@ -64,5 +68,7 @@ describe('the previous release of a project with an unchanged lock file', () => 
     );
     assert.ok(!said.some((line) => line.includes('npm install (its own lock file)')));
     assert.ok(existsSync(join(built, '.baton-release-ready')));
+    assert.equal(existsSync(leftover), false, 'the partial folder left behind is removed');
+    assert.ok(said.some((line) => line.includes(`removing ${commit}.partial-999999`)));
   });
 });
