@@ -27,6 +27,11 @@ export const MIGRATIONS: MigrationSet = {
   service: 'leases',
   releases: ['1', '2'],
   deprecations: [],
+  // What the toolkit's messages tell the operator to run: this example's commands.
+  commands: {
+    upgrade: 'node --import tsx examples/leases/src/manage.ts db-upgrade --db {db}',
+    onlineMigrations: 'node --import tsx examples/leases/src/manage.ts online-migrations --db URL',
+  },
   migrations: [
     {
       id: '0001_create_leases',

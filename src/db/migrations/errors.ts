@@ -3,16 +3,22 @@
  * returns these (it never throws); each message says what to do next.
  */
 import { DatabaseError } from '../errors.ts';
+import type { MigrationCommands } from './migration.ts';
 import type { PolicyViolation } from './policy.ts';
 
 /** The command that brings a database's schema up to this code. */
-export function schemaUpgradeCommand(service: string, redactedUrl: string): string {
-  return `baton db upgrade --service ${service} --db ${redactedUrl}`;
+export function schemaUpgradeCommand(
+  service: string,
+  redactedUrl: string,
+  commands?: MigrationCommands,
+): string {
+  const template = commands?.upgrade ?? `baton db upgrade --service ${service} --db {db}`;
+  return template.replaceAll('{db}', redactedUrl);
 }
 
 /** The command that runs a service's online data migrations. */
-export function onlineMigrationsCommand(service: string): string {
-  return `baton db online-migrations --service ${service}`;
+export function onlineMigrationsCommand(service: string, commands?: MigrationCommands): string {
+  return commands?.onlineMigrations ?? `baton db online-migrations --service ${service}`;
 }
 
 export class MigrationError extends DatabaseError {
@@ -80,8 +86,14 @@ export class MigrationBlockedError extends MigrationError {
   readonly onlineMigration: string;
   readonly remaining: number;
   readonly command: string;
-  constructor(service: string, id: string, onlineMigration: string, remaining: number) {
-    const command = onlineMigrationsCommand(service);
+  constructor(
+    service: string,
+    id: string,
+    onlineMigration: string,
+    remaining: number,
+    commands?: MigrationCommands,
+  ) {
+    const command = onlineMigrationsCommand(service, commands);
     super(
       service,
       `migration ${id} of service ${service} is blocked: online migration '${onlineMigration}' still has ${remaining} row(s) to migrate; run \`${command}\` until it reports nothing left, then run the upgrade again`,

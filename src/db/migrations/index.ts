@@ -16,7 +16,13 @@ export {
 } from './errors.ts';
 export { exactCollationOnMariadb } from './exact-collation.ts';
 export { readSchemaHistory, type SchemaHistoryRow, schemaHistoryOf } from './history.ts';
-export type { Blocker, Deprecation, Migration, MigrationSet } from './migration.ts';
+export type {
+  Blocker,
+  Deprecation,
+  Migration,
+  MigrationCommands,
+  MigrationSet,
+} from './migration.ts';
 export type {
   AddColumn,
   AddForeignKey,

@@ -56,4 +56,16 @@ export interface MigrationSet {
   readonly deprecations: readonly Deprecation[];
   /** In the order they apply. */
   readonly migrations: readonly Migration[];
+  /**
+   * The commands this service's operators run, as the messages that send them there name
+   * them; `{db}` stands for the database URL without its password. Default: Baton's own CLI
+   * (`baton db upgrade --service <service> --db {db}`, `baton db online-migrations …`).
+   */
+  readonly commands?: MigrationCommands;
+}
+
+/** How a service's operator upgrades its schema and runs its online migrations. */
+export interface MigrationCommands {
+  readonly upgrade: string;
+  readonly onlineMigrations: string;
 }

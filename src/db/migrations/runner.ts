@@ -145,6 +145,7 @@ export async function migrateToLatest<DB>(
                 migration.id,
                 migration.blockedBy.onlineMigration,
                 remaining,
+                set.commands,
               );
             }
           }

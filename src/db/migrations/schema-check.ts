@@ -99,7 +99,7 @@ export async function checkSchema<DB>(
   const interrupted = rows
     .filter((row) => known.has(row.id) && !row.appliedAt)
     .map((row) => row.id);
-  const upgrade = `run \`${schemaUpgradeCommand(service, database.url.redacted)}\``;
+  const upgrade = `run \`${schemaUpgradeCommand(service, database.url.redacted, set.commands)}\``;
   const codeRelease = codeReleaseOf(set);
   const appliedByOlderCode = rows.some(
     (row) => row.appliedAt !== undefined && known.has(row.id) && row.appliedBy !== codeRelease,

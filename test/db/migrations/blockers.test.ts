@@ -98,6 +98,23 @@ forEachBackend('blocker migrations', (ctx) => {
     assert.deepEqual(report.pending, ['0003_index_project_id', '0004_add_note']);
   });
 
+  test("a service of the toolkit's user names its own commands in what it is told", async () => {
+    const own = {
+      ...v2,
+      commands: {
+        upgrade: 'blocked-manage db-upgrade --db {db}',
+        onlineMigrations: 'blocked-manage online-migrations',
+      },
+    };
+    const result = await migrateToLatest(ctx.db(), own);
+    assert.ok(result.error instanceof MigrationBlockedError, String(result.error));
+    assert.equal(result.error.command, 'blocked-manage online-migrations');
+    assert.match(result.error.message, /; run `blocked-manage online-migrations` until/);
+    const report = await checkSchema(ctx.db(), own);
+    assert.match(report.message, /run `blocked-manage db-upgrade --db \S+`/);
+    assert.doesNotMatch(report.message, /baton db|\{db\}/);
+  });
+
   test('once the online migration is done, the rest applies', async () => {
     // What the online migration does, in batches, while services keep running.
     await anyKysely(ctx.db())
