@@ -454,6 +454,10 @@ export function buildProgram(setStatus: (status: number) => void, io: CliIo = pr
       '--profile <folder>',
       'every process of the cluster writes a V8 CPU profile there when it stops, <host>.cpuprofile (default: none)',
     )
+    .option(
+      '--find-capacity',
+      "measure what the cluster serves with the load unpaced, for one step's length before step 0 and after the last step, and read each step against it (default: off)",
+    )
     .action(async (options) => {
       const { rehearseCommand } = await import('./rehearse-command.ts');
       setStatus(await rehearseCommand(options, out));

@@ -38,6 +38,7 @@ export interface RehearseOptions {
   readonly json?: string;
   readonly html?: string;
   readonly profile?: string;
+  readonly findCapacity?: boolean;
 }
 
 /** What an option left out means (its --help text says the same). */
@@ -129,6 +130,7 @@ export async function rehearseCommand(
       workers,
       ...(options.microversion === undefined ? {} : { microversion: options.microversion }),
       ...(options.profile === undefined ? {} : { profileDir: resolve(options.profile) }),
+      ...(given.findCapacity === true ? { findCapacity: true } : {}),
       say: out,
     });
   } catch (error) {

@@ -5,6 +5,7 @@
  * (uPlot) and its stylesheet are inlined, so the file opens anywhere without a network. Pure:
  * the caller reads the library's files and writes the page.
  */
+import { capacityLines } from './capacity.ts';
 import { type RehearsalReport, stepCostLines } from './report.ts';
 import type { TimelinePoint } from './timeline.ts';
 
@@ -198,7 +199,11 @@ ${stepRows(report)}
 <h2>Where the time went</h2>
 <p>Each step's share of a core per process (the machine has ${report.cores ?? '?'} cores, ${(report.cores ?? 1) * 100} % in all), and its slowest requests with what the cluster did while they waited.</p>
 <pre id="costs">${escapeHtml(stepCostLines(report).join('\n'))}</pre>
-<script type="application/json" id="report-data">${inlineJson(data)}</script>
+${
+  report.capacity === undefined
+    ? ''
+    : `<h2>Capacity</h2>\n<pre id="capacity">${escapeHtml(capacityLines(report.capacity, report.targetRate, report.steps, report.cores ?? 1).join('\n'))}</pre>\n`
+}<script type="application/json" id="report-data">${inlineJson(data)}</script>
 <script>${inlineText(assets.script, 'script')}</script>
 <script>${PAGE_SCRIPT}</script>
 </body>

@@ -47,6 +47,10 @@ export abstract class PacedWorkers implements ServiceLoad {
     this.#newReleaseApis = [...urls];
   }
 
+  setRate(rate: number): void {
+    this.pacer.setRate(rate);
+  }
+
   /** Starts nothing new, lets every worker finish what it is doing. */
   async stop(): Promise<void> {
     this.#stopping = true;

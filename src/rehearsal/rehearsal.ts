@@ -19,6 +19,7 @@ import { SYSCONFDIR_ENV } from '../service/config-files.ts';
 import { REHEARSAL_STATUS_ENV } from '../service/dashboard/rehearsal-status.ts';
 import { type Balancer, startBalancer } from './balancer.ts';
 import { BAREMETAL_REHEARSAL } from './baremetal-rehearsal.ts';
+import type { CapacityMeasure } from './capacity.ts';
 import { detectionSeconds, HEALTH_CHECK } from './cluster-config.ts';
 import { ClusterEvents } from './cluster-events.ts';
 import { liveServices, type VersionCounts } from './database-snapshot.ts';
@@ -83,6 +84,11 @@ export interface RehearsalOptions {
    * (`<host>.cpuprofile`): what each one spent its time on (docs/rehearsal.md, "Where the time goes").
    */
   readonly profileDir?: string;
+  /**
+   * Measure the cluster's capacity with the same mix before step 0 and after the last step:
+   * the load unpaced for one step's length (capacity.ts, docs/rehearsal.md "Capacity").
+   */
+  readonly findCapacity?: boolean;
   /** Where the progress lines go. */
   readonly say: (line: string) => void;
 }
@@ -327,6 +333,29 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     say(`warm-up: the load runs ${options.stepSeconds} s before the first step`);
     stage = { step: 'warm-up', title: 'the load warms the cluster up' };
     await sleep(options.stepSeconds * 1000);
+    const measureCapacity = async (release: string): Promise<CapacityMeasure | undefined> => {
+      if (options.findCapacity !== true) return undefined;
+      const whose = release === 'new' ? "the new release's" : `${release}'s`;
+      if (load.setRate === undefined) {
+        say(`capacity: not measured, ${service.name}'s load cannot change its rate (setRate)`);
+        return undefined;
+      }
+      say(`capacity: the load unpaced for ${options.stepSeconds} s on ${whose} cluster`);
+      stage = { step: 'capacity', title: `the most ${whose} cluster serves` };
+      const cpuBefore = await cpu.snapshot();
+      const from = Date.now();
+      load.setRate(Number.POSITIVE_INFINITY);
+      await sleep(options.stepSeconds * 1000);
+      load.setRate(options.rate);
+      const to = Date.now();
+      const shares = cpuPercentBetween(cpuBefore, await cpu.snapshot(), (to - from) / 1000);
+      const figures = windowFigures(log, from, to);
+      say(
+        `  capacity: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.failed} failed`,
+      );
+      return { release, figures, cpu: shares };
+    };
+    const capacityBefore = await measureCapacity(release.name);
 
     let fleet: Fleet = initialFleet();
     const walk = (
@@ -389,6 +418,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         slowest: slowestRequests(log.records, events.events, from, to),
       });
     }
+    const capacityAfter = await measureCapacity('new');
     await load.stop();
     generator = undefined;
     stage = { step: 'finished', title: 'the load stopped; stopping the cluster' };
@@ -412,6 +442,16 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       stepSeconds: options.stepSeconds,
       targetRate: options.rate,
       cores: availableParallelism(),
+      ...(options.findCapacity === true
+        ? {
+            capacity: {
+              workers: options.workers,
+              seconds: options.stepSeconds,
+              ...(capacityBefore === undefined ? {} : { previous: capacityBefore }),
+              ...(capacityAfter === undefined ? {} : { new: capacityAfter }),
+            },
+          }
+        : {}),
       microversion,
       steps,
       total,

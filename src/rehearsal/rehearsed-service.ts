@@ -83,6 +83,11 @@ export interface ServiceLoad {
    * the balancer, where a pinned API would refuse it); empty before step 3.3.
    */
   setNewReleaseApis(urls: readonly string[]): void;
+  /**
+   * Requests per second from now on, all workers together; Infinity: each worker sends as soon
+   * as its last answer came. Without it, `--find-capacity` cannot measure the service.
+   */
+  setRate?(rate: number): void;
 }
 
 /**

@@ -5,6 +5,7 @@
  * `--json` writes the same data.
  */
 import { renderBoxTable } from '../db/upgrade-check/box-table.ts';
+import { type CapacityReport, capacityLines } from './capacity.ts';
 import type { DataCheckResult } from './data-check.ts';
 import type { VersionCounts } from './database-snapshot.ts';
 import type { ReportedCaps } from './metrics-caps.ts';
@@ -72,6 +73,8 @@ export interface RehearsalReport {
   readonly cores?: number;
   readonly microversion: string;
   readonly steps: readonly StepReport[];
+  /** What the cluster served unpaced (`--find-capacity`); absent without it. */
+  readonly capacity?: CapacityReport;
   readonly total: WindowFigures;
   readonly failedRequests: readonly RequestRecord[];
   readonly outcomeFailures: readonly OutcomeFailure[];
@@ -159,6 +162,7 @@ export function renderReport(report: RehearsalReport): string {
       .join(', ')}`,
   ];
   lines.push(...stepCostLines(report));
+  lines.push(...capacityLines(report.capacity, report.targetRate, report.steps, report.cores ?? 1));
   for (const step of report.steps) {
     for (const command of step.commands) {
       lines.push(

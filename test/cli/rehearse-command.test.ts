@@ -125,6 +125,8 @@ describe('baton rehearse: bad input', () => {
       '--step-seconds',
       '--json',
       '--html',
+      '--profile',
+      '--find-capacity',
     ]) {
       assert.match(result.out, new RegExp(flag));
     }

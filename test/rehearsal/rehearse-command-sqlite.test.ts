@@ -1,7 +1,7 @@
 /**
- * The rehearsal CI runs: `baton rehearse --step-seconds 5` exactly as docs/rehearsal.md gives
- * it (the previous recorded release to this tree, SQLite, http RPC, behind HAProxy, 60
- * requests/s aimed). It must exit 0, which it does only with zero failed requests and a clean
+ * The rehearsal CI runs: `baton rehearse --step-seconds 5 --find-capacity` exactly as
+ * docs/rehearsal.md gives it (the previous recorded release to this tree, SQLite, http RPC,
+ * behind HAProxy, 60 requests/s aimed, and the cluster's capacity before and after). It must exit 0, which it does only with zero failed requests and a clean
  * data check; the step table is printed into the test log, the whole report kept as JSON.
  */
 import assert from 'node:assert/strict';
@@ -23,12 +23,17 @@ interface Report {
     readonly slowest?: readonly { readonly ms: number; readonly during: readonly string[] }[];
   }[];
   readonly dataCheck: { readonly problems: readonly string[]; readonly nodesExpected: number };
+  readonly targetRate: number;
+  readonly capacity?: {
+    readonly previous?: { readonly release: string; readonly figures: { perSecond: number } };
+    readonly new?: { readonly release: string; readonly figures: { perSecond: number } };
+  };
 }
 
 describe('baton rehearse on the embedded defaults', () => {
   it('upgrades the previous release under load with nothing failed and the data clean', async (t) => {
     const json = join(mkdtempSync(join(tmpdir(), 'baton-rehearse-ci-')), 'report.json');
-    const stdout = await runRehearse(['--step-seconds', '5', '--json', json]);
+    const stdout = await runRehearse(['--step-seconds', '5', '--find-capacity', '--json', json]);
     t.diagnostic(stdout);
     t.diagnostic(`report: ${json}`);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
@@ -57,6 +62,13 @@ describe('baton rehearse on the embedded defaults', () => {
       report.steps.flatMap((step) => step.slowest ?? []).some((slow) => slow.during.length > 0),
       'some slow request overlapped a process starting or stopping or a command',
     );
+    // The load unpaced served more than the paced load aims at, on both releases' clusters.
+    assert.equal(report.capacity?.previous?.release, 'zed');
+    assert.equal(report.capacity?.new?.release, 'new');
+    for (const measure of [report.capacity?.previous, report.capacity?.new]) {
+      assert.ok((measure?.figures.perSecond ?? 0) > report.targetRate, JSON.stringify(measure));
+    }
+    assert.match(stdout, /^Capacity \(the load unpaced for 5 s, 16 workers\): zed \d/m);
     assertNewReleaseUsed(report as unknown as RehearsalReport);
   });
 });
