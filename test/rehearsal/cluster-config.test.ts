@@ -33,6 +33,8 @@ describe('cluster config', () => {
       'port = 6385',
       'drain_wait = 4',
       'bind_port = 9100',
+      'hash_ring_reset_interval = 2',
+      'heartbeat_interval = 2',
     ]) {
       assert.ok(text.split('\n').includes(line), `${line} in\n${text}`);
     }
