@@ -28,6 +28,20 @@ import {
 import { servicesTablePeers } from '../../src/service/index.ts';
 import { createScratchDatabase } from '../db/support/backends.ts';
 
+/** A peer directory in memory: what is announced, by `<topic> <server>`. */
+function memoryDirectory() {
+  const announced = new Map<string, RpcPeer>();
+  const directory: RpcPeerDirectory = {
+    findPeers: async () => [...announced.values()],
+    registerSelf: async (self) => {
+      const key = `${self.topic} ${self.server}`;
+      announced.set(key, self);
+      return { withdraw: async () => void announced.delete(key) };
+    },
+  };
+  return { announced, directory };
+}
+
 describe('http transport', () => {
   let scratch: { url: string; drop: () => Promise<void> };
   let db: Database;
@@ -82,15 +96,7 @@ describe('http transport', () => {
 
   test('any peer directory will do: servers announce themselves there, clients find them there', async () => {
     // No database: an in-memory list stands in for the services table.
-    const announced = new Map<string, RpcPeer>();
-    const directory: RpcPeerDirectory = {
-      findPeers: async () => [...announced.values()],
-      registerSelf: async (self) => {
-        const key = `${self.topic} ${self.server}`;
-        announced.set(key, self);
-        return { withdraw: async () => void announced.delete(key) };
-      },
-    };
+    const { announced, directory } = memoryDirectory();
     const serving = new HttpTransport({ peers: directory });
     const calling = new HttpTransport({ peers: directory, directory: { cacheMs: 0 } });
     transports.push(serving, calling);
@@ -114,15 +120,7 @@ describe('http transport', () => {
   });
 
   test('a stopping server withdraws, then serves on while clients may still hold its address, if another can take over', async () => {
-    const announced = new Map<string, RpcPeer>();
-    const directory: RpcPeerDirectory = {
-      findPeers: async () => [...announced.values()],
-      registerSelf: async (self) => {
-        const key = `${self.topic} ${self.server}`;
-        announced.set(key, self);
-        return { withdraw: async () => void announced.delete(key) };
-      },
-    };
+    const { announced, directory } = memoryDirectory();
     const start = async (server: string) => {
       const t = new HttpTransport({ peers: directory, directory: { cacheMs: 300 } });
       transports.push(t);

@@ -4,37 +4,12 @@
  * in the API's format (`{"error": …}`), never a 500.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { freePort } from '../../../src/rehearsal/free-port.ts';
-import {
-  type RunningProcess,
-  startNodeProcess,
-  stopProcess,
-} from '../../../src/rehearsal/processes.ts';
+import { LeasesCluster } from './support/leases-cluster.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const SRC = join(ROOT, 'examples/leases/src');
-const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), 'leases-api-'));
-const database = `sqlite:${join(dir, 'leases.sqlite')}`;
-const running: RunningProcess[] = [];
-
-async function start(name: string, script: string, lines: string[]): Promise<void> {
-  const file = join(dir, `${name}.conf`);
-  writeFileSync(file, `${[...lines, '[database]', `connection = ${database}`].join('\n')}\n`);
-  running.push(
-    await startNodeProcess(name, ['--import', 'tsx', join(SRC, script), '--config-file', file], {
-      ready: script === 'api.ts' ? /listening on/ : /serving topic/,
-      logDir: dir,
-      cwd: ROOT,
-    }),
-  );
-}
+const cluster = new LeasesCluster('leases-api-');
+const start = cluster.start.bind(cluster);
 
 async function api(port: number, method: string, path: string, version?: string, body?: string) {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -53,21 +28,12 @@ describe('the leases example API', () => {
   let unpinned = 0;
   let pinned = 0;
   before(async () => {
-    // The example imports the built package: build it when the sources changed.
-    await run(process.execPath, [join(ROOT, 'bin/build.mjs')], { cwd: ROOT });
-    const upgrade = await run(
-      process.execPath,
-      ['--import', 'tsx', join(SRC, 'manage.ts'), 'db-upgrade', '--db', database],
-      { cwd: ROOT },
-    );
-    assert.match(upgrade.stdout, /applied 0002_add_lease_pool/);
+    assert.match(await cluster.prepare(), /applied 0002_add_lease_pool/);
     [unpinned, pinned] = [await freePort(), await freePort()];
     await start('worker', 'worker.ts', ['[DEFAULT]', 'host = worker1']);
     await start('api', 'api.ts', ['[DEFAULT]', 'host = api1', '[api]', `port = ${unpinned}`]);
   });
-  after(async () => {
-    for (const process of running.reverse()) await stopProcess(process, 10_000);
-  });
+  after(() => cluster.close());
 
   it('shows a pool from 1.1 on, and moves a lease at 1.1 only', async () => {
     const body = JSON.stringify({ resource: 'gpu-1', holder: 'alice', pool: 'gpus' });
