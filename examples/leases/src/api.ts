@@ -8,7 +8,14 @@ import { openDatabase, registerService } from 'baton/db';
 import { parseVersion, ResolvedVersion } from 'baton/microversion';
 import { objectFromDbRow } from 'baton/objects';
 import { ReleasePin } from 'baton/releases';
-import { createTransport, objectRpcSerializer, RpcClient } from 'baton/rpc';
+import {
+  createTransport,
+  NoRpcServerError,
+  objectRpcSerializer,
+  RpcClient,
+  RpcConnectionLostError,
+  RpcTimeoutError,
+} from 'baton/rpc';
 import { servicesTablePeers } from 'baton/service';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { followPool } from './api-versions.ts';
@@ -60,9 +67,15 @@ app.addHook('onRequest', async (request, reply) => {
 });
 
 // Every error in the API's one format, `{"error": "…"}`: a body that is not JSON is a 400 as
-// Fastify says, a failure of the API's own a 500.
+// Fastify says; the worker tier out of reach (none serving, the connection lost, no answer in
+// time) a 503, which the client may try again; a failure of the API's own a 500.
+const WORKERS_UNAVAILABLE = [NoRpcServerError, RpcConnectionLostError, RpcTimeoutError];
 app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+  const status = WORKERS_UNAVAILABLE.some((kind) => error instanceof kind)
+    ? 503
+    : error.statusCode !== undefined && error.statusCode < 500
+      ? error.statusCode
+      : 500;
   return reply.code(status).send({ error: error.message });
 });
 

@@ -60,4 +60,16 @@ describe('a leases worker stopped under load', { timeout: 120_000 }, () => {
     assert.ok(created > 100, `the load ran (${created})`);
     assert.deepEqual(failures, []);
   });
+
+  it('answers 503 in its format, not 500, with no worker left to call', async () => {
+    for (const name of ['worker-1', 'worker-2']) assert.equal(await cluster.stop(name), 0);
+    const response = await fetch(`http://127.0.0.1:${port}/v1/leases`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ resource: 'r-none', holder: 'nobody' }),
+    });
+    assert.equal(response.status, 503);
+    const body = (await response.json()) as { error: string };
+    assert.match(body.error, /create_lease.*leases-worker/);
+  });
 });
