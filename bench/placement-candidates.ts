@@ -19,6 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
+import { candidateCounts } from './support/candidate-counts.ts';
 import { expectStatus, PlacementHttp, percentile } from './support/placement-http.ts';
 import { realPlacementMissing } from './support/real-placement.ts';
 import { type Served, startBaton, startReal } from './support/served-placement.ts';
@@ -89,38 +90,6 @@ async function addProviders(http: PlacementHttp, from: number, to: number): Prom
   return fitting;
 }
 
-/** Occurrences of `needle` in `text`. */
-function occurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-    count++;
-  }
-  return count;
-}
-
-/**
- * Candidates and summaries in an answer (1.29+), counted in the text: each allocation
- * request has exactly one "allocations" key and each summary one "root_provider_uuid" (no
- * uuid or name can hold a quote). A full JSON.parse of a 1,000-provider answer costs the
- * load generator ~5 ms of the same two cores the server runs on, more than the server
- * spends on the request, so only every FULL_CHECK_EVERY-th answer is parsed whole (and must
- * agree with the counts); FULL_CHECK_EVERY=1 parses them all.
- */
-function counts(text: string, parse: boolean): { requests: number; summaries: number } {
-  const requests = occurrences(text, '"allocations":');
-  const summaries = occurrences(text, '"root_provider_uuid":');
-  if (parse) {
-    const body = JSON.parse(text);
-    const parsed = {
-      requests: body.allocation_requests.length,
-      summaries: Object.keys(body.provider_summaries).length,
-    };
-    if (parsed.requests !== requests || parsed.summaries !== summaries)
-      return { requests: -1, summaries: -1 };
-  }
-  return { requests, summaries };
-}
-
 async function measure(http: PlacementHttp, expected: number) {
   const latencies: number[] = [];
   let wrong = 0;
@@ -133,7 +102,7 @@ async function measure(http: PlacementHttp, expected: number) {
         const t0 = performance.now();
         const reply = await http.callText('GET', QUERY);
         latencies.push(performance.now() - t0);
-        const found = counts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
+        const found = candidateCounts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
         if (reply.status !== 200 || found.requests !== expected || found.summaries !== expected) {
           wrong++;
         }

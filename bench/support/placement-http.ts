@@ -20,9 +20,19 @@ export class PlacementHttp {
   readonly #port: number;
   readonly #version: string;
 
-  constructor(port: number, options: { sockets?: number; version?: string } = {}) {
+  /**
+   * `keepAlive: false` opens a connection per request: a single-threaded uWSGI worker holds a
+   * keep-alive connection between requests while others queue behind it for seconds.
+   */
+  constructor(
+    port: number,
+    options: { sockets?: number; version?: string; keepAlive?: boolean } = {},
+  ) {
     this.#port = port;
-    this.#agent = new Agent({ keepAlive: true, maxSockets: options.sockets ?? 16 });
+    this.#agent = new Agent({
+      keepAlive: options.keepAlive ?? true,
+      maxSockets: options.sockets ?? 16,
+    });
     this.#version = options.version ?? 'placement 1.39';
   }
 
