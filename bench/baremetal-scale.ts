@@ -340,7 +340,6 @@ async function run(
     config: SCALE_CONFIG,
     ...(real ? { realConductorConfig: metrics } : {}),
   });
-  running.add(served);
   const http = new IronicHttp(served.url, { version: VERSION, sockets: 4 });
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
@@ -423,7 +422,6 @@ async function run(
     statsd.close();
     await client.end();
     await served.stop();
-    running.delete(served);
     proxy.close();
     await scratch.drop();
   }
@@ -505,15 +503,6 @@ console.log(
 console.log(
   `both services: PostgreSQL (scratch database each), ${CONDUCTORS} conductors, RPC over HTTP, fake-hardware, noauth, ${settings}`,
 );
-// Interrupted, the services started are stopped (they are processes of their own).
-const running = new Set<ServedBaremetal>();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void Promise.allSettled([...running].map((served) => served.stop())).then(() =>
-      process.exit(130),
-    );
-  });
-}
 const results: [string, Figures][] = [];
 if (BATON) results.push(['baton', await run(startBatonBaremetal, false)]);
 const missing = realIronicMissing();

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRealIronic } from '../../test/support/real-ironic.ts';
+import { stopDescendants } from './descendants.ts';
 import { freePort } from './placement-http.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -235,7 +236,7 @@ export async function startBatonBaremetal(
     const restartConductor = async (index: number) => {
       children[index] = await startConductorProcess(index + 1);
     };
-    return {
+    return tracked({
       name: 'baton',
       url,
       apiPid: api.process.pid,
@@ -249,7 +250,7 @@ export async function startBatonBaremetal(
       killConductor,
       restartConductor,
       stop,
-    };
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -263,6 +264,43 @@ async function conductorsAlive(url: string, count: number): Promise<boolean> {
   if (response.status !== 200) return false;
   const body = (await response.json()) as { conductors: { alive: boolean }[] };
   return body.conductors.filter((c) => c.alive).length >= count;
+}
+
+/**
+ * The services a bench started and has not stopped: a SIGINT or SIGTERM to the bench alone
+ * (not to its process group, as Ctrl-C does) stops them before it exits, since they are
+ * processes of their own and would go on serving, and so are those of a start under way.
+ */
+const running = new Set<ServedBaremetal>();
+let stopOnSignal = false;
+
+function tracked(served: ServedBaremetal): ServedBaremetal {
+  if (!stopOnSignal) {
+    stopOnSignal = true;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        // The services started cleanly stop as they would (their folders go too); what a
+        // start under way had already started, and any stop that hangs, is signalled.
+        // What was under way fails as its services go (a request cut off): not worth a stack.
+        process.on('uncaughtException', () => {});
+        process.on('unhandledRejection', () => {});
+        console.error(`${signal}: stopping the services started, then exiting`);
+        const stops = Promise.allSettled([...running].map((each) => each.stop()));
+        const patience = new Promise((resolve) => setTimeout(resolve, 30_000));
+        void Promise.race([stops, patience])
+          .then(() => stopDescendants(process.pid, 10_000))
+          .then(() => process.exit(130));
+      });
+    }
+  }
+  running.add(served);
+  return {
+    ...served,
+    stop: async () => {
+      running.delete(served);
+      await served.stop();
+    },
+  };
 }
 
 /** The real Ironic 21.4.4 (test/support/real-ironic.ts) with the same settings. */
@@ -280,7 +318,7 @@ export async function startRealBaremetal(
     apiWorkers: Number(BENCH_SETTINGS.api.api_workers),
     config: mergeSections({ conductor: { ...BENCH_SETTINGS.conductor } }, options.config),
   });
-  return {
+  return tracked({
     name: 'real 21.4.4',
     url: real.url,
     apiPid: real.api.pid,
@@ -294,5 +332,5 @@ export async function startRealBaremetal(
       await real.restartConductor(index);
     },
     stop: real.stop,
-  };
+  });
 }
