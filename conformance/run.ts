@@ -19,7 +19,11 @@ import {
   startPlacementServer,
   stopPlacementServer,
 } from '../bench/support/placement-http.ts';
-import { realPlacementMissing, startRealPlacement } from '../bench/support/real-placement.ts';
+import {
+  realPlacementMissing,
+  startRealPlacement,
+  syncRealPlacementSchema,
+} from '../bench/support/real-placement.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import type { ConformanceSummary } from './known-differences.ts';
@@ -54,16 +58,21 @@ const show = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 let differing = 0;
 let steps = 0;
 const summary: ConformanceSummary = { scenarios: [] };
+// The real service's schema is synced once; each scenario's database is a copy of it.
+const realSchema = await createScratchDatabase('postgresql');
+await syncRealPlacementSchema(realSchema.url);
+const realTemplate = new URL(realSchema.url).pathname.slice(1);
 for (const scenario of chosen) {
   let failure: string | undefined;
   const batonDb = await createScratchDatabase('postgresql');
-  const realDb = await createScratchDatabase('postgresql');
+  const realDb = await createScratchDatabase('postgresql', { template: realTemplate });
   const batonPort = await freePort();
   const batonServer = await startPlacementServer(batonDb.url, batonPort);
   // The real service's standard traits get Baton's ids (it would number them at random).
   const real = await startRealPlacement(realDb.url, await freePort(), {
     processes: 1,
     traits: await traitsOf(batonDb.url),
+    schemaSynced: true,
   });
   const pair = new Pair(`http://127.0.0.1:${batonPort}`, real.url, [batonDb.url, realDb.url]);
   try {
@@ -109,6 +118,7 @@ for (const scenario of chosen) {
       console.log(`      ${d.where}: baton ${show(d.baton)} | real ${show(d.real)}`);
   }
 }
+await realSchema.drop();
 console.log(`\n${steps} requests in ${chosen.length} scenarios; ${differing} differ`);
 if (process.env.CONFORMANCE_SUMMARY) {
   writeFileSync(process.env.CONFORMANCE_SUMMARY, `${JSON.stringify(summary, null, 1)}\n`);

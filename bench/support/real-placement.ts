@@ -69,6 +69,8 @@ export interface RealPlacementOptions {
    * keystone_authtoken: {...}}` runs it behind keystonemiddleware).
    */
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The database holds the schema already (a copy of one `syncRealPlacementSchema` made). */
+  readonly schemaSynced?: boolean;
 }
 
 /** Stores the traits with their ids, and moves the id sequence past them. */
@@ -88,6 +90,25 @@ async function storeTraits(dbUrl: string, traits: RealPlacementOptions['traits']
     }
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * The real service's schema into `dbUrl` (`placement-manage db sync`), nothing else: a
+ * template that scratch databases can copy, which is quicker than a sync each.
+ */
+export async function syncRealPlacementSchema(dbUrl: string): Promise<void> {
+  const missing = realPlacementMissing();
+  if (missing) throw new Error(`cannot sync the real Placement's schema: ${missing}`);
+  const dir = await mkdtemp(join(tmpdir(), 'real-placement-sync-'));
+  try {
+    const conf = join(dir, 'placement.conf');
+    await writeFile(conf, `[placement_database]\nconnection = ${sqlalchemyUrl(dbUrl)}\n`);
+    await run(MANAGE, ['--config-file', conf, 'db', 'sync'], {
+      env: { ...process.env, OS_PLACEMENT_CONFIG_DIR: dir },
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -123,7 +144,8 @@ export async function startRealPlacement(
     'from placement.wsgi import init_application\napplication = init_application()\n',
   );
   const env = { ...process.env, OS_PLACEMENT_CONFIG_DIR: dir };
-  await run(MANAGE, ['--config-file', conf, 'db', 'sync'], { env });
+  if (options.schemaSynced !== true)
+    await run(MANAGE, ['--config-file', conf, 'db', 'sync'], { env });
   await storeTraits(dbUrl, options.traits);
   const child: ChildProcess = spawn(
     UWSGI,

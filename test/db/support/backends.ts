@@ -31,9 +31,13 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** A fresh, empty database on a backend; `drop` removes it. */
+/**
+ * A fresh, empty database on a backend; `drop` removes it. On PostgreSQL, `template` names a
+ * database (of the same server, no one connected to it) to copy instead of starting empty.
+ */
 export async function createScratchDatabase(
   backend: Backend,
+  options: { readonly template?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'baton-test-'));
@@ -45,7 +49,11 @@ export async function createScratchDatabase(
   const admin = await openDatabase(SERVER_URLS[backend], { poolSize: 1 });
   const name = `baton_t_${randomBytes(5).toString('hex')}`;
   try {
-    await sql.raw(`create database ${name}`).execute(admin.kysely);
+    const template = options.template === undefined ? '' : ` template ${options.template}`;
+    if (template !== '' && backend !== 'postgresql') {
+      throw new Error('a template database is a PostgreSQL feature');
+    }
+    await sql.raw(`create database ${name}${template}`).execute(admin.kysely);
   } finally {
     await admin.close();
   }
