@@ -32,6 +32,12 @@ const CONDUCTOR = '/usr/bin/ironic-conductor';
 export const DBSYNC = '/usr/bin/ironic-dbsync';
 export const BAREMETAL_CLI = '/usr/bin/baremetal';
 
+/**
+ * How long its processes may take to serve: a few seconds on a quiet machine; a CI run
+ * with the machine loaded far past its two cores (load 18) took more than 60.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 export interface RealIronicOptions {
   /** A scratch PostgreSQL or MariaDB database (our URL form); a SQLite file when absent. */
   readonly databaseUrl?: string;
@@ -51,7 +57,7 @@ export interface RealIronicOptions {
   readonly config?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Headers the readiness check sends (a token when `auth_strategy = keystone`). */
   readonly readyHeaders?: Readonly<Record<string, string>>;
-  /** How long to wait for the API and every conductor, 60 s by default. */
+  /** How long to wait for the API and every conductor, 120 s by default. */
   readonly startTimeoutMs?: number;
 }
 
@@ -298,7 +304,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
     }
     const api = start(API, apiConfig, apiLog);
     const url = `http://127.0.0.1:${apiPort}`;
-    const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+    const deadline = Date.now() + (options.startTimeoutMs ?? START_TIMEOUT_MS);
     const conductors: RealIronicConductor[] = [];
     // One at a time: conductors registering together lock a SQLite database, and the real
     // conductor gives up on "database is locked" at start.
@@ -326,7 +332,7 @@ export async function startRealIronic(options: RealIronicOptions = {}): Promise<
       const before = started();
       const process = start(CONDUCTOR, configs[index] as string, log);
       conductors[index] = { host, log, process };
-      const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+      const deadline = Date.now() + (options.startTimeoutMs ?? START_TIMEOUT_MS);
       while (started() === before) {
         if (process.exitCode !== null) {
           throw new Error(`conductor ${host} exited with ${process.exitCode}:\n${tail(log)}`);
