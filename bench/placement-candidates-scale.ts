@@ -72,6 +72,8 @@ const LIMIT = 1000;
  * keeps connections.
  */
 const KEEP_ALIVE = process.env.KEEP_ALIVE === '1';
+/** REAL=0 leaves the real service out: Baton alone, e.g. to profile it (SERVER_NODE_ARGS). */
+const WITH_REAL = process.env.REAL !== '0';
 
 interface Query {
   readonly name: string;
@@ -280,7 +282,7 @@ async function measure(
 const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<boolean> {
-  const missing = realPlacementMissing();
+  const missing = WITH_REAL ? realPlacementMissing() : undefined;
   if (missing) {
     console.log(`the real Placement is needed for this bench: ${missing}`);
     return false;
@@ -294,16 +296,16 @@ async function main(): Promise<boolean> {
   let real: Contender | undefined;
   let ok = true;
   try {
-    real = await contender((url) => startReal(url, REAL_PROCESSES));
+    if (WITH_REAL) real = await contender((url) => startReal(url, REAL_PROCESSES));
     let loaded = 0;
     for (const [round, trees] of SIZES.entries()) {
       const t0 = performance.now();
-      await Promise.all([load(baton, loaded, trees), load(real, loaded, trees)]);
+      await Promise.all([baton, real].map((t) => (t ? load(t, loaded, trees) : undefined)));
       loaded = trees;
       console.log(
         `${trees} trees (${trees * PROVIDERS_PER_TREE} providers) loaded by SQL in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
-      const contenders = round % 2 === 0 ? [baton, real] : [real, baton];
+      const contenders = real ? (round % 2 === 0 ? [baton, real] : [real, baton]) : [baton];
       const roots = rootsByProvider(trees);
       for (const target of contenders) {
         const wrong = await verify(target, trees);
@@ -327,7 +329,8 @@ async function main(): Promise<boolean> {
           );
         }
         const mine = results.get(baton) as Measured;
-        const theirs = results.get(real) as Measured;
+        const theirs = real && results.get(real);
+        if (!theirs) continue;
         console.log(
           `  ${''.padEnd(10)} ${String(trees).padStart(5)} trees ${query.name.padEnd(7)}: baton/real ${f1(mine.perSecond / theirs.perSecond)}x req/s, p50 ${f1(theirs.p50 / mine.p50)}x lower`,
         );

@@ -82,28 +82,43 @@ interface Named {
   readonly classOf: (classId: number) => string;
 }
 
-function allocationRequest(request: FastifyRequest, candidate: Candidate, named: Named) {
+/** What a microversion shows of an allocation request, decided once per answer. */
+interface RequestShape {
+  readonly asDict: boolean;
+  readonly mappings: boolean;
+}
+
+function requestShape(request: FastifyRequest): RequestShape {
+  return {
+    asDict: request.microversion.atLeast(FEATURES.allocationsAsDict),
+    mappings: request.microversion.atLeast(FEATURES.allocationMappings),
+  };
+}
+
+/** One allocation request's body, keys in first-seen order (a provider, then its classes). */
+function allocationRequest(shape: RequestShape, candidate: Candidate, named: Named) {
   const byProvider = new Map<string, Record<string, number>>();
   for (const a of candidate.allocations) {
     const uuid = named.uuidOf(a.providerId);
-    const resources = byProvider.get(uuid) ?? {};
+    let resources = byProvider.get(uuid);
+    if (resources === undefined) {
+      resources = {};
+      byProvider.set(uuid, resources);
+    }
     resources[named.classOf(a.classId)] = a.amount;
-    byProvider.set(uuid, resources);
   }
-  if (!request.microversion.atLeast(FEATURES.allocationsAsDict)) {
-    return {
-      allocations: [...byProvider].map(([uuid, resources]) => ({
-        resource_provider: { uuid },
-        resources,
-      })),
-    };
+  if (!shape.asDict) {
+    const allocations: { resource_provider: { uuid: string }; resources: object }[] = [];
+    for (const [uuid, resources] of byProvider) {
+      allocations.push({ resource_provider: { uuid }, resources });
+    }
+    return { allocations };
   }
-  const body: Record<string, unknown> = {
-    allocations: Object.fromEntries(
-      [...byProvider].map(([uuid, resources]) => [uuid, { resources }]),
-    ),
-  };
-  if (request.microversion.atLeast(FEATURES.allocationMappings)) {
+  // Provider uuids as keys (never "__proto__", so assigning is defining).
+  const allocations: Record<string, { resources: Record<string, number> }> = {};
+  for (const [uuid, resources] of byProvider) allocations[uuid] = { resources };
+  const body: Record<string, unknown> = { allocations };
+  if (shape.mappings) {
     body.mappings = Object.fromEntries(
       [...candidate.mappings].map(([suffix, ids]) => [suffix, ids.map(named.uuidOf)]),
     );
@@ -193,8 +208,8 @@ async function answerFrom(
   if (!query.nestedAware && snapshot.hasTrees) {
     summaries = summaries.filter((summary) => used.has(summary.id));
   }
+  // A summary's uuid first, else the snapshot's (as one map filled from both, in that order).
   const uuids = new Map<number, string>();
-  for (const node of snapshot.providers.values()) uuids.set(node.id, node.uuid);
   for (const summary of summaries) uuids.set(summary.id, summary.uuid);
   const classNames = new Map<number, string>();
   const classIds = new Set([
@@ -203,12 +218,13 @@ async function answerFrom(
   ]);
   for (const id of classIds) classNames.set(id, await resourceClasses.nameOf(db.kysely, id));
   const named: Named = {
-    uuidOf: (id) => uuids.get(id) ?? '',
+    uuidOf: (id) => uuids.get(id) ?? snapshot.providers.get(id)?.uuid ?? '',
     classOf: (id) => classNames.get(id) ?? '',
   };
   const requested = new Set(query.groups.flatMap((g) => [...g.resources.keys()]));
+  const shape = requestShape(request);
   const body = {
-    allocation_requests: candidates.map((c) => allocationRequest(request, c, named)),
+    allocation_requests: candidates.map((c) => allocationRequest(shape, c, named)),
     provider_summaries: Object.fromEntries(
       summaries.map((s) => [s.uuid, summaryBody(request, s, named, requested)]),
     ),

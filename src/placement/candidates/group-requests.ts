@@ -136,9 +136,6 @@ function intersect<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): Set<T> {
   return out;
 }
 
-/** [provider, anchor root] pairs able to serve one class. */
-type Pair = readonly [number, number];
-
 /**
  * Trees (and the sharing providers reaching them) that together meet the whole group:
  * for each tree, every pick of one provider per class whose traits, taken together, hold.
@@ -147,49 +144,48 @@ export function treeRequests(group: ResolvedGroup, ctx: GroupContext): GroupRequ
   const { snapshot } = ctx;
   // Root → class id → providers, narrowed class by class to trees able to serve them all.
   let trees: Map<number, Map<number, number[]>> | undefined;
+  const inAggs = group.inAggregates;
+  const bad = group.inForbiddenAggregates;
   for (const [classId] of group.resources) {
-    const pairs = new Map<string, Pair>();
+    // Root → this class's providers there, in first-seen order; a pair is kept once.
+    const forClass = new Map<number, number[]>();
+    let kept = 0;
     const add = (providerId: number, rootId: number) => {
-      pairs.set(`${providerId}:${rootId}`, [providerId, rootId]);
+      if (!ctx.anchorAllowed(rootId)) return;
+      // An aggregate on the root spans its whole tree.
+      if (inAggs !== undefined && !inAggs.has(providerId) && !inAggs.has(rootId)) return;
+      if (bad.size > 0 && (bad.has(providerId) || bad.has(rootId))) return;
+      const list = forClass.get(rootId);
+      if (list === undefined) {
+        forClass.set(rootId, [providerId]);
+      } else {
+        if (list.includes(providerId)) return;
+        list.push(providerId);
+      }
+      kept++;
     };
     const able = group.withResource.get(classId) ?? [];
     for (const providerId of able) add(providerId, rootOf(snapshot, providerId));
-    if (group.treeRootId === undefined) {
+    if (group.treeRootId === undefined && snapshot.sharing.size > 0) {
       for (const providerId of able) {
         if (!snapshot.sharing.has(providerId)) continue;
-        if (group.inAggregates !== undefined && !group.inAggregates.has(providerId)) continue;
+        if (inAggs !== undefined && !inAggs.has(providerId)) continue;
         for (const anchorId of snapshot.sharingAnchors.get(providerId) ?? []) {
           add(providerId, anchorId);
         }
       }
     }
-    let kept = [...pairs.values()].filter(([, rootId]) => ctx.anchorAllowed(rootId));
-    const inAggs = group.inAggregates;
-    if (inAggs !== undefined) {
-      // An aggregate on the root spans its whole tree.
-      kept = kept.filter(([providerId, rootId]) => inAggs.has(providerId) || inAggs.has(rootId));
-    }
-    const bad = group.inForbiddenAggregates;
-    if (bad.size > 0) {
-      kept = kept.filter(([providerId, rootId]) => !bad.has(providerId) && !bad.has(rootId));
-    }
-    if (kept.length === 0) return [];
-    const forClass = new Map<number, Map<number, number[]>>();
-    for (const [providerId, rootId] of kept) {
-      const byClass = forClass.get(rootId) ?? new Map<number, number[]>();
-      forClass.set(rootId, byClass);
-      const list = byClass.get(classId) ?? [];
-      list.push(providerId);
-      byClass.set(classId, list);
-    }
+    if (kept === 0) return [];
     if (trees === undefined) {
-      trees = forClass;
+      trees = new Map();
+      for (const [rootId, list] of forClass) trees.set(rootId, new Map([[classId, list]]));
     } else {
       const merged = new Map<number, Map<number, number[]>>();
       for (const [rootId, byClass] of trees) {
         const more = forClass.get(rootId);
         if (more === undefined) continue;
-        merged.set(rootId, new Map([...byClass, ...more]));
+        byClass.set(classId, more);
+        merged.set(rootId, byClass);
       }
       trees = merged;
     }
@@ -198,10 +194,13 @@ export function treeRequests(group: ResolvedGroup, ctx: GroupContext): GroupRequ
   if (trees === undefined) return [];
 
   const amounts = new Map(group.resources);
+  // Without required or forbidden traits every pick holds (traitsHold would say so).
+  const anyTraitRule = group.requiredTraits.length > 0 || group.forbiddenTraits.size > 0;
   const out: GroupRequest[] = [];
   for (const rootId of [...trees.keys()].sort((a, b) => a - b)) {
     const byClass = trees.get(rootId) as Map<number, number[]>;
     const classIds = [...byClass.keys()].sort((a, b) => a - b);
+    const classAmounts = classIds.map((classId) => amounts.get(classId) as number);
     const lists = classIds.map((classId) =>
       (byClass.get(classId) as number[]).sort((a, b) => a - b),
     );
@@ -212,23 +211,33 @@ export function treeRequests(group: ResolvedGroup, ctx: GroupContext): GroupRequ
         break;
       }
       if (!ctx.budget.take()) break;
-      if (!traitsHold(pick, group, snapshot)) continue;
-      const allocations: Allocation[] = pick.map((providerId, i) => ({
-        providerId,
-        classId: classIds[i] as number,
-        amount: amounts.get(classIds[i] as number) as number,
-      }));
+      if (anyTraitRule && !traitsHold(pick, group, snapshot)) continue;
+      const allocations: Allocation[] = [];
+      for (let i = 0; i < pick.length; i++) {
+        allocations.push({
+          providerId: pick[i] as number,
+          classId: classIds[i] as number,
+          amount: classAmounts[i] as number,
+        });
+      }
       out.push({
         suffix: group.suffix,
         anchorId: rootId,
         useSameProvider: group.useSameProvider,
         allocations,
-        providers: [...new Set(pick)].sort((a, b) => a - b),
+        providers: distinctSorted(pick),
       });
       inTree++;
     }
   }
   return out;
+}
+
+/** The distinct ids of `ids`, ascending (as `[...new Set(ids)].sort(numeric)`). */
+function distinctSorted(ids: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const id of ids) if (!out.includes(id)) out.push(id);
+  return out.sort((a, b) => a - b);
 }
 
 /** The picked providers together have the required traits and none has a forbidden one. */

@@ -119,33 +119,60 @@ export function inOneSubtree(providers: ReadonlySet<number>, snapshot: Candidate
 
 /** Sums amounts of one provider and class; mappings keep each group's providers. */
 function consolidate(picks: readonly GroupRequest[]): Candidate {
-  const byKey = new Map<string, Allocation>();
+  // First-seen order of (provider, class), as a Map keyed by both would keep it.
+  const allocations: Allocation[] = [];
   const mappings = new Map<string, readonly number[]>();
   for (const pick of picks) {
     for (const a of pick.allocations) {
-      const key = `${a.providerId}:${a.classId}`;
-      const prior = byKey.get(key);
-      byKey.set(key, prior ? { ...prior, amount: prior.amount + a.amount } : a);
+      const at = allocations.findIndex(
+        (prior) => prior.providerId === a.providerId && prior.classId === a.classId,
+      );
+      const prior = allocations[at];
+      if (prior === undefined) allocations.push(a);
+      else allocations[at] = { ...prior, amount: prior.amount + a.amount };
     }
     mappings.set(pick.suffix, pick.providers);
   }
-  return { allocations: [...byKey.values()], mappings };
+  return { allocations, mappings };
 }
 
-type CapacityIndex = Map<string, InventoryCapacity>;
+/** Class id → provider id → its inventory, built on first use (no string keys). */
+class CapacityIndex {
+  readonly #snapshot: CandidateSnapshot;
+  #byClass: Map<number, Map<number, InventoryCapacity>> | undefined;
+
+  constructor(snapshot: CandidateSnapshot) {
+    this.#snapshot = snapshot;
+  }
+
+  get(providerId: number, classId: number): InventoryCapacity | undefined {
+    if (this.#byClass === undefined) {
+      const byClass = new Map<number, Map<number, InventoryCapacity>>();
+      // The last row of a provider and class wins, as in one map over all rows.
+      for (const rows of this.#snapshot.inventories.values()) {
+        for (const row of rows) {
+          let byProvider = byClass.get(row.classId);
+          if (byProvider === undefined) {
+            byProvider = new Map();
+            byClass.set(row.classId, byProvider);
+          }
+          byProvider.set(row.providerId, row);
+        }
+      }
+      this.#byClass = byClass;
+    }
+    return this.#byClass.get(classId)?.get(providerId);
+  }
+}
 
 function capacityIndex(snapshot: CandidateSnapshot): CapacityIndex {
-  const index: CapacityIndex = new Map();
-  for (const rows of snapshot.inventories.values()) {
-    for (const row of rows) index.set(`${row.providerId}:${row.classId}`, row);
-  }
-  return index;
+  return new CapacityIndex(snapshot);
 }
 
 /** The summed amounts still fit (capacity rounded down as the summaries show it). */
 function exceedsCapacity(candidate: Candidate, capacity: CapacityIndex): boolean {
   for (const a of candidate.allocations) {
-    const row = capacity.get(`${a.providerId}:${a.classId}`);
+    const row = capacity.get(a.providerId, a.classId);
     if (row === undefined) return true;
     if (row.used + a.amount > Math.trunc(row.capacity) || a.amount > row.maxUnit) return true;
   }

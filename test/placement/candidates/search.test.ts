@@ -117,3 +117,93 @@ describe('candidate search bounds', () => {
     assert.deepEqual([...shuffled].sort(), [...plain].sort());
   });
 });
+
+/** Granular groups `1` and `2`, each `amount` of class A from one provider. */
+const twoGranular = (amount: number, limit?: number): CandidateQuery => ({
+  groups: ['1', '2'].map((suffix) => ({
+    suffix,
+    useSameProvider: true,
+    resources: new Map([['A', amount]]),
+    requiredTraits: [],
+    forbiddenTraits: new Set<string>(),
+    memberOf: [],
+    forbiddenAggregates: new Set<string>(),
+  })),
+  limit,
+  groupPolicy: 'none',
+  sameSubtrees: [],
+  nestedAware: true,
+});
+
+describe('candidate merge', () => {
+  it('sums two groups on one provider into one allocation, kept while it fits', () => {
+    const fits = searchCandidates(twoGranular(4), snapshot(1, 2)).candidates;
+    // Children 2 and 3: both groups on 2, 2 then 3, 3 then 2, both on 3.
+    assert.deepEqual(
+      fits.map((c) => c.allocations.map((a) => [a.providerId, a.amount])),
+      [
+        [[2, 8]],
+        [
+          [2, 4],
+          [3, 4],
+        ],
+        [
+          [3, 4],
+          [2, 4],
+        ],
+        [[3, 8]],
+      ],
+    );
+    assert.deepEqual(
+      fits.map((c) => [...c.mappings]),
+      [
+        [
+          ['1', [2]],
+          ['2', [2]],
+        ],
+        [
+          ['1', [2]],
+          ['2', [3]],
+        ],
+        [
+          ['1', [3]],
+          ['2', [2]],
+        ],
+        [
+          ['1', [3]],
+          ['2', [3]],
+        ],
+      ],
+    );
+    // 6 + 6 is past a capacity of 10: only the picks of two providers remain.
+    const over = searchCandidates(twoGranular(6), snapshot(1, 2)).candidates;
+    assert.deepEqual(
+      over.map((c) => c.allocations.map((a) => [a.providerId, a.amount])),
+      [
+        [
+          [2, 6],
+          [3, 6],
+        ],
+        [
+          [3, 6],
+          [2, 6],
+        ],
+      ],
+    );
+  });
+
+  it('answers a limit with the first candidates of the unlimited answer (nested trees)', () => {
+    const all = searchCandidates(query(), snapshot(7, 3)).candidates;
+    for (const limit of [1, 5, 7, 8, 20, 63, 100]) {
+      const limited = searchCandidates(query(limit), snapshot(7, 3)).candidates;
+      assert.deepEqual(limited, all.slice(0, limit));
+    }
+    const granular = searchCandidates(twoGranular(4), snapshot(4, 3)).candidates;
+    for (const limit of [1, 4, 5, 30]) {
+      assert.deepEqual(
+        searchCandidates(twoGranular(4, limit), snapshot(4, 3)).candidates,
+        granular.slice(0, limit),
+      );
+    }
+  });
+});
