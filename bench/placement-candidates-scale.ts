@@ -41,6 +41,7 @@ import { loadavg } from 'node:os';
 import { openDatabase } from '../src/db/index.ts';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import { candidateCounts } from './support/candidate-counts.ts';
+import { closedLoop } from './support/closed-loop.ts';
 import {
   BENCH_PROJECT,
   BENCH_TRAIT,
@@ -53,7 +54,7 @@ import {
   tree,
   usage,
 } from './support/nested-trees.ts';
-import { expectStatus, PlacementHttp, percentile } from './support/placement-http.ts';
+import { expectStatus, PlacementHttp } from './support/placement-http.ts';
 import { realPlacementMissing } from './support/real-placement.ts';
 import { type Served, startBaton, startReal } from './support/served-placement.ts';
 
@@ -246,37 +247,22 @@ async function measure(
 ): Promise<Measured> {
   const expected = expectedAnswer(trees, query.resources, query.required, LIMIT);
   const url = path(query, LIMIT);
-  const latencies: number[] = [];
   let wrong = 0;
   let answers = 0;
   const summaries: [number, number] = [Number.POSITIVE_INFINITY, 0];
-  const started = performance.now();
-  const deadline = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < deadline) {
-        const t0 = performance.now();
-        const reply = await http.callText('GET', url);
-        latencies.push(performance.now() - t0);
-        const found = candidateCounts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
-        const mismatch = answerMismatch(reply.status, found, expected, roots);
-        summaries[0] = Math.min(summaries[0], found.summaries);
-        summaries[1] = Math.max(summaries[1], found.summaries);
-        if (mismatch !== undefined && wrong++ === 0)
-          console.log(`  first wrong answer: ${mismatch}`);
-      }
-    }),
+  const figures = await closedLoop(
+    CLIENTS,
+    SECONDS,
+    () => http.callText('GET', url),
+    (reply) => {
+      const found = candidateCounts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
+      const mismatch = answerMismatch(reply.status, found, expected, roots);
+      summaries[0] = Math.min(summaries[0], found.summaries);
+      summaries[1] = Math.max(summaries[1], found.summaries);
+      if (mismatch !== undefined && wrong++ === 0) console.log(`  first wrong answer: ${mismatch}`);
+    },
   );
-  const elapsed = performance.now() - started;
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    perSecond: (latencies.length * 1000) / elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    wrong,
-    summaries,
-  };
+  return { ...figures, wrong, summaries };
 }
 
 const f1 = (n: number) => n.toFixed(1);

@@ -20,7 +20,8 @@
 import { randomUUID } from 'node:crypto';
 import { createScratchDatabase } from '../test/db/support/backends.ts';
 import { candidateCounts } from './support/candidate-counts.ts';
-import { expectStatus, PlacementHttp, percentile } from './support/placement-http.ts';
+import { closedLoop } from './support/closed-loop.ts';
+import { expectStatus, PlacementHttp } from './support/placement-http.ts';
 import { realPlacementMissing } from './support/real-placement.ts';
 import { type Served, startBaton, startReal } from './support/served-placement.ts';
 
@@ -91,33 +92,20 @@ async function addProviders(http: PlacementHttp, from: number, to: number): Prom
 }
 
 async function measure(http: PlacementHttp, expected: number) {
-  const latencies: number[] = [];
   let wrong = 0;
   let answers = 0;
-  const started = performance.now();
-  const deadline = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < deadline) {
-        const t0 = performance.now();
-        const reply = await http.callText('GET', QUERY);
-        latencies.push(performance.now() - t0);
-        const found = candidateCounts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
-        if (reply.status !== 200 || found.requests !== expected || found.summaries !== expected) {
-          wrong++;
-        }
+  const figures = await closedLoop(
+    CLIENTS,
+    SECONDS,
+    () => http.callText('GET', QUERY),
+    (reply) => {
+      const found = candidateCounts(reply.text, answers++ % FULL_CHECK_EVERY === 0);
+      if (reply.status !== 200 || found.requests !== expected || found.summaries !== expected) {
+        wrong++;
       }
-    }),
+    },
   );
-  const elapsed = performance.now() - started;
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    perSecond: (latencies.length * 1000) / elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    wrong,
-  };
+  return { ...figures, wrong };
 }
 
 /** Runs the sizes against one server on a fresh database; returns req/s, p99 by size. */
