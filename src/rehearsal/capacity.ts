@@ -16,8 +16,10 @@ export interface CapacityMeasure {
   readonly cpu?: Readonly<Record<string, number>>;
 }
 
+/** What `--find-capacity` measured: with how many workers, how long, on which cluster. */
 export interface CapacityReport {
   readonly workers: number;
+  /** The length of each unpaced window (one step's). */
   readonly seconds: number;
   readonly previous?: CapacityMeasure;
   readonly new?: CapacityMeasure;

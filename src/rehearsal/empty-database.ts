@@ -6,6 +6,7 @@
  */
 import { openDatabase, redactUrl } from '../db/index.ts';
 
+/** The database given to a rehearsal holds tables; the message names some of them. */
 export class DatabaseNotEmptyError extends Error {
   override name = 'DatabaseNotEmptyError';
 }

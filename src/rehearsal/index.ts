@@ -13,6 +13,7 @@
  *
  * @module
  */
+export type { CapacityMeasure, CapacityReport } from './capacity.ts';
 export type { DataCheckResult } from './data-check.ts';
 export type { VersionCounts } from './database-snapshot.ts';
 export { assertEmptyDatabase, DatabaseNotEmptyError } from './empty-database.ts';
