@@ -25,6 +25,10 @@ export interface CapacityReport {
   readonly new?: CapacityMeasure;
 }
 
+/** How a measure's cluster is named in the lines: the previous release's name, or the new one. */
+const clusterName = (measure: CapacityMeasure) =>
+  measure.release === 'new' ? 'the new release' : measure.release;
+
 const percentOf = (part: number, whole: number) =>
   whole > 0 ? `${Math.round((part / whole) * 100)} %` : '?';
 
@@ -53,26 +57,18 @@ export function capacityLines(
   );
   const lines = [
     `Capacity (the load unpaced for ${capacity.seconds} s, ${capacity.workers} workers): ${measured
-      .map((m) => `${m.release === 'new' ? 'the new release' : m.release} ${measureText(m, cores)}`)
+      .map((m) => `${clusterName(m)} ${measureText(m, cores)}`)
       .join('; ')}`,
   ];
   lines.push(
     `  the target, ${targetRate} req/s, is ${measured
-      .map(
-        (m) =>
-          `${percentOf(targetRate, m.figures.perSecond)} of ${m.release === 'new' ? 'the new release' : m.release}'s`,
-      )
+      .map((m) => `${percentOf(targetRate, m.figures.perSecond)} of ${clusterName(m)}'s`)
       .join(' and ')}`,
   );
-  const previous = capacity.previous?.figures.perSecond ?? 0;
-  const next = capacity.new?.figures.perSecond ?? 0;
   for (const step of steps) {
-    const shares = [
-      ...(capacity.previous
-        ? [`${percentOf(step.figures.perSecond, previous)} of ${capacity.previous.release}'s`]
-        : []),
-      ...(capacity.new ? [`${percentOf(step.figures.perSecond, next)} of the new release's`] : []),
-    ];
+    const shares = measured.map(
+      (m) => `${percentOf(step.figures.perSecond, m.figures.perSecond)} of ${clusterName(m)}'s`,
+    );
     lines.push(`  step ${step.id}: ${step.figures.perSecond} req/s, ${shares.join(', ')}`);
   }
   return lines;
